@@ -1,0 +1,97 @@
+"""Card codes, values and the 52-card deck (RULES.md §1 "Cards").
+
+Inside the engine a card is an int 0..51: ``suit * 13 + rank_index`` with suits in
+the order C D H S and ranks A 2 .. T J Q K (ace low, rank_index 0). A hand is a
+52-bit mask: bit ``card`` is set when the card is held. On the wire a card is its
+code, rank then suit: ``"AS"``, ``"TD"``, ``"QH"``.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+RANKS = "A23456789TJQK"
+SUITS = "CDHS"
+
+#: every code, in card-index order (all clubs, then diamonds, hearts, spades)
+DECK: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
+_INDEX = {code: i for i, code in enumerate(DECK)}
+
+#: value of each card index: ace 1, 2..10 face value, J Q K 10
+VALUE: tuple[int, ...] = tuple(min(i % 13 + 1, 10) for i in range(52))
+
+FULL_MASK = (1 << 52) - 1
+SUIT_MASK = (1 << 13) - 1
+
+
+class CardError(ValueError):
+    """A string that is not a card code."""
+
+
+def index(code: str) -> int:
+    """The card index of a code such as ``"TD"``; raises CardError."""
+    try:
+        return _INDEX[code]
+    except (KeyError, TypeError):
+        raise CardError(f"{code!r} is not a card code (rank A23456789TJQK then suit CDHS, e.g. 'TD')") from None
+
+
+def code(card: int) -> str:
+    """The code of a card index."""
+    return DECK[card]
+
+
+def rank(card: int) -> int:
+    """Rank index 0 (ace) .. 12 (king)."""
+    return card % 13
+
+
+def suit(card: int) -> int:
+    """Suit index 0 (clubs) .. 3 (spades)."""
+    return card // 13
+
+
+def value(card: int) -> int:
+    """Deadwood value of a card index."""
+    return VALUE[card]
+
+
+def to_index(card: int | str) -> int:
+    """Accept a card index or a code."""
+    if isinstance(card, int) and not isinstance(card, bool):
+        if 0 <= card < 52:
+            return card
+        raise CardError(f"{card!r} is not a card index (0..51)")
+    return index(card)
+
+
+def mask(cards: Iterable[int | str]) -> int:
+    """The mask of some cards (indexes or codes); raises CardError on a duplicate."""
+    m = 0
+    for c in cards:
+        i = to_index(c)
+        bit = 1 << i
+        if m & bit:
+            raise CardError(f"{DECK[i]} appears twice")
+        m |= bit
+    return m
+
+
+def cards_of(m: int) -> list[int]:
+    """Card indexes of a mask, in index order."""
+    out = []
+    while m:
+        low = m & -m
+        out.append(low.bit_length() - 1)
+        m ^= low
+    return out
+
+
+def codes_of(m: int) -> list[str]:
+    """Card codes of a mask, in index order."""
+    return [DECK[i] for i in cards_of(m)]
+
+
+def sort_codes(codes: Iterable[str]) -> list[str]:
+    """Codes in the engine's canonical order (suit, then rank)."""
+    return sorted(codes, key=index)
