@@ -1,0 +1,1 @@
+"""Flask blueprints: parse the request, call a handler, dump the answer."""

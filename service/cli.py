@@ -1,0 +1,105 @@
+"""The ``ginbox`` command: ``serve`` (API + one worker + embedded Redis) and ``worker``."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from service.config import Settings
+
+
+def _start_embedded_redis(settings: Settings):
+    from service.redis_process import RedisServerProcess
+
+    data_dir = Path(settings.data_dir).resolve() / "redis"
+    server = RedisServerProcess(data_dir).start()
+    print(f"ginbox: embedded Redis on {server.url}, data in {data_dir}", flush=True)
+    return server
+
+
+def cmd_serve(args) -> int:
+    """Run the HTTP API under gunicorn, one bot worker and, without REDIS_URL, an embedded Redis."""
+    settings = Settings.from_env()
+    redis_server = None
+    if not settings.redis_url:
+        redis_server = _start_embedded_redis(settings)
+        settings.redis_url = redis_server.url
+    env = dict(os.environ, REDIS_URL=settings.redis_url)
+    children: list[subprocess.Popen] = []
+    try:
+        if args.workers_bots > 0:
+            for _ in range(args.workers_bots):
+                children.append(subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env))
+        gunicorn = [
+            sys.executable, "-m", "gunicorn",
+            "--bind", f"{args.host}:{args.port}",
+            "--workers", str(args.processes),
+            "--worker-class", "gthread", "--threads", str(args.threads),
+            "--timeout", "0",  # streams stay open; a hung request is cut by Redis timeouts instead
+            "--access-logfile", "-",
+            "service.wsgi:app",
+        ]
+        api = subprocess.Popen(gunicorn, env=env)
+        children.append(api)
+        print(f"ginbox: API on http://{args.host}:{args.port} (docs at /docs)", flush=True)
+
+        stopping = False
+
+        def _stop(signum, frame):
+            nonlocal stopping
+            stopping = True
+
+        signal.signal(signal.SIGTERM, _stop)
+        signal.signal(signal.SIGINT, _stop)
+        while not stopping and all(c.poll() is None for c in children):
+            time.sleep(0.3)
+        return 0 if stopping else 1
+    finally:
+        for c in children:
+            if c.poll() is None:
+                c.terminate()
+        for c in children:
+            try:
+                c.wait(10)
+            except subprocess.TimeoutExpired:
+                c.kill()
+        if redis_server:
+            redis_server.stop()
+
+
+def cmd_worker(args) -> int:
+    """Run an RQ worker that plays bot turns (and sweeps stalled games)."""
+    from workers.runner import run_worker
+
+    settings = Settings.from_env()
+    if not settings.redis_url:
+        print("ginbox worker: REDIS_URL is not set", file=sys.stderr)
+        return 2
+    return run_worker(settings, burst=args.burst)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="ginbox", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve", help=cmd_serve.__doc__)
+    serve.add_argument("--host", default=os.environ.get("GINBOX_HOST", "127.0.0.1"))
+    serve.add_argument("--port", type=int, default=int(os.environ.get("GINBOX_PORT", "8000")))
+    serve.add_argument("--processes", type=int, default=int(os.environ.get("GINBOX_PROCESSES", "2")))
+    serve.add_argument("--threads", type=int, default=int(os.environ.get("GINBOX_THREADS", "16")))
+    serve.add_argument("--workers-bots", type=int, default=int(os.environ.get("GINBOX_BOT_WORKERS", "1")),
+                       help="bot worker processes to start beside the API (0 for none)")
+    serve.set_defaults(func=cmd_serve)
+    worker = sub.add_parser("worker", help=cmd_worker.__doc__)
+    worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
+    worker.set_defaults(func=cmd_worker)
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

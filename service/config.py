@@ -1,0 +1,48 @@
+"""Settings from the environment: the one place that reads them (README lists each)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+
+def _int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    return int(raw) if raw not in (None, "") else default
+
+
+def _float(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    return float(raw) if raw not in (None, "") else default
+
+
+@dataclass
+class Settings:
+    """Runtime settings; tests build one directly instead of touching the environment."""
+
+    redis_url: str | None = None          # REDIS_URL: the event store (and everything else by default)
+    rq_redis_url: str | None = None       # RQ_REDIS_URL: the job queue, when it must live elsewhere
+    data_dir: str = ".ginbox-data"        # GINBOX_DATA_DIR: the embedded Redis keeps its files here
+    key_prefix: str = "ginbox"            # GINBOX_KEY_PREFIX: first part of every Redis key
+    queue_name: str = "ginbox-bots"       # GINBOX_QUEUE
+    snapshot_every: int = 50              # GINBOX_SNAPSHOT_EVERY: events between state snapshots
+    max_body_bytes: int = 64 * 1024       # GINBOX_MAX_BODY_BYTES
+    rate_limit_per_minute: int = 600      # GINBOX_RATE_LIMIT: requests per minute per token / address
+    redis_timeout_s: float = 2.0          # GINBOX_REDIS_TIMEOUT: socket timeout, so a dead Redis fails fast
+    bot_stall_s: float = 30.0             # GINBOX_BOT_STALL_S: re-enqueue a bot turn waiting this long
+    extra: dict = field(default_factory=dict)
+
+    @classmethod
+    def from_env(cls) -> "Settings":
+        return cls(
+            redis_url=os.environ.get("REDIS_URL") or None,
+            rq_redis_url=os.environ.get("RQ_REDIS_URL") or None,
+            data_dir=os.environ.get("GINBOX_DATA_DIR", ".ginbox-data"),
+            key_prefix=os.environ.get("GINBOX_KEY_PREFIX", "ginbox"),
+            queue_name=os.environ.get("GINBOX_QUEUE", "ginbox-bots"),
+            snapshot_every=_int("GINBOX_SNAPSHOT_EVERY", 50),
+            max_body_bytes=_int("GINBOX_MAX_BODY_BYTES", 64 * 1024),
+            rate_limit_per_minute=_int("GINBOX_RATE_LIMIT", 600),
+            redis_timeout_s=_float("GINBOX_REDIS_TIMEOUT", 2.0),
+            bot_stall_s=_float("GINBOX_BOT_STALL_S", 30.0),
+        )

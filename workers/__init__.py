@@ -1,0 +1,1 @@
+"""RQ entry points and bot policies."""
