@@ -1,0 +1,21 @@
+# A slim image running the ginbox API under gunicorn; the same image runs a bot worker
+# with `docker run IMAGE ginbox worker`. Redis runs in its own container (see README).
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /app
+COPY pyproject.toml README.md openapi.yaml ./
+COPY service ./service
+COPY schemas ./schemas
+COPY workers ./workers
+RUN pip install . && useradd --create-home --uid 10001 ginbox
+USER ginbox
+
+EXPOSE 8000
+# REDIS_URL must point at a Redis server (the image has no embedded one).
+CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--workers", "2", "--worker-class", "gthread", "--threads", "16", \
+     "--timeout", "0", "--access-logfile", "-", "service.wsgi:app"]
