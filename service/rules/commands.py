@@ -1,0 +1,185 @@
+"""What a player (or the seating desk) asks the engine to do (RULES.md §1 turns, §2 advice).
+
+Commands are frozen dataclasses named in the imperative. Their wire form is a dict
+``{"type": ..., ...fields}``; :func:`command_from_dict` parses it (raising RulesError
+``unknown_command`` / ``invalid_command``) and :func:`command_to_dict` writes it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar, Union
+
+from .errors import RulesError
+
+#: longest accepted advice text, in characters
+MAX_ADVICE_LENGTH = 500
+
+
+@dataclass(frozen=True)
+class ClaimSeat:
+    """Sit a player at an open seat (actor None); filling the last seat starts the game."""
+
+    seat: int
+    player: dict
+    TYPE: ClassVar[str] = "claim_seat"
+
+
+@dataclass(frozen=True)
+class TakeUpcard:
+    """Take the upcard offered at the start of a hand (§1 First turn)."""
+
+    TYPE: ClassVar[str] = "take_upcard"
+
+
+@dataclass(frozen=True)
+class PassUpcard:
+    """Refuse the upcard offered at the start of a hand (§1 First turn)."""
+
+    TYPE: ClassVar[str] = "pass_upcard"
+
+
+@dataclass(frozen=True)
+class DrawStock:
+    """Draw the top card of the stock (§1 A normal turn)."""
+
+    TYPE: ClassVar[str] = "draw_stock"
+
+
+@dataclass(frozen=True)
+class DrawDiscard:
+    """Draw the top card of the discard pile (§1 A normal turn)."""
+
+    TYPE: ClassVar[str] = "draw_discard"
+
+
+@dataclass(frozen=True)
+class Discard:
+    """Discard one card, ending the turn (§1 A normal turn)."""
+
+    card: str
+    TYPE: ClassVar[str] = "discard"
+
+
+@dataclass(frozen=True)
+class Knock:
+    """Knock (§1 Knocking): discard ``discard`` and lay out ``melds``.
+
+    ``discard`` None is big gin (§3: all 11 cards melded, no discard). ``melds`` None lets the
+    engine lay out its canonical least-deadwood arrangement of the knocker's own cards.
+    """
+
+    discard: str | None = None
+    melds: list | None = None
+    TYPE: ClassVar[str] = "knock"
+
+
+@dataclass(frozen=True)
+class Advise:
+    """The advisor's message to the captain (§2); it has no effect on play."""
+
+    text: str
+    TYPE: ClassVar[str] = "advise"
+
+
+Command = Union[ClaimSeat, TakeUpcard, PassUpcard, DrawStock, DrawDiscard, Discard, Knock, Advise]
+
+COMMAND_TYPES: dict[str, type] = {
+    c.TYPE: c
+    for c in (ClaimSeat, TakeUpcard, PassUpcard, DrawStock, DrawDiscard, Discard, Knock, Advise)
+}
+
+# Commands without fields are shared singletons; nothing about them can differ.
+TAKE_UPCARD = TakeUpcard()
+PASS_UPCARD = PassUpcard()
+DRAW_STOCK = DrawStock()
+DRAW_DISCARD = DrawDiscard()
+
+
+def _bad(message: str) -> RulesError:
+    return RulesError("invalid_command", message)
+
+
+def _card_field(d: dict, name: str, nullable: bool = False) -> Any:
+    value = d.get(name)
+    if value is None and nullable:
+        return None
+    if not isinstance(value, str):
+        raise _bad(f"{name} must be a card code such as 'TD'")
+    return value
+
+
+def command_from_dict(d: Any) -> Command:
+    """Parse a command's wire form; raises RulesError unknown_command / invalid_command.
+
+    Card codes are only checked for being strings here; whether a code names a card, and
+    whether the player holds it, is checked by ``game.decide`` (code ``invalid_card`` /
+    ``card_not_in_hand``).
+    """
+    if not isinstance(d, dict):
+        raise _bad("a command must be an object with a 'type'")
+    kind = d.get("type")
+    cls = COMMAND_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise RulesError(
+            "unknown_command",
+            f"unknown command type {kind!r}: expected one of {', '.join(COMMAND_TYPES)}",
+        )
+    allowed = {"type"} | {
+        "claim_seat": {"seat", "player"},
+        "discard": {"card"},
+        "knock": {"discard", "melds"},
+        "advise": {"text"},
+    }.get(kind, set())
+    extra = set(d) - allowed
+    if extra:
+        raise _bad(f"unexpected field(s) for {kind}: {', '.join(sorted(map(str, extra)))}")
+    if cls is ClaimSeat:
+        seat, player = d.get("seat"), d.get("player")
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise _bad("seat must be an integer")
+        if not isinstance(player, dict):
+            raise _bad("player must be an object such as {'name': 'ann'}")
+        return ClaimSeat(seat, player)
+    if cls is Discard:
+        return Discard(_card_field(d, "card"))
+    if cls is Knock:
+        discard = _card_field(d, "discard", nullable=True)
+        melds = d.get("melds")
+        if melds is not None:
+            if not isinstance(melds, list) or not all(
+                isinstance(m, list) and all(isinstance(c, str) for c in m) for m in melds
+            ):
+                raise _bad("melds must be a list of lists of card codes")
+            melds = [list(m) for m in melds]
+        return Knock(discard, melds)
+    if cls is Advise:
+        text = d.get("text")
+        if not isinstance(text, str) or not text.strip():
+            raise _bad("advice must be a non-empty text")
+        if len(text) > MAX_ADVICE_LENGTH:
+            raise _bad(f"advice is limited to {MAX_ADVICE_LENGTH} characters")
+        return Advise(text)
+    return {
+        TakeUpcard: TAKE_UPCARD,
+        PassUpcard: PASS_UPCARD,
+        DrawStock: DRAW_STOCK,
+        DrawDiscard: DRAW_DISCARD,
+    }[cls]
+
+
+def command_to_dict(c: Command) -> dict:
+    """The wire form of a command."""
+    t = type(c)
+    if t is Discard:
+        return {"type": "discard", "card": c.card}
+    if t is Knock:
+        melds = None if c.melds is None else [list(m) for m in c.melds]
+        return {"type": "knock", "discard": c.discard, "melds": melds}
+    if t is ClaimSeat:
+        return {"type": "claim_seat", "seat": c.seat, "player": dict(c.player)}
+    if t is Advise:
+        return {"type": "advise", "text": c.text}
+    if t in (TakeUpcard, PassUpcard, DrawStock, DrawDiscard):
+        return {"type": t.TYPE}
+    raise RulesError("unknown_command", f"{c!r} is not a command")

@@ -1,0 +1,36 @@
+"""The one exception the rules engine raises for an illegal command or spec (RULES.md §1-§4)."""
+
+from __future__ import annotations
+
+
+class RulesError(Exception):
+    """An illegal command, spec or option, with a stable code and a human message.
+
+    ``conflict`` is True when the *state* forbids the command (it might be legal at another
+    moment: not your turn, wrong phase, game over, seat taken, game not started) and False when
+    the command itself is illegal (a card not in hand, too much deadwood, invalid melds, an
+    unknown command or option).
+    """
+
+    def __init__(self, code: str, message: str, conflict: bool = False):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.conflict = conflict
+
+    def __repr__(self) -> str:
+        return f"RulesError({self.code!r}, {self.message!r}, conflict={self.conflict!r})"
+
+    def to_dict(self) -> dict:
+        """The error as a JSON-able dict."""
+        return {"code": self.code, "message": self.message, "conflict": self.conflict}
+
+
+def conflict(code: str, message: str) -> RulesError:
+    """A RulesError raised because of the state of the game."""
+    return RulesError(code, message, conflict=True)
+
+
+def invalid(code: str, message: str) -> RulesError:
+    """A RulesError raised because the command itself is illegal."""
+    return RulesError(code, message, conflict=False)

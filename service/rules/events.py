@@ -1,0 +1,303 @@
+"""What happened in a game: past-tense events and their versioned wire form (RULES.md §1-§3).
+
+Every event is a frozen dataclass with a ``TYPE`` name and a schema version ``V``. Cards are
+codes (``"TD"``); sequences are tuples inside the engine and lists on the wire.
+:func:`encode` gives ``{"type", "v", "data"}`` (JSON-able); :func:`decode` reads it back and
+raises :class:`UnknownEventType` for a type or version it does not know. The log of events
+alone replays a game: the deal of every hand is recorded in full (``HandDealt.deck``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, ClassVar, Optional
+
+from .errors import RulesError
+
+
+class UnknownEventType(RulesError):
+    """An event dict whose type or version is not in the registry."""
+
+    def __init__(self, message: str):
+        super().__init__("unknown_event_type", message, conflict=False)
+
+
+@dataclass(frozen=True)
+class GameCreated:
+    """A game was created: variant, every option value, players, the seed and its commitment.
+
+    ``seed`` (hex) and ``decks`` (explicit decks for the first hands) are secrets: views hide
+    them until the game is over. ``commitment`` is the SHA-256 of the seed, public from the start.
+    """
+
+    variant: str
+    options: dict
+    rules_version: str
+    commitment: str
+    seed: str
+    players: tuple
+    randomly_dealt: bool
+    decks: Optional[tuple] = None
+    roles: Optional[dict] = None
+    first_dealer: Optional[int] = None
+    TYPE: ClassVar[str] = "game_created"
+    V: ClassVar[int] = 1
+
+
+@dataclass(frozen=True)
+class SeatClaimed:
+    """A player sat at an open seat."""
+
+    seat: int
+    player: dict
+    TYPE: ClassVar[str] = "seat_claimed"
+    V: ClassVar[int] = 1
+
+
+@dataclass(frozen=True)
+class CardsCut:
+    """One round of cutting: ``seats[i]`` cut ``cards[i]`` (§2 Roles, §3 first dealer).
+
+    ``round`` numbers the rounds of the game from 0; the cards derive from the seed
+    (fairness.cut_cards). ``purpose`` is "roles" (three-hand) or "first_dealer" (gin-rami).
+    """
+
+    purpose: str
+    round: int
+    seats: tuple
+    cards: tuple
+    TYPE: ClassVar[str] = "cards_cut"
+    V: ClassVar[int] = 1
+
+
+@dataclass(frozen=True)
+class RolesAssigned:
+    """Three-hand roles for the next hands (§2 Roles, Rotation).
+
+    ``reason``: "cut", "explicit", "box_won" (captain and advisor swapped) or "box_lost".
+    """
+
+    box: int
+    captain: int
+    advisor: int
+    reason: str
+    TYPE: ClassVar[str] = "roles_assigned"
+    V: ClassVar[int] = 1
+
+
+@dataclass(frozen=True)
+class DealerChosen:
+    """The first dealer of a gin-rami game (§3); ``reason`` "cut" or "explicit"."""
+
+    dealer: int
+    reason: str
+    TYPE: ClassVar[str] = "dealer_chosen"
+    V: ClassVar[int] = 1
+
+
+@dataclass(frozen=True)
+class HandDealt:
+    """A hand was dealt from ``deck`` (52 codes, top first) as §1 Deal says.
+
+    Cards 1-20 go alternately to the non-dealer and the dealer (non-dealer first), card 21 is
+    the upcard, cards 22-52 the stock with card 22 on top. ``source`` is "seed"
+    (fairness.deck_for_hand(seed, hand_no)) or "explicit" (a deck given at creation).
+    """
+
+    hand_no: int
+    dealer: int
+    non_dealer: int
+    deck: tuple
+    source: str
+    TYPE: ClassVar[str] = "hand_dealt"
+    V: ClassVar[int] = 1
+
+
+@dataclass(frozen=True)
+class UpcardTaken:
+    """A player took the upcard (§1 First turn); their turn continues with a discard or knock."""
+
+    seat: int
+    card: str
+    TYPE: ClassVar[str] = "upcard_taken"
+    V: ClassVar[int] = 1
+
+
+@dataclass(frozen=True)
+class UpcardPassed:
+    """A player refused the upcard (§1 First turn)."""
+
+    seat: int
+    TYPE: ClassVar[str] = "upcard_passed"
+    V: ClassVar[int] = 1
+
+
+@dataclass(frozen=True)
+class CardDrawn:
+    """A player drew ``card`` from the "stock" or the "discard" pile (§1 A normal turn)."""
+
+    seat: int
+    source: str
+    card: str
+    TYPE: ClassVar[str] = "card_drawn"
+    V: ClassVar[int] = 1
+
+
+@dataclass(frozen=True)
+class CardDiscarded:
+    """A player discarded ``card``, ending the turn (§1 A normal turn)."""
+
+    seat: int
+    card: str
+    TYPE: ClassVar[str] = "card_discarded"
+    V: ClassVar[int] = 1
+
+
+@dataclass(frozen=True)
+class Knocked:
+    """A player knocked (§1 Knocking) and laid out ``melds`` and ``deadwood_cards``.
+
+    ``discard`` is None for big gin (§3). ``kind``: "knock", "gin" or "big_gin".
+    """
+
+    seat: int
+    discard: Optional[str]
+    melds: tuple
+    deadwood_cards: tuple
+    deadwood: int
+    kind: str
+    TYPE: ClassVar[str] = "knocked"
+    V: ClassVar[int] = 1
+
+
+@dataclass(frozen=True)
+class HandScored:
+    """The knocked hand was scored (§2 Scoring, §3).
+
+    The defender's own ``defender_melds``, ``layoffs`` ((card, index of the knocker's meld in
+    Knocked.melds) in the order they are laid) and remaining ``defender_deadwood_cards``.
+    ``outcome``: "knock" (the knocker won), "undercut", "gin" or "big_gin"; ``winner`` scored
+    ``points``; ``scores`` are the cumulative scores per seat afterwards.
+    """
+
+    hand_no: int
+    knocker: int
+    defender: int
+    outcome: str
+    knocker_deadwood: int
+    defender_melds: tuple
+    layoffs: tuple
+    defender_deadwood_cards: tuple
+    defender_deadwood: int
+    winner: int
+    points: int
+    scores: tuple
+    TYPE: ClassVar[str] = "hand_scored"
+    V: ClassVar[int] = 1
+
+
+@dataclass(frozen=True)
+class HandDrawn:
+    """Nobody knocked: ``reason`` "stock_exhausted" or "turn_limit" (§1 Drawn hand)."""
+
+    hand_no: int
+    reason: str
+    TYPE: ClassVar[str] = "hand_drawn"
+    V: ClassVar[int] = 1
+
+
+@dataclass(frozen=True)
+class AdviceGiven:
+    """The advisor's message to the captain (§2); seen by the two of them until the game ends."""
+
+    seat: int
+    captain: int
+    hand_no: int
+    text: str
+    TYPE: ClassVar[str] = "advice_given"
+    V: ClassVar[int] = 1
+
+
+@dataclass(frozen=True)
+class GameEnded:
+    """A player reached the target score and won (§1 Game); reveals the seed (hex)."""
+
+    winner: int
+    scores: tuple
+    seed: str
+    TYPE: ClassVar[str] = "game_ended"
+    V: ClassVar[int] = 1
+
+
+EVENT_CLASSES = (
+    GameCreated,
+    SeatClaimed,
+    CardsCut,
+    RolesAssigned,
+    DealerChosen,
+    HandDealt,
+    UpcardTaken,
+    UpcardPassed,
+    CardDrawn,
+    CardDiscarded,
+    Knocked,
+    HandScored,
+    HandDrawn,
+    AdviceGiven,
+    GameEnded,
+)
+
+#: (type, version) -> event class
+REGISTRY: dict[tuple[str, int], type] = {(c.TYPE, c.V): c for c in EVENT_CLASSES}
+
+Event = Any  # any of EVENT_CLASSES
+
+_FIELDS = {c: tuple(f.name for f in dataclasses.fields(c)) for c in EVENT_CLASSES}
+
+
+def _to_wire(value: Any) -> Any:
+    if isinstance(value, (tuple, list)):
+        return [_to_wire(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _to_wire(v) for k, v in value.items()}
+    return value
+
+
+def _from_wire(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_from_wire(v) for v in value)
+    if isinstance(value, dict):
+        # dicts inside events (players, options, roles) are opaque JSON: they stay plain
+        return _to_wire(value)
+    return value
+
+
+def encode(event: Event) -> dict:
+    """The event's wire form ``{"type": str, "v": int, "data": dict}``."""
+    cls = type(event)
+    return {
+        "type": cls.TYPE,
+        "v": cls.V,
+        "data": {name: _to_wire(getattr(event, name)) for name in _FIELDS[cls]},
+    }
+
+
+def decode(d: Any) -> Event:
+    """The event of a wire dict; raises UnknownEventType for an unknown type or version."""
+    if not isinstance(d, dict):
+        raise UnknownEventType("an event must be an object with type, v and data")
+    cls = REGISTRY.get((d.get("type"), d.get("v")))
+    if cls is None:
+        raise UnknownEventType(f"unknown event type {d.get('type')!r} version {d.get('v')!r}")
+    data = d.get("data") or {}
+    kwargs = {}
+    for name in _FIELDS[cls]:
+        if name in data:
+            kwargs[name] = _from_wire(data[name])
+    try:
+        return cls(**kwargs)
+    except TypeError:
+        raise RulesError(
+            "invalid_event", f"event {cls.TYPE} v{cls.V} lacks a field: needs {', '.join(_FIELDS[cls])}"
+        ) from None

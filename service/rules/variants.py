@@ -1,0 +1,120 @@
+"""The two variants and their rule options (RULES.md §2, §3 and §4).
+
+``three-hand`` is three-handed box gin (§2): three seats, roles box / captain / advisor, the box
+deals every hand. ``gin-rami`` is two-player gin rami (§3): two seats, the deal alternates.
+Every option of §4 has a per-variant default; :func:`normalise_options` validates a caller's
+options and fills in the defaults.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from .errors import RulesError
+
+THREE_HAND = "three-hand"
+GIN_RAMI = "gin-rami"
+
+#: bumped whenever a rule changes the outcome of some game
+RULES_VERSION = "ginbox-rules/1"
+
+ROLE_NAMES = ("box", "captain", "advisor")
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A variant's name, seat count and option defaults (§4)."""
+
+    name: str
+    seats: int
+    defaults: Mapping[str, Any]
+
+
+_COMMON = {
+    "target_score": 100,
+    "knock_limit": 10,
+    "undercut_bonus": 10,
+    "max_turns_per_hand": 200,
+}
+
+VARIANTS: Mapping[str, Variant] = MappingProxyType(
+    {
+        THREE_HAND: Variant(
+            THREE_HAND,
+            3,
+            MappingProxyType(
+                dict(_COMMON, gin_bonus=25, big_gin_bonus=None, gin_adds_deadwood=True)
+            ),
+        ),
+        GIN_RAMI: Variant(
+            GIN_RAMI,
+            2,
+            MappingProxyType(
+                dict(_COMMON, gin_bonus=20, big_gin_bonus=30, gin_adds_deadwood=False)
+            ),
+        ),
+    }
+)
+
+# (smallest, largest) accepted value of each integer option; None means "may be null".
+# The bounds only keep values meaningful (a knock limit above 100 cannot bind: ten cards never
+# hold more than 100 points of deadwood) and integers small.
+_INT_BOUNDS = {
+    "target_score": (1, 100_000),
+    "knock_limit": (0, 100),
+    "gin_bonus": (0, 10_000),
+    "big_gin_bonus": (0, 10_000),
+    "undercut_bonus": (0, 10_000),
+    "max_turns_per_hand": (1, 100_000),
+}
+_NULLABLE = {"big_gin_bonus"}  # null = big gin is not allowed
+_BOOLS = {"gin_adds_deadwood"}
+
+OPTION_NAMES = tuple(sorted(set(_INT_BOUNDS) | _BOOLS))
+
+
+def get_variant(name: Any) -> Variant:
+    """The variant of that name; raises RulesError invalid_variant."""
+    try:
+        return VARIANTS[name]
+    except (KeyError, TypeError):
+        raise RulesError(
+            "invalid_variant", f"unknown variant {name!r}: expected one of {', '.join(VARIANTS)}"
+        ) from None
+
+
+def normalise_options(variant: str, options: Mapping[str, Any] | None) -> dict:
+    """Every option of the variant, the caller's values validated; raises RulesError invalid_option."""
+    v = get_variant(variant)
+    out = dict(v.defaults)
+    if options is None:
+        return out
+    if not isinstance(options, Mapping):
+        raise RulesError("invalid_option", "options must be an object of option names to values")
+    for name, value in options.items():
+        if name not in out:
+            raise RulesError(
+                "invalid_option",
+                f"unknown option {name!r}: expected one of {', '.join(OPTION_NAMES)}",
+            )
+        if name in _BOOLS:
+            if not isinstance(value, bool):
+                raise RulesError("invalid_option", f"option {name} must be true or false")
+        elif value is None and name in _NULLABLE:
+            pass
+        else:
+            lo, hi = _INT_BOUNDS[name]
+            if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+                null = " or null" if name in _NULLABLE else ""
+                raise RulesError(
+                    "invalid_option", f"option {name} must be an integer from {lo} to {hi}{null}"
+                )
+        out[name] = value
+    return out
+
+
+def big_gin_allowed(options: Mapping[str, Any]) -> bool:
+    """Big gin (§3) is allowed when the options give it a score."""
+    return options["big_gin_bonus"] is not None

@@ -1,0 +1,143 @@
+"""What each viewer may see of a state and of an event (hidden information, RULES.md §1-§3).
+
+A seated player sees their own hand; the number of cards the opponent holds and the cards the
+opponent is known to hold because they took them from the discard pile; the whole discard pile;
+the stock's size; scores, roles, phase, their legal moves and the results of finished hands
+(cards laid down at a hand's end are public). In three-hand (§2) the advisor sees the captain's
+view plus the advice, and the captain sees the advice too. A spectator (viewer None) sees only
+what is public. The seed, the deck orders and the explicit decks stay hidden until the game is
+over; then everyone sees everything.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import cards as C
+from .commands import command_to_dict
+from .events import AdviceGiven, CardDrawn, GameCreated, HandDealt, encode
+from .game import GameState, legal_moves
+
+_CODES = C.DECK
+
+
+def _seat_of_view(state: GameState, viewer: int | None) -> int | None:
+    """The seat whose hand ``viewer`` may see: their own, or the captain's for the advisor."""
+    if viewer is None or not isinstance(viewer, int) or not 0 <= viewer < state.nseats:
+        return None
+    roles = state._roles
+    if roles is not None and viewer == roles[2]:
+        return roles[1]
+    return viewer
+
+
+def _role_of(state: GameState, viewer: int | None) -> str:
+    if viewer is None or not isinstance(viewer, int) or not 0 <= viewer < state.nseats:
+        return "spectator"
+    if state._roles is None:
+        return "player"
+    return ("box", "captain", "advisor")[state._roles.index(viewer)]
+
+
+def _sees_advice(state: GameState, viewer: int | None, entry: dict) -> bool:
+    return viewer is not None and viewer in (entry["advisor"], entry["captain"])
+
+
+def view_state(state: GameState, viewer: int | None) -> dict:
+    """The JSON-able view of ``state`` for seat ``viewer`` (None = spectator)."""
+    over = state.status == "over"
+    owner = _seat_of_view(state, viewer)
+    dealt = state.hand_no > 0
+    hand = C.codes_of(state.hands[owner]) if dealt and owner is not None else None
+    drawn = None
+    if owner is not None and owner in state.to_act and state.drawn >= 0:
+        drawn = _CODES[state.drawn]
+    advice = [
+        dict(a) for a in state.advice if over or _sees_advice(state, viewer, a)
+    ]
+    v = {
+        "variant": state.variant,
+        "options": dict(state._options),
+        "rules_version": state.rules_version,
+        "status": state.status,
+        "version": state.version,
+        "players": [None if p is None else dict(p) for p in state._players],
+        "scores": list(state._scores),
+        "hand_no": state.hand_no,
+        "phase": state.phase,
+        "to_act": list(state.to_act),
+        "roles": state.roles,
+        "dealer": state.dealer,
+        "non_dealer": state.non_dealer,
+        "winner": state.winner,
+        "commitment": state.commitment,
+        "randomly_dealt": state.randomly_dealt,
+        "viewer": viewer if _role_of(state, viewer) != "spectator" else None,
+        "viewer_role": _role_of(state, viewer),
+        "hand_owner": owner if hand is not None else None,
+        "hand": hand,
+        "drawn_card": drawn,
+        "hand_sizes": [bin(h).count("1") for h in state.hands] if dealt else None,
+        "known_cards": [C.codes_of(m) for m in state.known] if dealt else None,
+        "discard_pile": [_CODES[c] for c in state.pile],
+        "discard_top": _CODES[state.pile[-1]] if state.pile else None,
+        "taken_card": _CODES[state.taken] if state.taken >= 0 else None,
+        "stock_size": state.stock_size,
+        "turn": state.turns,
+        "upcard_passes": state.passes,
+        "cuts": [
+            {"purpose": p, "round": r, "seats": list(seats), "cards": list(cs)}
+            for p, r, seats, cs in state.cuts
+        ],
+        "last_hand": dict(state.results[-1]) if state.results else None,
+        "hand_results": [dict(r) for r in state.results],
+        "advice": advice,
+        "legal_moves": [command_to_dict(c) for c in legal_moves(state, viewer)],
+        # secrets, revealed once the game is over
+        "seed": state.seed.hex() if over else None,
+        "all_hands": [C.codes_of(h) for h in state.hands] if over else None,
+        "stock": [_CODES[c] for c in state.stock] if over else None,
+        "decks": [list(d) for d in state.decks] if over and state.decks else None,
+    }
+    return v
+
+
+def view_event(event: Any, viewer: int | None, state_before: GameState | None, reveal: bool = False) -> dict | None:
+    """The event's encode() form redacted for ``viewer``, or None if they may see nothing of it.
+
+    ``state_before`` is the state the event applies to (None for GameCreated). ``reveal`` True
+    shows everything: for a log read after the game is over.
+    """
+    enc = encode(event)
+    if reveal or (state_before is not None and state_before.status == "over"):
+        return enc
+    t = type(event)
+    if t is GameCreated:
+        data = dict(enc["data"])
+        data["seed"] = None
+        data["decks"] = None
+        return {**enc, "data": data}
+    if t is HandDealt:
+        data = dict(enc["data"])
+        deck = data.pop("deck")
+        hands = {event.non_dealer: deck[0:20:2], event.dealer: deck[1:20:2]}
+        owner = _seat_of_view(state_before, viewer) if state_before is not None else None
+        # before the deal the roles are already set: the advisor's team captain is the non-dealer
+        data["deck"] = None
+        data["hand_owner"] = owner if owner in hands else None
+        data["hand"] = C.sort_codes(hands[owner]) if owner in hands else None
+        data["upcard"] = deck[20]
+        data["stock_size"] = 52 - 21
+        return {**enc, "data": data}
+    if t is CardDrawn and event.source == "stock":
+        owner = _seat_of_view(state_before, viewer) if state_before is not None else None
+        if owner != event.seat:
+            data = dict(enc["data"])
+            data["card"] = None
+            return {**enc, "data": data}
+        return enc
+    if t is AdviceGiven:
+        if viewer is not None and viewer in (event.seat, event.captain):
+            return enc
+        return None
+    return enc
