@@ -1,0 +1,72 @@
+"""Throughput of the rules engine, single process; prints figures, asserts nothing.
+
+Run from the repository root: ``python tests/bench/bench_rules.py``.
+Targets: 100,000 ten-card ``deadwood_mask`` hands/s and 50,000 eleven-card
+``deadwood_after_discard_mask`` hands/s.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from service.rules import cards, melds  # noqa: E402
+
+N_HANDS = 20_000
+SEED = 1
+
+
+def _hands(n_cards: int, seed: int) -> tuple[list[int], list[list[str]]]:
+    """N_HANDS random hands, as masks and as code lists, built before any timing."""
+    rng = random.Random(seed)
+    deck = list(range(52))
+    masks, codes = [], []
+    for _ in range(N_HANDS):
+        hand = rng.sample(deck, n_cards)
+        masks.append(cards.mask(hand))
+        codes.append([cards.code(c) for c in hand])
+    return masks, codes
+
+
+def _rate(fn, items) -> float:
+    """Items per second for fn over items (best of three passes)."""
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        for item in items:
+            fn(item)
+        best = min(best, time.perf_counter() - start)
+    return len(items) / best
+
+
+def bench_deadwood() -> None:
+    masks, codes = _hands(10, SEED)
+    on_masks = _rate(melds.deadwood_mask, masks)
+    on_codes = _rate(melds.deadwood, codes)
+    print(
+        f"deadwood (10 cards, {N_HANDS} hands): deadwood_mask {on_masks:,.0f} hands/s (target 100,000); "
+        f"deadwood(codes) {on_codes:,.0f} hands/s"
+    )
+
+
+def bench_deadwood_after_discard() -> None:
+    masks, codes = _hands(11, SEED + 1)
+    on_masks = _rate(melds.deadwood_after_discard_mask, masks)
+    on_codes = _rate(melds.deadwood_after_discard, codes)
+    print(
+        f"deadwood_after_discard (11 cards, {N_HANDS} hands): deadwood_after_discard_mask {on_masks:,.0f} hands/s "
+        f"(target 50,000); deadwood_after_discard(codes) {on_codes:,.0f} hands/s"
+    )
+
+
+def main() -> None:
+    bench_deadwood()
+    bench_deadwood_after_discard()
+
+
+if __name__ == "__main__":
+    main()
