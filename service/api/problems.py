@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-from flask import Response, json
+import logging
+
+from flask import Flask, Response, json
+from werkzeug.exceptions import HTTPException
 
 PROBLEM_TYPE_BASE = "https://ginbox.dev/problems/"
+PROBLEM_MIMETYPE = "application/problem+json"
+
+log = logging.getLogger(__name__)
 
 
 class ApiError(Exception):
@@ -23,6 +29,7 @@ class ApiError(Exception):
 
 def problem_response(status: int, code: str, detail: str, title: str | None = None,
                      headers: dict | None = None, extra: dict | None = None) -> Response:
+    """A problem+json response with a stable ``code``."""
     body = {
         "type": PROBLEM_TYPE_BASE + code,
         "title": title or code.replace("_", " ").capitalize(),
@@ -31,11 +38,89 @@ def problem_response(status: int, code: str, detail: str, title: str | None = No
         "detail": detail,
         **(extra or {}),
     }
-    resp = Response(json.dumps(body), status=status, mimetype="application/problem+json")
+    resp = Response(json.dumps(body), status=status, mimetype=PROBLEM_MIMETYPE)
     for k, v in (headers or {}).items():
         resp.headers[k] = v
     return resp
 
 
 def from_api_error(err: ApiError) -> Response:
+    """The problem+json response of an ApiError."""
     return problem_response(err.status, err.code, err.detail, err.title, err.headers, err.extra)
+
+
+# werkzeug's own errors (routing, body size, methods) get stable snake_case codes too
+HTTP_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    411: "length_required",
+    413: "body_too_large",
+    414: "uri_too_long",
+    415: "unsupported_media_type",
+    429: "rate_limited",
+    431: "headers_too_large",
+    501: "not_implemented",
+}
+
+
+def to_problem(exc: BaseException) -> Response:
+    """Map any exception to its problem+json response; unknown ones become a bare 500."""
+    # imported here: the map names every layer's errors, and importing them at module level
+    # would make this module the one that drags the engine and the store into everything
+    import marshmallow
+    import redis
+
+    from service.rules.errors import RulesError
+    from service.store.errors import ConcurrencyError, IdempotencyConflict, InvalidCursor
+
+    if isinstance(exc, ApiError):
+        return from_api_error(exc)
+    if isinstance(exc, RulesError):
+        return problem_response(409 if exc.conflict else 422, exc.code, exc.message)
+    if isinstance(exc, ConcurrencyError):
+        return problem_response(409, "conflict", "the game moved on while the command was decided; "
+                                "load the game again and retry")
+    if isinstance(exc, IdempotencyConflict):
+        return problem_response(422, "idempotency_key_reused",
+                                "this Idempotency-Key was already used for a different request")
+    if isinstance(exc, InvalidCursor):
+        return problem_response(400, "invalid_query", "the cursor is not one this server handed out",
+                                extra={"errors": {"cursor": ["Invalid cursor."]}})
+    if isinstance(exc, marshmallow.ValidationError):
+        return problem_response(400, "invalid_body", "the request body does not match its schema",
+                                extra={"errors": _messages(exc.messages)})
+    if isinstance(exc, HTTPException):
+        status = exc.code or 500
+        code = HTTP_CODES.get(status, "http_error")
+        headers = {}
+        if status == 405 and exc.valid_methods:
+            headers["Allow"] = ", ".join(sorted(exc.valid_methods))
+        detail = exc.description or exc.name
+        if status == 413:
+            detail = "the request body is larger than this server accepts"
+        return problem_response(status, code, detail, title=exc.name, headers=headers)
+    if isinstance(exc, (redis.RedisError, OSError)):
+        log.warning("redis unavailable: %r", exc)
+        return problem_response(503, "redis_unavailable", "the event store is not reachable; retry shortly",
+                                headers={"Retry-After": "1"})
+    log.exception("unhandled error", exc_info=exc)
+    return problem_response(500, "internal_error", "the server failed to answer this request")
+
+
+def _messages(messages) -> dict:
+    """marshmallow's messages as an object (a list at the top level becomes ``_schema``)."""
+    if isinstance(messages, dict):
+        return messages
+    return {"_schema": messages if isinstance(messages, list) else [str(messages)]}
+
+
+def register_error_handlers(app: Flask) -> None:
+    """Route every exception raised while answering a request through :func:`to_problem`."""
+    app.register_error_handler(Exception, to_problem)
+    # werkzeug answers 404/405 from routing as HTTPExceptions, which Exception already covers;
+    # registering the base class too makes the intent explicit
+    app.register_error_handler(HTTPException, to_problem)

@@ -1,0 +1,237 @@
+"""Wire schemas of games: creation, seats, moves, advice, listings, events, audits."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from schemas.common import (
+    BOT_STRATEGIES,
+    STATUSES,
+    VARIANTS,
+    CardCode,
+    QueryInteger,
+    QuerySchema,
+    StrictBoolean,
+    StrictInteger,
+    StrictSchema,
+    no_control_characters,
+    not_blank,
+    unique_cards,
+)
+
+SEATS_PER_VARIANT = {"three-hand": 3, "gin-rami": 2}
+MAX_DECKS = 100
+MAX_ADVICE = 500
+ROLE_NAMES = ("box", "captain", "advisor")
+
+
+def Name(**kwargs) -> fields.String:
+    """A player's display name: 1..40 printable characters."""
+    return fields.String(validate=[validate.Length(1, 40), no_control_characters, not_blank], **kwargs)
+
+
+class OptionsSchema(StrictSchema):
+    """The rule options of RULES.md §4; each omitted one takes the variant's default."""
+
+    target_score = StrictInteger(validate=validate.Range(1, 100_000))
+    knock_limit = StrictInteger(validate=validate.Range(0, 100))
+    gin_bonus = StrictInteger(validate=validate.Range(0, 10_000))
+    big_gin_bonus = StrictInteger(validate=validate.Range(0, 10_000), allow_none=True)
+    gin_adds_deadwood = StrictBoolean()
+    undercut_bonus = StrictInteger(validate=validate.Range(0, 10_000))
+    max_turns_per_hand = StrictInteger(validate=validate.Range(1, 100_000))
+
+
+class HumanSeatSchema(StrictSchema):
+    """A seat for a person, who receives a token for it."""
+
+    name = Name(required=True)
+
+
+class BotSeatSchema(StrictSchema):
+    """A seat played by the server with one of its strategies."""
+
+    bot = fields.String(required=True, validate=validate.OneOf(BOT_STRATEGIES))
+    name = Name()
+
+
+class SeatSpecField(fields.Field):
+    """One entry of ``seats``: a human seat, a bot seat or null (an open seat)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(allow_none=True, **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, dict):
+            raise ValidationError("A seat is {'name': ...}, {'bot': ..., 'name'?: ...} or null.")
+        schema = BotSeatSchema() if "bot" in value else HumanSeatSchema()
+        return schema.load(value)
+
+
+class RolesSchema(StrictSchema):
+    """Explicit three-hand roles: a seat index for each of box, captain and advisor."""
+
+    box = StrictInteger(required=True, validate=validate.Range(0, 2))
+    captain = StrictInteger(required=True, validate=validate.Range(0, 2))
+    advisor = StrictInteger(required=True, validate=validate.Range(0, 2))
+
+    @validates_schema
+    def _distinct(self, data, **kwargs):
+        if len({data["box"], data["captain"], data["advisor"]}) != 3:
+            raise ValidationError("Each role goes to a different seat.")
+
+
+class CreateGameSchema(StrictSchema):
+    """POST /games."""
+
+    variant = fields.String(required=True, validate=validate.OneOf(VARIANTS))
+    options = fields.Nested(OptionsSchema)
+    seats = fields.List(SeatSpecField(), required=True, validate=validate.Length(2, 3))
+    roles = fields.Nested(RolesSchema)
+    first_dealer = StrictInteger(validate=validate.Range(0, 1))
+    decks = fields.List(
+        fields.List(CardCode(), validate=[validate.Length(52, 52), unique_cards]),
+        validate=validate.Length(1, MAX_DECKS),
+    )
+
+    @validates_schema
+    def _fits_variant(self, data, **kwargs):
+        variant = data.get("variant")
+        if variant not in SEATS_PER_VARIANT:
+            return
+        errors = {}
+        want = SEATS_PER_VARIANT[variant]
+        if "seats" in data and len(data["seats"]) != want:
+            errors["seats"] = [f"{variant} has exactly {want} seats."]
+        if variant == "gin-rami" and "roles" in data:
+            errors["roles"] = ["Roles exist only in three-hand."]
+        if variant == "three-hand" and "first_dealer" in data:
+            errors["first_dealer"] = ["In three-hand the box deals; give roles instead."]
+        if errors:
+            raise ValidationError(errors)
+
+
+class SeatInfoSchema(Schema):
+    """A seat as the creation answer shows it (the token only this once)."""
+
+    seat = fields.Integer(required=True)
+    name = fields.String(allow_none=True, required=True)
+    kind = fields.String(required=True)
+    bot = fields.String()
+    token = fields.String()
+
+
+class ClaimSeatSchema(StrictSchema):
+    """POST /games/{id}/seats/{seat}."""
+
+    name = Name(required=True)
+
+
+class AdviceSchema(StrictSchema):
+    """POST /games/{id}/advice."""
+
+    text = fields.String(required=True, validate=[validate.Length(1, MAX_ADVICE), not_blank])
+
+
+# -- moves: one schema per command type, chosen by "type" ---------------------------------------
+
+class _TypeOnly(StrictSchema):
+    type = fields.String(required=True)
+
+
+class DiscardSchema(_TypeOnly):
+    card = CardCode(required=True)
+
+
+class KnockSchema(_TypeOnly):
+    discard = CardCode(allow_none=True, load_default=None)
+    melds = fields.List(
+        fields.List(CardCode(), validate=[validate.Length(3, 11), unique_cards]),
+        allow_none=True,
+        load_default=None,
+        validate=validate.Length(0, 3),
+    )
+
+
+MOVE_SCHEMAS: dict[str, type[Schema]] = {
+    "take_upcard": _TypeOnly,
+    "pass_upcard": _TypeOnly,
+    "draw_stock": _TypeOnly,
+    "draw_discard": _TypeOnly,
+    "discard": DiscardSchema,
+    "knock": KnockSchema,
+}
+
+
+class MoveSchema(Schema):
+    """POST /games/{id}/moves: one command, its fields chosen by its ``type``."""
+
+    def load(self, data, **kwargs):  # noqa: D102 (dispatch on the discriminator)
+        if not isinstance(data, dict):
+            raise ValidationError({"_schema": ["A move is an object with a 'type'."]})
+        kind = data.get("type")
+        if not isinstance(kind, str) or kind not in MOVE_SCHEMAS:
+            raise ValidationError({"type": [f"Must be one of: {', '.join(MOVE_SCHEMAS)}."]})
+        return MOVE_SCHEMAS[kind]().load(data)
+
+
+# -- listings, events, time travel ---------------------------------------------------------------
+
+class ListGamesQuery(QuerySchema):
+    status = fields.String(validate=validate.OneOf(STATUSES))
+    variant = fields.String(validate=validate.OneOf(VARIANTS))
+    cursor = fields.String(validate=validate.Length(1, 200))
+    limit = QueryInteger(load_default=20, validate=validate.Range(1, 100))
+
+
+class GameSummarySchema(Schema):
+    game_id = fields.String(required=True)
+    variant = fields.String(required=True)
+    status = fields.String(required=True)
+    created = fields.Integer(required=True)
+    updated = fields.Integer(required=True)
+    version = fields.Integer(required=True)
+
+
+class GameListSchema(Schema):
+    games = fields.List(fields.Nested(GameSummarySchema), required=True)
+    next_cursor = fields.String(allow_none=True, required=True)
+
+
+class EventsQuery(QuerySchema):
+    after = QueryInteger(load_default=0, validate=validate.Range(0, None))
+    limit = QueryInteger(load_default=100, validate=validate.Range(1, 1000))
+
+
+class EventSchema(Schema):
+    version = fields.Integer(required=True)
+    ts = fields.Integer(required=True)
+    type = fields.String(required=True)
+    v = fields.Integer(required=True)
+    data = fields.Dict(required=True)
+
+
+class EventListSchema(Schema):
+    events = fields.List(fields.Nested(EventSchema), required=True)
+    next_after = fields.Integer(allow_none=True, required=True)
+
+
+class StateQuery(QuerySchema):
+    version = QueryInteger(required=True)
+
+
+class StreamQuery(QuerySchema):
+    after = QueryInteger(validate=validate.Range(0, None))
+    once = fields.String(load_default="0", validate=validate.OneOf(["0", "1", "false", "true"]))
+    token = fields.String(validate=validate.Length(1, 200))
+
+
+class AuditSchema(Schema):
+    game_id = fields.String(required=True)
+    seed = fields.String(required=True)
+    commitment = fields.String(required=True)
+    commitment_ok = fields.Boolean(required=True)
+    deals_ok = fields.Boolean(required=True)
+    replay_ok = fields.Boolean(required=True)
+    ok = fields.Boolean(required=True)
+    checks = fields.List(fields.Dict(), required=True)

@@ -1,0 +1,97 @@
+"""Wire schemas of game views: what ``service.rules.views.view_state`` shows a viewer, plus the game id."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields
+
+from schemas.games import SeatInfoSchema
+
+
+class PlayerSchema(Schema):
+    name = fields.String(required=True)
+    bot = fields.String()
+
+
+class CutSchema(Schema):
+    purpose = fields.String(required=True)
+    round = fields.Integer(required=True)
+    seats = fields.List(fields.Integer(), required=True)
+    cards = fields.List(fields.String(), required=True)
+
+
+class AdviceEntrySchema(Schema):
+    hand_no = fields.Integer(required=True)
+    advisor = fields.Integer(required=True)
+    captain = fields.Integer(required=True)
+    text = fields.String(required=True)
+
+
+def _cards(**kw):
+    return fields.List(fields.String(), **kw)
+
+
+def _card_lists(**kw):
+    return fields.List(fields.List(fields.String()), **kw)
+
+
+class ViewSchema(Schema):
+    """One viewer's view of a game (the engine decides what each viewer may see)."""
+
+    game_id = fields.String(required=True)
+    variant = fields.String(required=True)
+    options = fields.Dict(keys=fields.String(), required=True)
+    rules_version = fields.String(required=True)
+    status = fields.String(required=True)
+    version = fields.Integer(required=True)
+    players = fields.List(fields.Nested(PlayerSchema, allow_none=True), required=True)
+    scores = fields.List(fields.Integer(), required=True)
+    hand_no = fields.Integer(required=True)
+    phase = fields.String(required=True)
+    to_act = fields.List(fields.Integer(), required=True)
+    roles = fields.Dict(keys=fields.String(), values=fields.Integer(), allow_none=True, required=True)
+    dealer = fields.Integer(allow_none=True, required=True)
+    non_dealer = fields.Integer(allow_none=True, required=True)
+    winner = fields.Integer(allow_none=True, required=True)
+    commitment = fields.String(required=True)
+    randomly_dealt = fields.Boolean(required=True)
+    viewer = fields.Integer(allow_none=True, required=True)
+    viewer_role = fields.String(required=True)
+    hand_owner = fields.Integer(allow_none=True, required=True)
+    hand = _cards(allow_none=True, required=True)
+    drawn_card = fields.String(allow_none=True, required=True)
+    hand_sizes = fields.List(fields.Integer(), allow_none=True, required=True)
+    known_cards = _card_lists(allow_none=True, required=True)
+    discard_pile = _cards(required=True)
+    discard_top = fields.String(allow_none=True, required=True)
+    taken_card = fields.String(allow_none=True, required=True)
+    stock_size = fields.Integer(required=True)
+    turn = fields.Integer(required=True)
+    upcard_passes = fields.Integer(required=True)
+    cuts = fields.List(fields.Nested(CutSchema), required=True)
+    # a scored hand and a drawn hand have different fields: both are passed on as the engine wrote them
+    last_hand = fields.Raw(allow_none=True, required=True)
+    hand_results = fields.List(fields.Raw(), required=True)
+    advice = fields.List(fields.Nested(AdviceEntrySchema), required=True)
+    legal_moves = fields.List(fields.Raw(), required=True)
+    seed = fields.String(allow_none=True, required=True)
+    all_hands = _card_lists(allow_none=True, required=True)
+    stock = _cards(allow_none=True, required=True)
+    decks = _card_lists(allow_none=True, required=True)
+
+
+class CreatedGameSchema(Schema):
+    """POST /games answer."""
+
+    game_id = fields.String(required=True)
+    commitment = fields.String(required=True)
+    randomly_dealt = fields.Boolean(required=True)
+    seats = fields.List(fields.Nested(SeatInfoSchema), required=True)
+    view = fields.Nested(ViewSchema, required=True)
+
+
+class SeatClaimedSchema(Schema):
+    """POST /games/{id}/seats/{seat} answer."""
+
+    seat = fields.Integer(required=True)
+    token = fields.String(required=True)
+    view = fields.Nested(ViewSchema, required=True)

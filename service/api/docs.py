@@ -1,0 +1,63 @@
+"""The OpenAPI document and the interactive docs page that renders it (all assets local)."""
+
+from __future__ import annotations
+
+import functools
+import importlib.resources
+from pathlib import Path
+
+from flask import Blueprint, Response
+
+from service.api.problems import ApiError
+
+bp = Blueprint("docs", __name__)
+
+# asset name -> (where it lives, media type); nothing else is ever read from disk here
+_OWN = {"docs.js": "text/javascript"}
+_SWAGGER = {"swagger-ui.css": "text/css", "swagger-ui-bundle.js": "text/javascript"}
+
+
+def _static() -> Path:
+    return Path(str(importlib.resources.files("service") / "static"))
+
+
+@functools.lru_cache(maxsize=1)
+def spec_text() -> str:
+    """The OpenAPI document shipped in the package."""
+    return (importlib.resources.files("service") / "openapi.yaml").read_text(encoding="utf-8")
+
+
+@functools.lru_cache(maxsize=8)
+def _asset(name: str) -> bytes | None:
+    if name in _OWN:
+        return (_static() / name).read_bytes()
+    try:
+        from swagger_ui_bundle import swagger_ui_path
+    except ImportError:  # the page then shows the spec as text
+        return None
+    path = Path(str(swagger_ui_path)) / name
+    return path.read_bytes() if path.is_file() else None
+
+
+@bp.get("/openapi.yaml")
+def openapi_yaml():
+    """The API's OpenAPI 3.1 document."""
+    return Response(spec_text(), mimetype="application/yaml")
+
+
+@bp.get("/docs")
+def docs_page():
+    """The interactive docs page."""
+    return Response((_static() / "docs.html").read_bytes(), mimetype="text/html")
+
+
+@bp.get("/docs/<asset>")
+def docs_asset(asset: str):
+    """A script or style sheet of the docs page."""
+    media = _OWN.get(asset) or _SWAGGER.get(asset)
+    body = _asset(asset) if media else None
+    if body is None:
+        raise ApiError(404, "not_found", f"no docs asset {asset!r}")
+    resp = Response(body, mimetype=media)
+    resp.headers["Cache-Control"] = "public, max-age=3600"
+    return resp

@@ -1,0 +1,174 @@
+"""Games: creation, listing, seats, moves, advice, views, events, time travel, audit, export, stream."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlencode
+
+from flask import Blueprint, Response, current_app, request, stream_with_context
+
+from schemas.common import GAME_ID_PATTERN
+from schemas.games import (
+    AdviceSchema,
+    AuditSchema,
+    ClaimSeatSchema,
+    CreateGameSchema,
+    EventListSchema,
+    EventsQuery,
+    GameListSchema,
+    ListGamesQuery,
+    MoveSchema,
+    StateQuery,
+    StreamQuery,
+)
+from schemas.views import CreatedGameSchema, SeatClaimedSchema, ViewSchema
+from service.api.auth import presented_token
+from service.api.http import etag, idempotency_key, if_match_versions, json_response, load_body, load_query
+from service.api.problems import ApiError
+from service.games import Answer, GameService, request_fingerprint
+from service.rules import commands
+
+bp = Blueprint("games", __name__)
+
+_GAME_ID = re.compile(GAME_ID_PATTERN)
+
+
+def _games() -> GameService:
+    return current_app.extensions["ginbox"].games
+
+
+def _existing(game_id: str) -> GameService:
+    """The service, once the game is known to exist (404 game_not_found otherwise)."""
+    svc = _games()
+    if not _GAME_ID.match(game_id):
+        raise ApiError(404, "game_not_found", f"there is no game {game_id!r}")
+    svc.version_of(game_id)
+    return svc
+
+
+def _caller(svc: GameService, game_id: str, required: bool, allow_query: bool = False) -> int | None:
+    """The caller's seat from their token (None: a spectator)."""
+    return svc.seat_for(game_id, presented_token(required=required, allow_query=allow_query))
+
+
+def _view_answer(answer: Answer, status: int = 200, headers: dict | None = None) -> Response:
+    return json_response(ViewSchema().dump(answer.view), status, {"ETag": etag(answer.version), **(headers or {})})
+
+
+@bp.post("/games")
+def create_game():
+    """Create a game; human seats get their tokens in this answer only."""
+    body, _ = load_body(CreateGameSchema())
+    created = _games().create_game(body)
+    return json_response(CreatedGameSchema().dump(created), 201,
+                         {"Location": f"/games/{created['game_id']}", "ETag": etag(created["view"]["version"])})
+
+
+@bp.get("/games")
+def list_games():
+    """Games newest first, filtered by status and variant, a page at a time."""
+    q = load_query(ListGamesQuery())
+    games, next_cursor = _games().store.list_games(q.get("status"), q.get("variant"), q.get("cursor"), q["limit"])
+    headers = {}
+    if next_cursor:
+        params = {k: q[k] for k in ("status", "variant") if q.get(k)}
+        params.update(cursor=next_cursor, limit=q["limit"])
+        headers["Link"] = f'</games?{urlencode(params)}>; rel="next"'
+    payload = {"games": [{k: g[k] for k in ("game_id", "variant", "status", "created", "updated", "version")}
+                         for g in games], "next_cursor": next_cursor}
+    return json_response(GameListSchema().dump(payload), 200, headers)
+
+
+@bp.get("/games/<game_id>")
+def get_game(game_id: str):
+    """The caller's view of the game (a spectator's without a token)."""
+    svc = _existing(game_id)
+    seat = _caller(svc, game_id, required=False)
+    return _view_answer(svc.view(game_id, seat))
+
+
+@bp.post("/games/<game_id>/seats/<int:seat>")
+def claim_seat(game_id: str, seat: int):
+    """Sit at an open seat; the token is in this answer only."""
+    svc = _existing(game_id)
+    body, _ = load_body(ClaimSeatSchema())
+    token, answer = svc.claim_seat(game_id, seat, body["name"])
+    payload = {"seat": seat, "token": token, "view": answer.view}
+    return json_response(SeatClaimedSchema().dump(payload), 201,
+                         {"ETag": etag(answer.version), "Location": f"/games/{game_id}"})
+
+
+def _command(game_id: str, schema, to_command) -> Response:
+    """The shared path of moves and advice: auth, body, idempotency, precondition, decide, append."""
+    svc = _existing(game_id)
+    seat = _caller(svc, game_id, required=True)
+    body, raw = load_body(schema)
+    key = idempotency_key()
+    fingerprint = request_fingerprint(request.method, request.path, seat, raw) if key else None
+    answer = svc.run_command(game_id, seat, to_command(body), if_match=if_match_versions(),
+                             idempotency_key=key, fingerprint=fingerprint)
+    return _view_answer(answer)
+
+
+@bp.post("/games/<game_id>/moves")
+def post_move(game_id: str):
+    """Play one move for the token's seat."""
+    return _command(game_id, MoveSchema(), commands.command_from_dict)
+
+
+@bp.post("/games/<game_id>/advice")
+def post_advice(game_id: str):
+    """The advisor's message to the captain (three-hand)."""
+    return _command(game_id, AdviceSchema(), lambda body: commands.Advise(body["text"]))
+
+
+@bp.get("/games/<game_id>/events")
+def list_events(game_id: str):
+    """The game's events after a version, each redacted for the caller."""
+    svc = _existing(game_id)
+    seat = _caller(svc, game_id, required=False)
+    q = load_query(EventsQuery())
+    return json_response(EventListSchema().dump(svc.events(game_id, seat, q["after"], q["limit"])))
+
+
+@bp.get("/games/<game_id>/state")
+def state_at(game_id: str):
+    """The caller's view as the game stood at a past version."""
+    svc = _existing(game_id)
+    seat = _caller(svc, game_id, required=False)
+    q = load_query(StateQuery())
+    return json_response(ViewSchema().dump(svc.state_at(game_id, seat, q["version"]).view))
+
+
+@bp.get("/games/<game_id>/audit")
+def audit(game_id: str):
+    """The fairness audit of a finished game."""
+    svc = _existing(game_id)
+    return json_response(AuditSchema().dump(svc.audit(game_id)))
+
+
+@bp.get("/games/<game_id>/export")
+def export(game_id: str):
+    """The finished game's event log as NDJSON."""
+    svc = _existing(game_id)
+    lines = svc.export(game_id)
+    resp = Response("".join(lines), mimetype="application/x-ndjson")
+    resp.headers["Content-Disposition"] = f'attachment; filename="{game_id}.ndjson"'
+    return resp
+
+
+@bp.get("/games/<game_id>/stream")
+def stream(game_id: str):
+    """Server-sent events: the caller's redacted events, live."""
+    svc = _existing(game_id)
+    seat = _caller(svc, game_id, required=False, allow_query=True)
+    q = load_query(StreamQuery())
+    after = q.get("after")
+    if after is None:
+        last = request.headers.get("Last-Event-ID", "").strip()
+        after = int(last) if last.isdigit() and len(last) <= 15 else 0
+    events = svc.stream(game_id, seat, after, once=q["once"] in ("1", "true"))
+    resp = Response(stream_with_context(events), mimetype="text/event-stream")
+    resp.headers["Cache-Control"] = "no-cache"
+    resp.headers["X-Accel-Buffering"] = "no"  # proxies must not hold events back
+    return resp

@@ -1,0 +1,375 @@
+"""The service layer: games kept only as event logs, seat tokens, and each use case of the API.
+
+Every command follows one path: load the state (snapshot + log), let the engine decide, append
+the events with the version the decision was based on (optimistic concurrency), then tell the
+bot scheduler. Everything a caller sees of a game passes through ``service.rules.views``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Collection, Iterator
+
+from service.api.problems import ApiError
+from service.rules import commands, events as ev, fairness, game, views
+from service.store.base import canonical_json
+from service.store.errors import ConcurrencyError, IdempotencyConflict
+
+log = logging.getLogger(__name__)
+
+BotScheduler = Callable[[str, Any], None]
+CLAIM_ATTEMPTS = 5
+
+
+# -- seat tokens ---------------------------------------------------------------------------------
+
+def issue_token() -> str:
+    """A fresh seat token (shown to its holder once, stored only as a hash)."""
+    return secrets.token_urlsafe(32)
+
+
+def hash_token(token: str) -> str:
+    """The SHA-256 hex digest under which a token is stored."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+class TokenStore:
+    """Seat token hashes of each game, in the hash ``{prefix}:{<game_id>}:tokens`` (seat -> sha256)."""
+
+    def __init__(self, redis, prefix: str):
+        self.redis = redis
+        self.prefix = prefix
+
+    def key(self, game_id: str) -> str:
+        return f"{self.prefix}:{{{game_id}}}:tokens"
+
+    def save(self, game_id: str, tokens: dict[int, str]) -> None:
+        """Record the tokens of the seats created with the game."""
+        if tokens:
+            self.redis.hset(self.key(game_id), mapping={str(s): hash_token(t) for s, t in tokens.items()})
+
+    def claim(self, game_id: str, seat: int, token: str) -> bool:
+        """Record the token of a claimed seat, unless that seat already has one."""
+        return bool(self.redis.hsetnx(self.key(game_id), str(seat), hash_token(token)))
+
+    def seat_of(self, game_id: str, token: str) -> int | None:
+        """The seat whose token this is, or None."""
+        presented = hash_token(token)
+        found = None
+        # compare with every seat's hash (at most three) in constant time, without early exit
+        for seat, stored in self.redis.hgetall(self.key(game_id)).items():
+            stored = stored.decode() if isinstance(stored, bytes) else stored
+            if hmac.compare_digest(presented, stored):
+                found = int(seat)
+        return found
+
+
+def new_game_id() -> str:
+    """16 URL-safe characters (96 random bits)."""
+    return secrets.token_urlsafe(12)
+
+
+def request_fingerprint(method: str, path: str, seat: int | None, body: Any) -> str:
+    """What an Idempotency-Key stands for: sha256 of method, path, the caller's seat and the canonical body.
+
+    The seat is part of it so that a key replayed by another seat can never return the first
+    caller's (private) view.
+    """
+    text = f"{method.upper()} {path}\n{seat}\n{canonical_json(body)}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A view and the version it shows (the ETag)."""
+
+    view: dict
+    version: int
+
+
+# -- the service ---------------------------------------------------------------------------------
+
+class GameService:
+    """Every use case of the API over an EventStore, a GameRepository and a TokenStore."""
+
+    def __init__(self, store, repository, tokens: TokenStore, *, bot_scheduler: BotScheduler | None = None,
+                 keepalive_s: float = 5.0, stream_max_s: float = 300.0,
+                 id_factory: Callable[[], str] = new_game_id):
+        self.store = store
+        self.repository = repository
+        self.tokens = tokens
+        self.bot_scheduler = bot_scheduler or (lambda game_id, state: None)
+        self.keepalive_s = keepalive_s
+        self.stream_max_s = stream_max_s
+        self.id_factory = id_factory
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    def version_of(self, game_id: str) -> int:
+        """The game's current version; 404 game_not_found if there is no such game."""
+        version = self.store.version(game_id)
+        if version <= 0:
+            raise ApiError(404, "game_not_found", f"there is no game {game_id!r}")
+        return version
+
+    def state(self, game_id: str, upto: int | None = None):
+        """The game's state (as of ``upto``); 404 game_not_found if there is no such game."""
+        self.version_of(game_id)
+        return self.repository.load_state(game_id, upto=upto)
+
+    def seat_for(self, game_id: str, token: str | None) -> int | None:
+        """The seat a token belongs to (None for no token); 401 unauthorized for a token of no seat."""
+        if token is None:
+            return None
+        seat = self.tokens.seat_of(game_id, token)
+        if seat is None:
+            raise ApiError(401, "unauthorized", "this token is not a seat token of this game",
+                           headers={"WWW-Authenticate": 'Bearer realm="ginbox", error="invalid_token"'})
+        return seat
+
+    @staticmethod
+    def render(game_id: str, state, seat: int | None) -> dict:
+        """The view of ``state`` for ``seat`` (None: a spectator), with the game id."""
+        return {"game_id": game_id, **views.view_state(state, seat)}
+
+    def _appended(self, game_id: str, state) -> None:
+        """Tell the bot scheduler; its failure never undoes or fails the command that succeeded."""
+        try:
+            self.bot_scheduler(game_id, state)
+        except Exception:  # noqa: BLE001 (a bot problem must not turn a recorded move into a 500)
+            log.exception("bot scheduler failed for game %s", game_id)
+
+    # -- creation and seats --------------------------------------------------------------------
+
+    def create_game(self, body: dict) -> dict:
+        """Start a game from a validated POST /games body; human seats get their tokens once."""
+        players: list[dict | None] = []
+        for i, seat in enumerate(body["seats"]):
+            if seat is None:
+                players.append(None)
+            elif "bot" in seat:
+                players.append({"name": seat.get("name") or f"{seat['bot']}-bot-{i}", "bot": seat["bot"]})
+            else:
+                players.append({"name": seat["name"]})
+        spec = game.GameSpec(
+            variant=body["variant"],
+            players=players,
+            options=body.get("options"),
+            seed=secrets.token_bytes(32),
+            decks=body.get("decks"),
+            roles=body.get("roles"),
+            first_dealer=body.get("first_dealer"),
+        )
+        new_events = game.start(spec)
+        state = game.replay(new_events)
+        game_id = self.id_factory()
+        tokens = {i: issue_token() for i, p in enumerate(players) if p is not None and "bot" not in p}
+        # tokens first: a crash between the two writes leaves unused hashes, never a game
+        # whose human seats nobody can prove to hold
+        self.tokens.save(game_id, tokens)
+        self.store.append(game_id, new_events, 0, meta={"status": state.status, "variant": state.variant})
+        self._appended(game_id, state)
+        seats = []
+        for i, p in enumerate(players):
+            if p is None:
+                seats.append({"seat": i, "name": None, "kind": "open"})
+            elif "bot" in p:
+                seats.append({"seat": i, "name": p["name"], "kind": "bot", "bot": p["bot"]})
+            else:
+                seats.append({"seat": i, "name": p["name"], "kind": "human", "token": tokens[i]})
+        return {
+            "game_id": game_id,
+            "commitment": state.commitment,
+            "randomly_dealt": state.randomly_dealt,
+            "seats": seats,
+            "view": self.render(game_id, state, None),
+        }
+
+    def claim_seat(self, game_id: str, seat: int, name: str) -> tuple[str, Answer]:
+        """Sit a person at an open seat: (their token, their view)."""
+        for _ in range(CLAIM_ATTEMPTS):
+            state = self.state(game_id)
+            if not 0 <= seat < len(state.players):
+                raise ApiError(404, "seat_not_found", f"this game has seats 0 to {len(state.players) - 1}")
+            new_state, new_events = game.apply(state, None, commands.ClaimSeat(seat, {"name": name}))
+            try:
+                version = self.store.append(game_id, new_events, state.version,
+                                            meta={"status": new_state.status})
+            except ConcurrencyError:
+                continue  # someone else's command landed first: decide again on the new state
+            token = issue_token()
+            if not self.tokens.claim(game_id, seat, token):
+                raise ApiError(409, "seat_taken", f"seat {seat} already has a player")
+            self._appended(game_id, new_state)
+            return token, Answer(self.render(game_id, new_state, seat), version)
+        raise ApiError(409, "conflict", "the game kept changing while the seat was claimed; retry")
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def view(self, game_id: str, seat: int | None) -> Answer:
+        """The current view of a seat (or a spectator)."""
+        state = self.state(game_id)
+        return Answer(self.render(game_id, state, seat), state.version)
+
+    def state_at(self, game_id: str, seat: int | None, version: int) -> Answer:
+        """The view of a seat as the game stood after event ``version``."""
+        current = self.version_of(game_id)
+        if version < 1:
+            raise ApiError(422, "invalid_version", "versions start at 1 (the game's creation)")
+        if version > current:
+            raise ApiError(404, "version_not_found", f"the game is at version {current}")
+        state = self.repository.load_state(game_id, upto=version)
+        return Answer(self.render(game_id, state, seat), version)
+
+    def _entry(self, rec, shown: dict) -> dict:
+        return {"version": rec.version, "ts": rec.ts, "type": shown["type"], "v": shown["v"], "data": shown["data"]}
+
+    def events(self, game_id: str, seat: int | None, after: int, limit: int) -> dict:
+        """Events after ``after`` (at most ``limit``), each redacted for the caller."""
+        current = self.state(game_id)
+        upto = min(after + limit, current.version)
+        records = self.store.load(game_id, after=after, upto=upto) if after < upto else []
+        out = []
+        if current.status == "over":
+            out = [self._entry(r, ev.encode(r.event)) for r in records]
+        else:
+            state = self.repository.load_state(game_id, upto=after) if records and after > 0 else None
+            for r in records:
+                shown = views.view_event(r.event, seat, state)
+                if shown is not None:
+                    out.append(self._entry(r, shown))
+                state = game.evolve(state, r.event)
+        return {"events": out, "next_after": upto if upto < current.version else None}
+
+    def _finished(self, game_id: str):
+        state = self.state(game_id)
+        if state.status != "over":
+            raise ApiError(409, "game_not_over", "this is only available once the game is over")
+        return state
+
+    def audit(self, game_id: str) -> dict:
+        """Check the finished game's log against its revealed seed."""
+        self._finished(game_id)
+        log_events = [r.event for r in self.store.load(game_id)]
+        created = log_events[0]
+        report = fairness.verify(log_events, created.seed)
+        checks = report["checks"]
+
+        def passed(pred) -> bool:
+            chosen = [c for c in checks if pred(c["name"])]
+            return bool(chosen) and all(c["ok"] for c in chosen)
+
+        return {
+            "game_id": game_id,
+            "seed": created.seed,
+            "commitment": created.commitment,
+            "commitment_ok": passed(lambda n: n == "commitment"),
+            "deals_ok": all(c["ok"] for c in checks if c["name"].startswith(("deal_", "cut_"))),
+            "replay_ok": passed(lambda n: n == "replay"),
+            "ok": bool(report["ok"]),
+            "checks": checks,
+        }
+
+    def export(self, game_id: str) -> list[str]:
+        """The finished game's stored events, one canonical JSON line each."""
+        self._finished(game_id)
+        return [canonical_json(r.raw) + "\n" for r in self.store.load(game_id)]
+
+    # -- commands ------------------------------------------------------------------------------
+
+    def _idempotent_answer(self, game_id: str, seat: int | None, key: str, fingerprint: str) -> Answer | None:
+        prior = self.store.idempotent_result(game_id, key)
+        if prior is None:
+            return None
+        first_fingerprint, version = prior
+        if first_fingerprint != fingerprint:
+            raise ApiError(422, "idempotency_key_reused",
+                           "this Idempotency-Key was already used for a different request")
+        state = self.repository.load_state(game_id, upto=version)
+        return Answer(self.render(game_id, state, seat), version)
+
+    def run_command(self, game_id: str, seat: int, command, *, if_match: Collection[int] | None = None,
+                    idempotency_key: str | None = None, fingerprint: str | None = None) -> Answer:
+        """Decide ``command`` for ``seat`` and append its events; the mover's new view.
+
+        ``if_match``: the versions the client accepts (412 version_mismatch if the game is elsewhere);
+        without it the current version is used and a lost race is 409 conflict.
+        """
+        self.version_of(game_id)
+        if idempotency_key is not None:
+            answer = self._idempotent_answer(game_id, seat, idempotency_key, fingerprint)
+            if answer is not None:
+                return answer
+        state = self.repository.load_state(game_id)
+        if if_match is not None and state.version not in if_match:
+            raise ApiError(412, "version_mismatch", f"the game is at version {state.version}, not the one in If-Match",
+                           headers={"ETag": f'"{state.version}"'})
+        self._check_role(state, seat, command)
+        new_state, new_events = game.apply(state, seat, command)
+        try:
+            version = self.store.append(game_id, new_events, state.version, idempotency_key,
+                                        fingerprint=fingerprint, meta={"status": new_state.status})
+        except ConcurrencyError as err:
+            if if_match is not None:
+                raise ApiError(412, "version_mismatch",
+                               f"the game moved on to version {err.actual} before this command was recorded") from err
+            raise
+        except IdempotencyConflict as err:
+            raise ApiError(422, "idempotency_key_reused",
+                           "this Idempotency-Key was already used for a different request") from err
+        if version != state.version + len(new_events):
+            # the same key and body raced with us and won: answer what the first request got
+            return Answer(self.render(game_id, self.repository.load_state(game_id, upto=version), seat), version)
+        self._appended(game_id, new_state)
+        return Answer(self.render(game_id, new_state, seat), version)
+
+    @staticmethod
+    def _check_role(state, seat: int, command) -> None:
+        """403 forbidden for a seat whose role may not send this command at all."""
+        roles = getattr(state, "roles", None)
+        is_advice = isinstance(command, commands.Advise)
+        if state.variant == "gin-rami" and is_advice:
+            raise ApiError(403, "forbidden", "gin-rami has no advisor")
+        if state.status != "playing" or not roles:
+            return  # the engine answers (game_not_started, game_over ...)
+        advisor = roles.get("advisor")
+        if is_advice and seat != advisor:
+            raise ApiError(403, "forbidden", "only the advisor gives advice")
+        if not is_advice and seat == advisor:
+            raise ApiError(403, "forbidden", "the advisor sits out this hand and plays no moves")
+
+    # -- the live stream -----------------------------------------------------------------------
+
+    def stream(self, game_id: str, seat: int | None, after: int, once: bool = False,
+               clock: Callable[[], float] = time.monotonic) -> Iterator[str]:
+        """Server-sent events for the caller from version ``after`` on (validated before the first byte)."""
+        current = self.state(game_id)
+        after = max(0, min(after, current.version))
+        state = self.repository.load_state(game_id, upto=after) if after > 0 else None
+        full = current.status == "over"
+        return self._sse(game_id, seat, after, state, full, once, clock)
+
+    def _sse(self, game_id, seat, after, state, full, once, clock) -> Iterator[str]:
+        deadline = clock() + self.stream_max_s
+        yield ": connected\n\n"
+        records = self.store.load(game_id, after=after)
+        while True:
+            for r in records:
+                shown = ev.encode(r.event) if full else views.view_event(r.event, seat, state)
+                state = game.evolve(state, r.event)
+                after = r.version
+                if shown is not None:
+                    data = json.dumps(self._entry(r, shown), separators=(",", ":"))
+                    yield f"id: {r.version}\nevent: {shown['type']}\ndata: {data}\n\n"
+            finished = state is not None and state.status == "over"
+            if once or finished or clock() >= deadline:
+                return
+            records = self.store.wait_for_events(game_id, after, min(self.keepalive_s, max(0.0, deadline - clock())))
+            if not records:
+                yield ": keep-alive\n\n"
