@@ -175,8 +175,8 @@ class Knocked:
 class HandScored:
     """The knocked hand was scored (§2 Scoring, §3).
 
-    The defender's own ``defender_melds``, ``layoffs`` ((card, index of the knocker's meld in
-    Knocked.melds) in the order they are laid) and remaining ``defender_deadwood_cards``.
+    The defender's own ``defender_melds``, ``layoffs`` (pairs (card, index of the knocker's
+    meld in Knocked.melds), in card order) and remaining ``defender_deadwood_cards``.
     ``outcome``: "knock" (the knocker won), "undercut", "gin" or "big_gin"; ``winner`` scored
     ``points``; ``scores`` are the cumulative scores per seat afterwards.
     """

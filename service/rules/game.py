@@ -54,6 +54,7 @@ from .events import (
     UpcardPassed,
     UpcardTaken,
     decode,
+    encode,
 )
 
 # Phases of a game. "hand_over" only lasts between a hand's end and the next deal, inside one
@@ -988,17 +989,13 @@ def legal_moves(state: GameState | None, seat: int | None) -> list:
     if kd:
         moves += [_KNOCK_CMD[C.to_index(c)] for c, _ in kd if C.to_index(c) != taken]
         # eleven cards all in melds always leave 0 after some discard (one meld has 4+ cards)
-        if state.big_gin and kd[0][1] == 0 and min(d for _, d in kd) == 0 and M.deadwood_mask(hand) == 0:
+        if state.big_gin and min(d for _, d in kd) == 0 and M.deadwood_mask(hand) == 0:
             moves.append(_BIG_GIN_CMD)
     return moves
 
 
 # ---------------------------------------------------------------------------------------------
 # snapshots
-
-
-def _codes_of_mask(m: int) -> list:
-    return C.codes_of(m)
 
 
 def state_to_dict(state: GameState) -> dict:
@@ -1026,7 +1023,7 @@ def state_to_dict(state: GameState) -> dict:
         "spec_roles": dict(s.spec_roles) if s.spec_roles is not None else None,
         "spec_first_dealer": s.spec_first_dealer,
         "cuts": [[p, r, list(seats), list(cs)] for p, r, seats, cs in s.cuts],
-        "hands": [_codes_of_mask(h) for h in s.hands],
+        "hands": [C.codes_of(h) for h in s.hands],
         "deck": [_CODES[c] for c in s.deck],
         "stock_pos": s.stock_pos,
         "pile": [_CODES[c] for c in s.pile],
@@ -1034,17 +1031,11 @@ def state_to_dict(state: GameState) -> dict:
         "drawn": _CODES[s.drawn] if s.drawn >= 0 else None,
         "passes": s.passes,
         "turns": s.turns,
-        "known": [_codes_of_mask(m) for m in s.known],
-        "knock": None if s.knock is None else _encode_event(s.knock),
+        "known": [C.codes_of(m) for m in s.known],
+        "knock": None if s.knock is None else encode(s.knock),
         "results": [dict(r) for r in s.results],
         "advice": [dict(a) for a in s.advice],
     }
-
-
-def _encode_event(e: Event) -> dict:
-    from .events import encode
-
-    return encode(e)
 
 
 def state_from_dict(d: dict) -> GameState:
