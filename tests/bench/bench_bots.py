@@ -1,0 +1,138 @@
+"""Bot policies against each other: gin-rami hands in duplicate format, in-process (no Redis).
+
+Each deal is played twice with the seats swapped (same deck, same dealer seat), so luck of the
+cards cancels out. For each pair of policies it prints the first policy's win rate and net points
+per hand (its points minus the other's) with 95% confidence intervals computed over deals (the
+two hands of a deal are one observation, since they share the cards), a breakdown of how hands
+ended, and each policy's thinking time per move (median, p99).
+
+    python tests/bench/bench_bots.py --hands 2000 --budget-ms 100
+    python tests/bench/bench_bots.py --pairs expert:basic --hands 400 --param danger_weight=6
+
+Targets: basic wins >= 95% of hands against random; expert scores more points per hand than
+basic, the whole interval above zero. The script prints figures and never fails on them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import os
+import random
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from service.rules import cards as C  # noqa: E402
+from workers.arena import play_hand  # noqa: E402
+from workers.policies import ExpertParams, ExpertPolicy, make_policy  # noqa: E402
+
+DEFAULT_PAIRS = ("basic:random", "expert:basic", "expert:random")
+
+
+def deck_for(seed: str, deal: int) -> list[str]:
+    deck = list(C.DECK)
+    random.Random(f"{seed}:{deal}").shuffle(deck)
+    return deck
+
+
+def build(name: str, budget_s: float, params: dict):
+    if name == "expert":
+        return ExpertPolicy(ExpertParams(**{**ExpertParams().__dict__, **params, "budget_s": budget_s}))
+    return make_policy(name)
+
+
+def play_deals(job: tuple) -> tuple[list, dict, Counter]:
+    """Play deals ``lo..hi`` for pair (a, b); return per-deal results, timings, outcomes."""
+    a, b, lo, hi, seed, budget_s, params = job
+    pa, pb = build(a, budget_s, params), build(b, budget_s, params)
+    # the same name on both sides (a policy against itself) must still be told apart
+    timings: dict = {}
+    outcomes: Counter = Counter()
+    per_deal = []
+    for deal in range(lo, hi):
+        deck = deck_for(seed, deal)
+        dealer = deal % 2
+        rng = random.Random(f"{seed}:{deal}:moves")
+        nets, wins = [], []
+        for a_seat in (0, 1):
+            seats = [pa, pb] if a_seat == 0 else [pb, pa]
+            r = play_hand(deck, dealer, seats, rng, timings=timings)
+            if r["outcome"] == "drawn":
+                net, won = 0, 0
+                outcomes["drawn"] += 1
+            else:
+                a_won = r["winner"] == a_seat
+                net = r["points"] if a_won else -r["points"]
+                won = 1 if a_won else 0
+                who = a if a_won else b
+                if a == b:
+                    who = "first" if a_won else "second"
+                outcomes[f"{who} {r['outcome']}"] += 1
+            nets.append(net)
+            wins.append(won)
+        per_deal.append((sum(nets) / 2, sum(wins) / 2))
+    return per_deal, timings, outcomes
+
+
+def interval(xs: list[float]) -> tuple[float, float]:
+    """Mean and half-width of its 95% confidence interval (normal approximation)."""
+    m = statistics.fmean(xs)
+    if len(xs) < 2:
+        return m, float("nan")
+    return m, 1.96 * statistics.stdev(xs) / math.sqrt(len(xs))
+
+
+def ms(xs: list[float], q: float) -> float:
+    s = sorted(xs)
+    return 1000 * s[min(len(s) - 1, int(q * len(s)))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--hands", type=int, default=2000, help="hands per pair (two per deal; default 2000)")
+    ap.add_argument("--budget-ms", type=float, default=100.0, help="expert time budget per move (ms)")
+    ap.add_argument("--pairs", default=",".join(DEFAULT_PAIRS), help="comma-separated a:b pairs")
+    ap.add_argument("--processes", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--seed", default="ginbox-bench")
+    ap.add_argument("--param", action="append", default=[], help="expert parameter name=value")
+    args = ap.parse_args(argv)
+    params = {}
+    for item in args.param:
+        name, _, value = item.partition("=")
+        params[name] = type(getattr(ExpertParams(), name))(value)
+    deals = max(1, args.hands // 2)
+    budget_s = args.budget_ms / 1000
+    print(f"{deals} deals = {2 * deals} hands per pair, duplicate; expert budget {args.budget_ms:g} ms/move; "
+          f"{args.processes} processes; params {params or 'default'}")
+    chunk = max(1, min(50, deals // (4 * args.processes) or 1))
+    with multiprocessing.Pool(args.processes) as pool:
+        for pair in args.pairs.split(","):
+            a, b = pair.split(":")
+            t0 = time.perf_counter()
+            jobs = [(a, b, lo, min(deals, lo + chunk), args.seed, budget_s, params) for lo in range(0, deals, chunk)]
+            per_deal, timings, outcomes = [], {}, Counter()
+            for d, t, o in pool.imap_unordered(play_deals, jobs):
+                per_deal += d
+                for name, xs in t.items():
+                    timings.setdefault(name, []).extend(xs)
+                outcomes += o
+            pts, pts_hw = interval([p for p, _ in per_deal])
+            win, win_hw = interval([w for _, w in per_deal])
+            print(f"\n{a} vs {b}: {2 * len(per_deal)} hands in {time.perf_counter() - t0:.0f}s")
+            print(f"  {a} win rate      {100 * win:6.2f}% +- {100 * win_hw:.2f}  "
+                  f"[{100 * (win - win_hw):.2f}, {100 * (win + win_hw):.2f}]")
+            print(f"  {a} points/hand   {pts:+7.2f}  +- {pts_hw:.2f}  [{pts - pts_hw:+.2f}, {pts + pts_hw:+.2f}]")
+            print("  outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items())))
+            for name, xs in sorted(timings.items()):
+                print(f"  {name:7s} move time median {ms(xs, 0.5):8.3f} ms   p99 {ms(xs, 0.99):8.3f} ms   ({len(xs)} moves)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,62 @@
+"""Bot policies: each sees only one seat's view (and its redacted events) and picks a legal move.
+
+``make_policy(name, budget_s=None)`` builds one of ``POLICY_NAMES``; a policy has
+``choose(view, rng, events=None) -> Command``. ``advice_text(command)`` words a move for the
+three-hand advisor's message to its captain.
+"""
+
+from __future__ import annotations
+
+from service.rules.commands import Command, Discard, Knock
+
+from .expert import ExpertParams, ExpertPolicy
+from .knowledge import Knowledge, owner_moves, read
+from .simple import BasicPolicy, RandomPolicy, basic_move
+
+POLICY_NAMES = ("random", "basic", "expert")
+
+
+def make_policy(name: str, budget_s: float | None = None):
+    """The policy called ``name``; ``budget_s`` is the expert's time budget per move."""
+    if name == "random":
+        return RandomPolicy()
+    if name == "basic":
+        return BasicPolicy()
+    if name == "expert":
+        return ExpertPolicy(budget_s=budget_s)
+    raise ValueError(f"unknown bot policy {name!r}: expected one of {', '.join(POLICY_NAMES)}")
+
+
+def advice_text(command: Command) -> str:
+    """A short sentence naming the move the advisor would play."""
+    t = command.TYPE
+    if t == "take_upcard":
+        return "Take the upcard."
+    if t == "pass_upcard":
+        return "Pass the upcard."
+    if t == "draw_stock":
+        return "Draw from the stock."
+    if t == "draw_discard":
+        return "Take the top card of the discard pile."
+    if isinstance(command, Discard):
+        return f"Discard {command.card}."
+    if isinstance(command, Knock):
+        if command.discard is None:
+            return "Lay down big gin."
+        return f"Knock, discarding {command.discard}."
+    return f"Play {t}."
+
+
+__all__ = [
+    "POLICY_NAMES",
+    "BasicPolicy",
+    "ExpertParams",
+    "ExpertPolicy",
+    "Knowledge",
+    "RandomPolicy",
+    "advice_text",
+    "basic_move",
+    "make_policy",
+    "owner_moves",
+    "read",
+]

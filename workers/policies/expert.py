@@ -1,0 +1,375 @@
+"""The expert policy: memory of the hand, an opponent model, and a Monte Carlo search per move.
+
+What it knows comes only from the seat's view and events (knowledge.py): its hand, the discard
+pile, the cards the opponent is known to hold, what the opponent discarded and which cards it
+saw on the pile and left there.
+
+How it decides:
+
+* Opponent model. Hands for the opponent are sampled (determinized) from the cards the seat has
+  not seen, around the cards the opponent is known to hold. Each sample is weighted by how well
+  it explains the opponent's play: a hand in which a card it discarded or left on the pile would
+  have made a meld is less likely (weight ``evidence_weight`` per such card).
+* Hand value. A 10-card hand is valued by its expected deadwood after one more draw from the
+  unseen cards, followed by the best discard (``E1``): this counts both the deadwood now and the
+  outs that would meld.
+* Danger. Discarding a card the opponent would meld feeds it: each discard costs
+  ``danger_weight`` times the (weighted) share of sampled opponent hands that meld it.
+* Draw. Taking the pile's top card is compared with the average, over the unseen cards, of the
+  best discard after a stock draw (a two-ply expectimax over determinized draws), within the time
+  budget.
+* Knock. For each allowed knock, and for each least-deadwood arrangement of the melds laid out,
+  the score is averaged over sampled opponent hands with their own melds and lay-offs (undercuts
+  included). It knocks when that expectation beats playing on, estimated from the chance of the
+  opponent knocking first and of reaching gin. Gin is always taken, big gin before gin.
+
+The search stops at ``budget_s`` seconds per move (the first samples are always taken, so a
+tiny budget still gives a sensible move).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from service.rules import cards as C
+from service.rules import melds as M
+from service.rules.commands import (
+    DRAW_DISCARD,
+    DRAW_STOCK,
+    PASS_UPCARD,
+    TAKE_UPCARD,
+    Command,
+    Discard,
+    Knock,
+)
+
+from .knowledge import Knowledge, bit, read
+
+_INDEX = {code: i for i, code in enumerate(C.DECK)}
+_VALUE = C.VALUE
+_SUIT = 0x1FFF
+dw = M.deadwood_mask
+dwad = M.deadwood_after_discard_mask
+
+
+@dataclass
+class ExpertParams:
+    """Tuning of the expert policy."""
+
+    budget_s: float = 0.1         # time budget per move
+    min_samples: int = 40         # opponent hands always sampled
+    max_samples: int = 400        # opponent hands at most
+    min_draws: int = 10           # stock draws always examined in the two-ply draw search
+    evidence_weight: float = 0.3  # likelihood factor per discarded/left card the sample would meld
+    danger_weight: float = 4.0    # deadwood points charged for a discard every opponent would meld
+    knock_margin: float = 0.0     # knock when its expectation beats playing on by this much
+
+
+# --------------------------------------------------------------------------- card maths
+
+
+def _run_blocks(field: int, suit: int) -> list[int]:
+    """Masks (52-bit) of each maximal block of 3+ consecutive ranks in a suit field."""
+    out = []
+    r = 0
+    while field >> r:
+        if field >> r & 7 == 7:
+            start = r
+            while field >> r & 1:
+                r += 1
+            out.append(((1 << (r - start)) - 1) << (13 * suit + start))
+        else:
+            r += 1
+    return out
+
+
+def arrangements(m: int) -> list[tuple[list[int], int]]:
+    """Every (melds as masks, deadwood) made of a choice of sets plus maximal runs of the rest."""
+    a, b, c, d = m & _SUIT, m >> 13 & _SUIT, m >> 26 & _SUIT, m >> 39
+    t = (a & b & (c | d)) | (c & d & (a | b))
+    choices: list[tuple[int, list[int]]] = [(m, [])]
+    while t:
+        low = t & -t
+        t ^= low
+        r = low.bit_length() - 1
+        suits = [s for s in range(4) if m >> (13 * s + r) & 1]
+        sets = []
+        if len(suits) == 4:
+            sets.append(sum(1 << (13 * s + r) for s in suits))
+            for skip in suits:
+                sets.append(sum(1 << (13 * s + r) for s in suits if s != skip))
+        else:
+            sets.append(sum(1 << (13 * s + r) for s in suits))
+        choices += [(rest & ~st, ms + [st]) for rest, ms in choices for st in sets if rest & st == st]
+    out = []
+    for rest, ms in choices:
+        melds = list(ms)
+        left = rest
+        for s in range(4):
+            for blk in _run_blocks(rest >> (13 * s) & _SUIT, s):
+                melds.append(blk)
+                left &= ~blk
+        out.append((melds, sum(_VALUE[x] for x in C.cards_of(left))))
+    return out
+
+
+def layoff_options(defender: int, meld: int) -> list[int]:
+    """Masks of defender cards that can go onto one knocker meld together (chains included)."""
+    cs = C.cards_of(meld)
+    if len({x % 13 for x in cs}) == 1:  # a set
+        if len(cs) == 4:
+            return [0]
+        r = cs[0] % 13
+        fourth = sum(1 << (13 * s + r) for s in range(4)) & ~meld
+        return [0, fourth] if defender & fourth else [0]
+    lo, hi = cs[0], cs[-1]
+    lows, highs = [0], [0]
+    x = lo - 1
+    while x >= 0 and x % 13 != 12 and defender >> x & 1:
+        lows.append(lows[-1] | 1 << x)
+        x -= 1
+    x = hi + 1
+    while x % 13 != 0 and defender >> x & 1:
+        highs.append(highs[-1] | 1 << x)
+        x += 1
+    return [p | q for p in lows for q in highs]
+
+
+def defender_deadwood(defender: int, melds: list[int]) -> int:
+    """The defender's least deadwood after its own melds and lay-offs onto ``melds``."""
+    combos = [0]
+    for meld in melds:
+        opts = layoff_options(defender, meld)
+        if len(opts) > 1:
+            combos = [u | o for u in combos for o in opts if not u & o]
+    return min(dw(defender & ~u) for u in combos)
+
+
+def hand_points(k: int, d: int, gin: bool, options: dict) -> int:
+    """Points to the knocker (negative: to the defender) for knocker deadwood k, defender d."""
+    if gin:
+        return options.get("gin_bonus", 20) + (d if options.get("gin_adds_deadwood") else 0)
+    if k < d:
+        return d - k
+    return -(options.get("undercut_bonus", 10) + k - d)
+
+
+def melds_codes(melds: list[int]) -> list[list[str]]:
+    return [C.codes_of(m) for m in melds]
+
+
+# --------------------------------------------------------------------------- search
+
+
+class _Search:
+    """One move's search: the sampled opponent hands and cached hand values."""
+
+    def __init__(self, k: Knowledge, rng: random.Random, p: ExpertParams):
+        self.k = k
+        self.rng = rng
+        self.p = p
+        self.deadline = time.perf_counter() + p.budget_s
+        self.pool = C.cards_of(k.unseen)
+        self._e1: dict[int, float] = {}
+        self.samples: list[tuple[int, float]] = []
+        self.total_weight = 0.0
+        self._danger: dict[int, float] = {}
+
+    def time_left(self) -> bool:
+        return time.perf_counter() < self.deadline
+
+    # ---- opponent hands
+    def sample_opponents(self, n: int) -> None:
+        """Add ``n`` weighted opponent hands."""
+        k = self.k
+        unknown = max(0, k.opp_size - bin(k.opp_known).count("1"))
+        pool = self.pool
+        unknown = min(unknown, len(pool))
+        evidence = C.cards_of((k.opp_discarded | k.opp_declined) & ~k.opp_known)
+        ew = self.p.evidence_weight
+        sample = self.rng.sample
+        for _ in range(n):
+            h = k.opp_known
+            for x in sample(pool, unknown):
+                h |= 1 << x
+            w = 1.0
+            if evidence:
+                base = dw(h)
+                for e in evidence:
+                    if not h >> e & 1 and dw(h | 1 << e) < base + _VALUE[e]:
+                        w *= ew
+            self.samples.append((h, w))
+            self.total_weight += w
+        self._danger.clear()
+
+    def ensure_samples(self) -> None:
+        if not self.samples:
+            self.sample_opponents(self.p.min_samples)
+
+    def grow_samples(self) -> None:
+        """More opponent hands while the budget lasts (for the knock estimate)."""
+        self.ensure_samples()
+        while len(self.samples) < self.p.max_samples and self.time_left():
+            self.sample_opponents(20)
+
+    def danger(self, card: int) -> float:
+        """Weighted share of sampled opponent hands that would meld ``card`` if it were discarded."""
+        got = self._danger.get(card)
+        if got is None:
+            self.ensure_samples()
+            v = _VALUE[card]
+            bit_ = 1 << card
+            s = 0.0
+            for h, w in self.samples:
+                if dw(h | bit_) < dw(h) + v:
+                    s += w
+            got = s / self.total_weight if self.total_weight else 0.0
+            self._danger[card] = got
+        return got
+
+    # ---- own hand values
+    def e1(self, h: int) -> float:
+        """Expected deadwood of a 10-card hand after one more stock draw and the best discard."""
+        got = self._e1.get(h)
+        if got is None:
+            pool = self.pool
+            if not pool:
+                got = float(dw(h))
+            else:
+                got = sum(dwad(h | 1 << x) for x in pool) / len(pool)
+            self._e1[h] = got
+        return got
+
+    def discard_cost(self, h11: int, card: int) -> float:
+        return self.e1(h11 & ~(1 << card)) + self.p.danger_weight * self.danger(card)
+
+    def best_discard(self, h11: int, forbidden: int = -1) -> tuple[float, int]:
+        """(cost, card) of the best discard from an 11-card hand."""
+        best = None
+        for c in C.cards_of(h11):
+            if c == forbidden:
+                continue
+            cost = self.discard_cost(h11, c)
+            key = (cost, -_VALUE[c], -c)
+            if best is None or key < best[0]:
+                best = (key, c)
+        return best[0][0], best[1]
+
+    def stock_value(self) -> float:
+        """Average best-discard cost after a stock draw, over as many draws as the budget allows."""
+        pool = list(self.pool)
+        if not pool:
+            return float("inf")
+        self.rng.shuffle(pool)
+        total = 0.0
+        n = 0
+        for x in pool:
+            if n >= self.p.min_draws and not self.time_left():
+                break
+            total += self.best_discard(self.k.hand | 1 << x)[0]
+            n += 1
+        return total / n
+
+    # ---- knocking
+    def knock_plans(self) -> list[tuple[float, Knock]]:
+        """(expected points, command) of every allowed knock with its best arrangement."""
+        k = self.k
+        opts = k.options
+        self.grow_samples()
+        out = []
+        for m in k.moves:
+            if not isinstance(m, Knock) or m.discard is None:
+                continue
+            rest = k.hand & ~bit(_INDEX[m.discard])
+            arrs = arrangements(rest)
+            least = min(d for _, d in arrs)
+            if least > k.knock_limit:
+                continue
+            best = None
+            seen = set()
+            for melds, d in arrs:
+                key = tuple(sorted(melds))
+                if d != least or key in seen:
+                    continue
+                seen.add(key)
+                ev = 0.0
+                for h, w in self.samples:
+                    dd = dw(h) if least == 0 else defender_deadwood(h, melds)
+                    ev += w * hand_points(least, dd, least == 0, opts)
+                ev /= self.total_weight
+                if best is None or ev > best[0]:
+                    best = (ev, melds)
+            out.append((best[0], Knock(m.discard, melds_codes(best[1])), least))
+        return out
+
+    def play_on_value(self, k_dw: int) -> float:
+        """Rough expected points of not knocking now with ``k_dw`` deadwood.
+
+        The hand goes on: the opponent knocks first with some chance (rising as its known and
+        sampled hands get close to the knock limit and as the stock runs down), costing about
+        the deadwood kept; otherwise this seat knocks later, mostly at lower deadwood or gin.
+        """
+        k = self.k
+        self.ensure_samples()
+        limit = k.knock_limit
+        # share of sampled opponent hands already within one good draw of knocking
+        near = 0.0
+        for h, w in self.samples:
+            if dwad(h) <= limit + 10:
+                near += w
+        near /= self.total_weight or 1.0
+        turns_left = max(0, k.stock_size - 2) / 2
+        if turns_left <= 1:
+            return 0.0
+        # their knock loses ~our deadwood now (a little less after lay-offs); ours wins ~25
+        lose = near * (k_dw + 15)
+        win = (1 - near) * 22
+        return win - lose
+
+
+class ExpertPolicy:
+    """Memory, opponent model and time-bounded determinized Monte Carlo (see module docstring)."""
+
+    name = "expert"
+
+    def __init__(self, params: ExpertParams | None = None, budget_s: float | None = None):
+        self.params = params or ExpertParams()
+        if budget_s is not None:
+            self.params = ExpertParams(**{**self.params.__dict__, "budget_s": budget_s})
+
+    def choose(self, view: dict, rng: random.Random, events: list[dict] | None = None) -> Command:
+        return self.decide(read(view, events), rng)
+
+    def decide(self, k: Knowledge, rng: random.Random) -> Command:
+        if not k.moves:
+            raise ValueError("no legal move to choose from")
+        s = _Search(k, rng, self.params)
+        types = k.move_types()
+        if "take_upcard" in types or "draw_stock" in types:
+            take_move = TAKE_UPCARD if "take_upcard" in types else DRAW_DISCARD
+            other = PASS_UPCARD if "take_upcard" in types else DRAW_STOCK
+            if take_move.TYPE not in types or k.top < 0:
+                return other
+            take_cost = s.best_discard(k.hand | bit(k.top), forbidden=k.top)[0]
+            return take_move if take_cost < s.stock_value() else other
+        knocks = [m for m in k.moves if isinstance(m, Knock)]
+        for m in knocks:
+            if m.discard is None:
+                return m  # big gin
+        if knocks:
+            plans = s.knock_plans()
+            if plans:
+                ev, cmd, least = max(plans, key=lambda p: p[0])
+                if least == 0:
+                    return cmd
+                if ev > 0 and ev >= s.play_on_value(least) + self.params.knock_margin:
+                    return cmd
+        discards = [_INDEX[m.card] for m in k.moves if isinstance(m, Discard)]
+        best = None
+        for c in discards:
+            key = (s.discard_cost(k.hand, c), -_VALUE[c], -c)
+            if best is None or key < best[0]:
+                best = (key, c)
+        return Discard(C.code(best[1]))

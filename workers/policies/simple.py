@@ -1,0 +1,81 @@
+"""The random and basic policies.
+
+random: a uniform choice among the legal moves.
+basic: takes the upcard or the discard only when it lowers its deadwood, discards its highest
+useless card, and knocks as soon as it may (big gin first, then the knock leaving the least
+deadwood).
+"""
+
+from __future__ import annotations
+
+import random
+
+from service.rules import cards as C
+from service.rules import melds as M
+from service.rules.commands import (
+    DRAW_DISCARD,
+    DRAW_STOCK,
+    PASS_UPCARD,
+    TAKE_UPCARD,
+    Command,
+    Discard,
+    Knock,
+)
+
+from .knowledge import Knowledge, bit, read
+
+_INDEX = {code: i for i, code in enumerate(C.DECK)}
+
+
+class RandomPolicy:
+    """Any legal move, each as likely as the others."""
+
+    name = "random"
+
+    def choose(self, view: dict, rng: random.Random, events: list[dict] | None = None) -> Command:
+        k = read(view)
+        if not k.moves:
+            raise ValueError("no legal move to choose from")
+        return k.moves[rng.randrange(len(k.moves))]
+
+
+def improves(hand: int, card: int) -> bool:
+    """Taking ``card`` (then discarding another card) leaves less deadwood than now."""
+    with_card = hand | bit(card)
+    best = min(M.deadwood_mask(with_card & ~bit(c)) for c in C.cards_of(hand))
+    return best < M.deadwood_mask(hand)
+
+
+def discard_key(hand: int, card: int) -> tuple:
+    """Sort key of a discard for the basic policy: least deadwood left, then highest card."""
+    return (M.deadwood_mask(hand & ~bit(card)), -C.VALUE[card], -(card % 13), card)
+
+
+def basic_move(k: Knowledge) -> Command:
+    """The basic policy's move for a Knowledge."""
+    types = k.move_types()
+    if "take_upcard" in types:
+        return TAKE_UPCARD if improves(k.hand, k.top) else PASS_UPCARD
+    if "draw_stock" in types:
+        if "draw_discard" in types and k.top >= 0 and improves(k.hand, k.top):
+            return DRAW_DISCARD
+        return DRAW_STOCK
+    knocks = [m for m in k.moves if isinstance(m, Knock)]
+    if knocks:
+        for m in knocks:
+            if m.discard is None:
+                return m
+        return min(knocks, key=lambda m: discard_key(k.hand, _INDEX[m.discard]))
+    discards = [m for m in k.moves if isinstance(m, Discard)]
+    if not discards:
+        raise ValueError("no legal move to choose from")
+    return min(discards, key=lambda m: discard_key(k.hand, _INDEX[m.card]))
+
+
+class BasicPolicy:
+    """Greedy on deadwood; knocks at the first chance."""
+
+    name = "basic"
+
+    def choose(self, view: dict, rng: random.Random, events: list[dict] | None = None) -> Command:
+        return basic_move(read(view))
