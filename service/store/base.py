@@ -1,0 +1,249 @@
+"""The EventStore interface: one append-only log of events per game, the source of truth.
+
+Events go in as domain objects and are written as JSON ``{"type", "v", "data"}`` through a
+codec (by default ``service.rules.events``); the store adds the version (1, 2, ... per game)
+and a timestamp. Nothing ever rewrites or removes a recorded event. Snapshots and the game
+index are derived data: they can be deleted and rebuilt from the logs.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import json
+import re
+import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+from service.store.errors import InvalidCursor
+
+Clock = Callable[[], int]
+
+# created timestamps are stored inverted in fixed width so that plain lexicographic order of
+# the index members is "newest first, then by game id" -- the order of list_games
+MAX_TS = 10**15 - 1
+MAX_LIST_LIMIT = 500
+META_FIELDS = ("status", "variant", "created")
+_GAME_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,128}$")
+# status and variant name index keys, so they stay plain words (no ':' to split on)
+_LABEL = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+
+
+def system_clock() -> int:
+    """Milliseconds since the epoch."""
+    return time.time_ns() // 1_000_000
+
+
+def canonical_json(obj: Any) -> str:
+    """The one JSON form the store writes and fingerprints: sorted keys, no spaces."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def default_fingerprint(encoded_events: list[dict]) -> str:
+    """sha256 of the canonical JSON of the encoded events: what an idempotency key stands for."""
+    return hashlib.sha256(canonical_json(encoded_events).encode("utf-8")).hexdigest()
+
+
+def default_codec():
+    """The engine's event registry, imported only when a store is built without a codec."""
+    from service.rules import events
+
+    return events
+
+
+def check_game_id(game_id: str) -> str:
+    """The game id, if usable inside a Redis hash tag (letters, digits, ``_.:-``; no braces)."""
+    if not isinstance(game_id, str) or not _GAME_ID.match(game_id):
+        raise ValueError(f"invalid game id {game_id!r}")
+    return game_id
+
+
+def check_version(name: str, value: Any) -> int:
+    """A non-negative int version argument."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"{name} must be an int >= 0, not {value!r}")
+    return value
+
+
+def check_meta(meta: dict | None) -> dict:
+    """The meta fields the index knows (status, variant: str; created: ms int)."""
+    meta = dict(meta or {})
+    unknown = set(meta) - set(META_FIELDS)
+    if unknown:
+        raise ValueError(f"unknown meta fields {sorted(unknown)}; known: {META_FIELDS}")
+    for name in ("status", "variant"):
+        if name in meta and not (isinstance(meta[name], str) and _LABEL.match(meta[name])):
+            raise ValueError(f"meta {name} must be a word of letters, digits and '_.-', not {meta[name]!r}")
+    if "created" in meta:
+        check_version("created", meta["created"])
+        if meta["created"] > MAX_TS:
+            raise ValueError(f"meta created {meta['created']} is out of range")
+    return meta
+
+
+def check_filter(name: str, value: str | None) -> str | None:
+    """A list_games filter: None, or a word like the status and variant meta fields."""
+    if value is not None and not (isinstance(value, str) and _LABEL.match(value)):
+        raise ValueError(f"{name} filter must be a word of letters, digits and '_.-', not {value!r}")
+    return value
+
+
+def check_limit(limit: int) -> int:
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIST_LIMIT:
+        raise ValueError(f"limit must be an int in 1..{MAX_LIST_LIMIT}, not {limit!r}")
+    return limit
+
+
+def index_member(created: int, game_id: str) -> str:
+    """The sort key of a game in the index: newest first, ties by game id."""
+    return f"{MAX_TS - created:015d}:{game_id}"
+
+
+def encode_cursor(member: str) -> str:
+    """An opaque cursor pointing just after ``member``."""
+    return base64.urlsafe_b64encode(member.encode("utf-8")).decode("ascii").rstrip("=")
+
+
+def decode_cursor(cursor: str) -> str:
+    """The index member a cursor points after; InvalidCursor if it is not one of ours."""
+    try:
+        member = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError, TypeError, ValueError) as exc:
+        raise InvalidCursor(f"invalid cursor {cursor!r}") from exc
+    head, sep, game_id = member.partition(":")
+    if not (sep and len(head) == 15 and head.isdigit() and _GAME_ID.match(game_id)):
+        raise InvalidCursor(f"invalid cursor {cursor!r}")
+    return member
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """One event of a game's log: its version, when it was appended, the event and its JSON form.
+
+    ``raw`` is the stored form: the codec's ``{"type", "v", "data"}`` plus ``ts`` and ``version``.
+    """
+
+    version: int
+    ts: int
+    event: Any
+    raw: dict = field(compare=False, hash=False, repr=False)
+
+
+class EventStore(ABC):
+    """An append-only event log per game with optimistic concurrency and idempotent appends."""
+
+    codec: Any
+    clock: Clock
+
+    # -- writing -----------------------------------------------------------------------------
+
+    @abstractmethod
+    def append(
+        self,
+        game_id: str,
+        events: Iterable[Any],
+        expected_version: int,
+        idempotency_key: str | None = None,
+        *,
+        fingerprint: str | None = None,
+        meta: dict | None = None,
+    ) -> int:
+        """Append events if the game is at ``expected_version``; return the new version.
+
+        An idempotency key already used for this game with the same fingerprint returns the
+        version of that first append and appends nothing, even if ``expected_version`` is stale
+        by now; with another fingerprint it raises IdempotencyConflict. Otherwise a version
+        mismatch raises ConcurrencyError. ``meta`` (status, variant, created) feeds the index.
+        """
+
+    @abstractmethod
+    def idempotent_result(self, game_id: str, key: str) -> tuple[str, int] | None:
+        """(fingerprint, version) recorded for an idempotency key, or None if unseen."""
+
+    # -- reading -----------------------------------------------------------------------------
+
+    @abstractmethod
+    def load(self, game_id: str, after: int = 0, upto: int | None = None) -> list[Recorded]:
+        """The events with ``after < version <= upto`` (all after ``after`` when upto is None)."""
+
+    @abstractmethod
+    def version(self, game_id: str) -> int:
+        """The number of events of the game (0: no such game)."""
+
+    def exists(self, game_id: str) -> bool:
+        """True once the game has at least one event."""
+        return self.version(game_id) > 0
+
+    @abstractmethod
+    def wait_for_events(self, game_id: str, after: int, timeout_s: float) -> list[Recorded]:
+        """The events after ``after``, waiting up to ``timeout_s`` for one; [] on timeout."""
+
+    # -- snapshots (an optimisation; the log alone is the truth) ------------------------------
+
+    @abstractmethod
+    def save_snapshot(self, game_id: str, version: int, state: dict) -> None:
+        """Keep a JSON-able state as it was after event ``version``."""
+
+    @abstractmethod
+    def latest_snapshot(self, game_id: str, upto: int | None = None) -> tuple[int, dict] | None:
+        """(version, state) of the newest snapshot with version <= upto, or None."""
+
+    @abstractmethod
+    def delete_snapshots(self, game_id: str) -> None:
+        """Forget every snapshot of the game (the events stay)."""
+
+    # -- the game index ----------------------------------------------------------------------
+
+    @abstractmethod
+    def list_games(
+        self,
+        status: str | None = None,
+        variant: str | None = None,
+        cursor: str | None = None,
+        limit: int = 50,
+    ) -> tuple[list[dict], str | None]:
+        """Game summaries newest first and the cursor of the next page (None on the last).
+
+        A summary is ``{"game_id", "variant", "status", "created", "updated", "version"}``.
+        """
+
+    # -- helpers shared by the implementations -------------------------------------------------
+
+    def _encode(self, events: Iterable[Any]) -> list[dict]:
+        encoded = []
+        for event in events:
+            raw = self.codec.encode(event)
+            if not (
+                isinstance(raw, dict)
+                and isinstance(raw.get("type"), str)
+                and isinstance(raw.get("v"), int)
+                and isinstance(raw.get("data"), dict)
+            ):
+                raise TypeError(f"codec.encode({event!r}) returned {raw!r}, not {{'type', 'v', 'data'}}")
+            encoded.append({"type": raw["type"], "v": raw["v"], "data": raw["data"]})
+        if not encoded:
+            raise ValueError("append needs at least one event")
+        return encoded
+
+    def _prepare_append(self, game_id, events, expected_version, idempotency_key, fingerprint, meta):
+        """Validate the arguments of append; return (encoded events, their JSON, fingerprint, meta)."""
+        check_game_id(game_id)
+        check_version("expected_version", expected_version)
+        if idempotency_key is not None and (not isinstance(idempotency_key, str) or not idempotency_key):
+            raise ValueError(f"idempotency key must be a non-empty str, not {idempotency_key!r}")
+        meta = check_meta(meta)
+        encoded = self._encode(events)
+        payloads = [canonical_json(e) for e in encoded]
+        if fingerprint is None:
+            fingerprint = default_fingerprint(encoded)
+        elif not isinstance(fingerprint, str) or not fingerprint:
+            raise ValueError(f"fingerprint must be a non-empty str, not {fingerprint!r}")
+        return encoded, payloads, fingerprint, meta
+
+    def _recorded(self, version: int, ts: int, payload: str | bytes) -> Recorded:
+        stored = json.loads(payload)
+        event = self.codec.decode(stored)
+        return Recorded(version=version, ts=ts, event=event, raw={**stored, "ts": ts, "version": version})

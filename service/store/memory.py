@@ -1,0 +1,172 @@
+"""InMemoryEventStore: the EventStore contract in one process, for unit tests and tools."""
+
+from __future__ import annotations
+
+import bisect
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from service.store.base import (
+    Clock,
+    EventStore,
+    Recorded,
+    canonical_json,
+    check_filter,
+    check_game_id,
+    check_limit,
+    check_version,
+    decode_cursor,
+    default_codec,
+    encode_cursor,
+    index_member,
+    system_clock,
+)
+from service.store.errors import ConcurrencyError, IdempotencyConflict
+
+
+@dataclass
+class _Game:
+    log: list[tuple[int, str]] = field(default_factory=list)  # (ts, event JSON); version = index + 1
+    idem: dict[str, tuple[str, int]] = field(default_factory=dict)
+    meta: dict[str, Any] = field(default_factory=dict)
+    snapshots: dict[int, str] = field(default_factory=dict)  # version -> state JSON
+
+
+class InMemoryEventStore(EventStore):
+    """Keeps every game in a dict under one lock; events are held as JSON text, as in Redis."""
+
+    def __init__(self, codec=None, clock: Clock | None = None):
+        self.codec = codec if codec is not None else default_codec()
+        self.clock = clock or system_clock
+        self._games: dict[str, _Game] = {}
+        self._changed = threading.Condition(threading.Lock())
+
+    def append(self, game_id, events, expected_version, idempotency_key=None, *, fingerprint=None, meta=None) -> int:
+        _, payloads, fingerprint, meta = self._prepare_append(
+            game_id, events, expected_version, idempotency_key, fingerprint, meta
+        )
+        ts = self.clock()
+        with self._changed:
+            game = self._games.get(game_id) or _Game()
+            # the key first: a retry of an append that succeeded must answer the same, even
+            # though the version it expected is stale now
+            if idempotency_key is not None and idempotency_key in game.idem:
+                first_fingerprint, first_version = game.idem[idempotency_key]
+                if first_fingerprint != fingerprint:
+                    raise IdempotencyConflict(game_id, idempotency_key, first_fingerprint, first_version)
+                return first_version
+            actual = len(game.log)
+            if actual != expected_version:
+                raise ConcurrencyError(game_id, expected_version, actual)
+            game.log.extend((ts, payload) for payload in payloads)
+            version = len(game.log)
+            if idempotency_key is not None:
+                game.idem[idempotency_key] = (fingerprint, version)
+            game.meta.setdefault("created", meta.get("created", ts))
+            for name in ("status", "variant"):
+                if name in meta:
+                    game.meta[name] = meta[name]
+            game.meta["updated"] = ts
+            self._games[game_id] = game
+            self._changed.notify_all()
+            return version
+
+    def idempotent_result(self, game_id, key):
+        check_game_id(game_id)
+        with self._changed:
+            game = self._games.get(game_id)
+            return game.idem.get(key) if game else None
+
+    def load(self, game_id, after=0, upto=None) -> list[Recorded]:
+        check_game_id(game_id)
+        check_version("after", after)
+        if upto is not None:
+            check_version("upto", upto)
+        with self._changed:
+            game = self._games.get(game_id)
+            entries = list(game.log[after:upto]) if game else []
+        return [self._recorded(after + i + 1, ts, payload) for i, (ts, payload) in enumerate(entries)]
+
+    def version(self, game_id) -> int:
+        check_game_id(game_id)
+        with self._changed:
+            game = self._games.get(game_id)
+            return len(game.log) if game else 0
+
+    def wait_for_events(self, game_id, after, timeout_s) -> list[Recorded]:
+        check_game_id(game_id)
+        check_version("after", after)
+        deadline = time.monotonic() + max(0.0, timeout_s)
+        with self._changed:
+            while True:
+                game = self._games.get(game_id)
+                if game and len(game.log) > after:
+                    break
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return []
+                self._changed.wait(remaining)
+        return self.load(game_id, after)
+
+    def save_snapshot(self, game_id, version, state) -> None:
+        check_game_id(game_id)
+        check_version("version", version)
+        payload = canonical_json(state)
+        with self._changed:
+            game = self._games.get(game_id)
+            current = len(game.log) if game else 0
+            if not 1 <= version <= current:
+                raise ValueError(f"snapshot version {version} outside 1..{current} of game {game_id!r}")
+            game.snapshots[version] = payload
+
+    def latest_snapshot(self, game_id, upto=None):
+        check_game_id(game_id)
+        with self._changed:
+            game = self._games.get(game_id)
+            versions = sorted(game.snapshots) if game else []
+            if upto is not None:
+                versions = versions[: bisect.bisect_right(versions, upto)]
+            if not versions:
+                return None
+            return versions[-1], json.loads(game.snapshots[versions[-1]])
+
+    def delete_snapshots(self, game_id) -> None:
+        check_game_id(game_id)
+        with self._changed:
+            game = self._games.get(game_id)
+            if game:
+                game.snapshots.clear()
+
+    def list_games(self, status=None, variant=None, cursor=None, limit=50):
+        check_limit(limit)
+        check_filter("status", status)
+        check_filter("variant", variant)
+        after = decode_cursor(cursor) if cursor is not None else None
+        with self._changed:
+            rows = []
+            for game_id, game in self._games.items():
+                if status is not None and game.meta.get("status") != status:
+                    continue
+                if variant is not None and game.meta.get("variant") != variant:
+                    continue
+                member = index_member(game.meta["created"], game_id)
+                if after is None or member > after:
+                    rows.append((member, self._summary(game_id, game)))
+        rows.sort(key=lambda row: row[0])
+        page = rows[:limit]
+        next_cursor = encode_cursor(page[-1][0]) if len(rows) > limit else None
+        return [summary for _, summary in page], next_cursor
+
+    @staticmethod
+    def _summary(game_id: str, game: _Game) -> dict:
+        return {
+            "game_id": game_id,
+            "variant": game.meta.get("variant"),
+            "status": game.meta.get("status"),
+            "created": game.meta["created"],
+            "updated": game.meta["updated"],
+            "version": len(game.log),
+        }

@@ -1,0 +1,180 @@
+"""The EventStore contract on Redis, and what only the Redis layout promises."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+from redis.crc import key_slot
+from store_contract import EventStoreContract, StepClock, TestCodec, TestEvent, events
+
+from service.connections import redis_client
+from service.store import ConcurrencyError
+from service.store.redis_store import RedisEventStore
+
+
+class TestRedisEventStore(EventStoreContract):
+    """The contract with the index updated inside the append script (one Redis server)."""
+
+    inline_index = True
+
+    @pytest.fixture
+    def make_store(self, redis_conn, key_prefix):
+        def make(codec=None, clock=None):
+            return RedisEventStore(
+                redis_conn, codec or TestCodec(), prefix=key_prefix, clock=clock, inline_index=self.inline_index
+            )
+
+        return make
+
+
+class TestRedisEventStoreIndexedAfterAppend(TestRedisEventStore):
+    """The contract with the index updated after the append, as on a Redis Cluster."""
+
+    inline_index = False
+
+
+class TestRedisEventStoreWithDecodedResponses(EventStoreContract):
+    """The contract through a client that decodes replies to str."""
+
+    @pytest.fixture
+    def make_store(self, redis_url, key_prefix):
+        conn = redis_client(redis_url, decode_responses=True)
+        yield lambda codec=None, clock=None: RedisEventStore(conn, codec or TestCodec(), prefix=key_prefix, clock=clock)
+        conn.close()
+
+
+@pytest.fixture
+def store(redis_conn, key_prefix):
+    return RedisEventStore(redis_conn, TestCodec(), prefix=key_prefix, clock=StepClock())
+
+
+def game_keys(redis_conn, key_prefix, game_id):
+    return sorted(k.decode() for k in redis_conn.scan_iter(match=f"{key_prefix}:{{{game_id}}}:*"))
+
+
+def test_every_key_of_a_game_carries_the_game_id_as_hash_tag(store, redis_conn, key_prefix):
+    store.append("g1", events("a"), 0, "key-1", meta={"status": "waiting", "variant": "gin-rami"})
+    store.save_snapshot("g1", 1, {"x": 1})
+    keys = game_keys(redis_conn, key_prefix, "g1")
+    assert keys == [f"{key_prefix}:{{g1}}:{kind}" for kind in ("idem", "meta", "snap", "stream")]
+    assert len({key_slot(k.encode()) for k in keys}) == 1
+    index_keys = [k.decode() for k in redis_conn.scan_iter(match=f"{key_prefix}:{{#index}}:*")]
+    assert len(index_keys) == 5  # all, status, variant, status+variant, where
+    assert len({key_slot(k.encode()) for k in index_keys}) == 1
+
+
+def test_stream_entries_are_json_with_ids_derived_from_the_version(store, redis_conn, key_prefix):
+    store.append("g1", events("a", "b"), 0)
+    store.append("g1", events("c"), 2)
+    entries = redis_conn.xrange(f"{key_prefix}:{{g1}}:stream")
+    assert [entry_id for entry_id, _ in entries] == [b"1-1", b"2-1", b"3-1"]
+    assert json.loads(entries[2][1][b"e"]) == {"type": "test_event", "v": 1, "data": {"name": "c", "n": 0}}
+    assert redis_conn.hget(f"{key_prefix}:{{g1}}:meta", "version") == b"3"
+
+
+def test_a_conflict_leaves_stream_meta_and_keys_untouched(store, redis_conn, key_prefix):
+    store.append("g1", events("a"), 0, meta={"status": "waiting"})
+    before = {k: redis_conn.dump(k) for k in game_keys(redis_conn, key_prefix, "g1")}
+    with pytest.raises(ConcurrencyError):
+        store.append("g1", events("b"), 0, "key-2", meta={"status": "playing"})
+    assert {k: redis_conn.dump(k) for k in game_keys(redis_conn, key_prefix, "g1")} == before
+
+
+@pytest.mark.parametrize("inline_index", [True, False])
+def test_repair_index_rebuilds_a_lost_index_from_the_games(redis_conn, key_prefix, inline_index):
+    store = RedisEventStore(redis_conn, TestCodec(), prefix=key_prefix, clock=StepClock(), inline_index=inline_index)
+    for i, status in enumerate(["waiting", "playing", "over", "playing"]):
+        store.append(f"g{i}", events("a"), 0, meta={"status": status, "variant": "gin-rami"})
+    store.append("g1", events("b"), 1, meta={"status": "over"})
+    expected = {status: store.list_games(status=status) for status in ("waiting", "playing", "over")}
+    expected[None] = store.list_games()
+    assert [g["game_id"] for g in expected["over"][0]] == ["g2", "g1"]
+
+    # as if the process died between an append and its index update, many times over
+    redis_conn.delete(*redis_conn.scan_iter(match=f"{key_prefix}:{{#index}}:*"))
+    assert store.list_games() == ([], None)
+
+    assert store.repair_index() == 4
+    assert {status: store.list_games(status=status) for status in expected} == expected
+
+
+def test_the_index_after_append_never_goes_back_to_an_older_version(redis_conn, key_prefix):
+    store = RedisEventStore(redis_conn, TestCodec(), prefix=key_prefix, inline_index=False)
+    store.append("g1", events("a"), 0, meta={"status": "waiting"})
+    store.append("g1", events("b"), 1, meta={"status": "playing"})
+    where = f"{key_prefix}:{{#index}}:where"
+    # an index entry written for a later version than the meta says (a writer that got ahead)
+    redis_conn.hset(where, "g1", "9\nover\n\n1")
+    assert store._sync_index("g1") is False
+    assert redis_conn.hget(where, "g1") == b"9\nover\n\n1"
+
+
+def test_index_updates_after_append_converge_under_concurrent_writers(redis_conn, key_prefix, caplog):
+    store = RedisEventStore(redis_conn, TestCodec(), prefix=key_prefix, inline_index=False)
+    statuses = ["waiting", "playing", "over"]
+
+    def writer(t: int) -> None:
+        seen = 0
+        for j in range(100):
+            try:
+                seen = store.append("g1", [TestEvent(f"t{t}", j)], seen, meta={"status": statuses[(t + j) % 3]})
+            except ConcurrencyError as exc:
+                seen = exc.actual
+
+    workers = [threading.Thread(target=writer, args=(t,)) for t in range(8)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert [r.message for r in caplog.records if r.name == "service.store.redis_store"] == []  # no update gave up
+    final = redis_conn.hget(f"{key_prefix}:{{g1}}:meta", "status").decode()
+    found = {s: [g["game_id"] for g in store.list_games(status=s)[0]] for s in statuses}
+    assert found == {s: (["g1"] if s == final else []) for s in statuses}
+    [summary], _ = store.list_games()
+    assert summary["version"] == store.version("g1")
+
+
+def test_a_wait_longer_than_the_socket_timeout_still_returns_the_event(redis_url, key_prefix):
+    conn = redis_client(redis_url, timeout_s=0.3)
+    try:
+        store = RedisEventStore(conn, TestCodec(), prefix=key_prefix)
+        store.append("g1", events("a"), 0)
+        writer = threading.Timer(1.0, lambda: store.append("g1", events("b"), 1))
+        writer.start()
+        try:
+            got = store.wait_for_events("g1", 1, timeout_s=30)
+        finally:
+            writer.join()
+        assert [r.version for r in got] == [2]
+        assert store.wait_for_events("g1", 2, timeout_s=0.8) == []
+    finally:
+        conn.close()
+
+
+def test_two_stores_on_one_redis_see_each_others_appends(redis_url, key_prefix):
+    # two API processes: two connections, one log
+    first, second = redis_client(redis_url), redis_client(redis_url)
+    try:
+        a = RedisEventStore(first, TestCodec(), prefix=key_prefix)
+        b = RedisEventStore(second, TestCodec(), prefix=key_prefix)
+        a.append("g1", events("a"), 0, "key-1")
+        assert b.version("g1") == 1
+        assert b.append("g1", events("a"), 0, "key-1") == 1
+        with pytest.raises(ConcurrencyError):
+            b.append("g1", events("b"), 0)
+        waiter = threading.Timer(0.2, lambda: a.append("g1", events("b"), 1))
+        waiter.start()
+        try:
+            assert [r.event.name for r in b.wait_for_events("g1", 1, timeout_s=30)] == ["b"]
+        finally:
+            waiter.join()
+    finally:
+        first.close()
+        second.close()
+
+
+def test_a_prefix_that_would_break_the_hash_tags_is_refused(redis_conn):
+    with pytest.raises(ValueError):
+        RedisEventStore(redis_conn, TestCodec(), prefix="a{b}")

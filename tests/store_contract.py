@@ -1,0 +1,426 @@
+"""The EventStore contract: one abstract test class, subclassed once per backend.
+
+A subclass provides the fixture ``make_store`` -> ``make(codec=None, clock=None)``, returning
+a fresh, empty store (a test codec by default). The test codec below stands in for the
+engine's event registry; a run with the real engine events lives in the backends' modules.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from dataclasses import dataclass
+
+import pytest
+
+from service.store import ConcurrencyError, IdempotencyConflict, InvalidCursor
+
+
+class UnknownTestEventType(Exception):
+    """The test codec has no such event type."""
+
+
+@dataclass(frozen=True)
+class TestEvent:
+    __test__ = False  # a domain object, not a test class
+
+    name: str
+    n: int
+
+
+@dataclass(frozen=True)
+class OtherEvent:
+    text: str
+
+
+class TestCodec:
+    """encode/decode for TestEvent (and OtherEvent unless narrow), like the engine's registry."""
+
+    __test__ = False
+
+    def __init__(self, narrow: bool = False):
+        self.types = {"test_event": TestEvent} if narrow else {"test_event": TestEvent, "other_event": OtherEvent}
+
+    def encode(self, event) -> dict:
+        for name, cls in self.types.items():
+            if type(event) is cls:
+                return {"type": name, "v": 1, "data": dict(event.__dict__)}
+        raise UnknownTestEventType(f"cannot encode {event!r}")
+
+    def decode(self, raw: dict):
+        cls = self.types.get(raw["type"])
+        if cls is None or raw["v"] != 1:
+            raise UnknownTestEventType(f"unknown event type {raw['type']!r} v{raw['v']}")
+        return cls(**raw["data"])
+
+
+class StepClock:
+    """A clock that moves 1 ms per reading, from a fixed start."""
+
+    def __init__(self, start: int = 1_700_000_000_000):
+        self.now = start
+
+    def __call__(self) -> int:
+        self.now += 1
+        return self.now
+
+
+def events(*names: str) -> list[TestEvent]:
+    return [TestEvent(name, i) for i, name in enumerate(names)]
+
+
+class EventStoreContract:
+    """Behaviour every EventStore must show."""
+
+    @pytest.fixture
+    def make_store(self):
+        raise NotImplementedError("a backend's subclass provides make_store")
+
+    @pytest.fixture
+    def store(self, make_store):
+        return make_store()
+
+    # -- appending and loading -----------------------------------------------------------------
+
+    def test_a_game_never_appended_to_has_version_zero_and_does_not_exist(self, store):
+        assert store.version("g-none") == 0
+        assert store.exists("g-none") is False
+        assert store.load("g-none") == []
+
+    def test_append_returns_the_new_version_and_load_returns_the_events_in_order(self, store):
+        assert store.append("g1", events("a", "b"), 0) == 2
+        assert store.append("g1", events("c"), 2) == 3
+        recorded = store.load("g1")
+        assert [r.version for r in recorded] == [1, 2, 3]
+        assert [r.event for r in recorded] == [TestEvent("a", 0), TestEvent("b", 1), TestEvent("c", 0)]
+        assert store.version("g1") == 3 and store.exists("g1")
+
+    def test_the_store_stamps_each_event_with_the_clock_and_keeps_the_encoded_form(self, make_store):
+        clock = StepClock(1_000)
+        store = make_store(clock=clock)
+        store.append("g1", events("a", "b"), 0)  # the clock reads 1_001 for this append
+        store.append("g1", events("c"), 2)  # and 1_002 for this one
+        recorded = store.load("g1")
+        assert [r.ts for r in recorded] == [1_001, 1_001, 1_002]
+        assert recorded[1].raw == {"type": "test_event", "v": 1, "data": {"name": "b", "n": 1}, "ts": 1_001, "version": 2}
+
+    def test_load_after_and_upto_select_a_range_of_versions(self, store):
+        store.append("g1", events("a", "b", "c", "d", "e"), 0)
+        assert [r.version for r in store.load("g1", after=2)] == [3, 4, 5]
+        assert [r.version for r in store.load("g1", after=1, upto=3)] == [2, 3]
+        assert [r.version for r in store.load("g1", upto=2)] == [1, 2]
+        assert [r.version for r in store.load("g1", after=4, upto=99)] == [5]
+        assert store.load("g1", after=5) == []
+        assert store.load("g1", after=3, upto=3) == []
+
+    def test_games_do_not_share_logs_or_versions(self, store):
+        store.append("g1", events("a", "b"), 0)
+        store.append("g2", events("x"), 0)
+        assert [r.event.name for r in store.load("g2")] == ["x"]
+        assert (store.version("g1"), store.version("g2")) == (2, 1)
+
+    def test_an_empty_append_is_rejected(self, store):
+        with pytest.raises(ValueError):
+            store.append("g1", [], 0)
+        assert store.version("g1") == 0
+
+    @pytest.mark.parametrize("game_id", ["", "a b", "x{y}", "a" * 129, None])
+    def test_game_ids_that_cannot_name_a_key_are_rejected(self, store, game_id):
+        with pytest.raises(ValueError):
+            store.append(game_id, events("a"), 0)
+
+    # -- optimistic concurrency ----------------------------------------------------------------
+
+    def test_a_stale_expected_version_raises_a_concurrency_error_and_appends_nothing(self, store):
+        store.append("g1", events("a", "b"), 0)
+        with pytest.raises(ConcurrencyError) as caught:
+            store.append("g1", events("c"), 1)
+        assert (caught.value.expected, caught.value.actual) == (1, 2)
+        assert store.version("g1") == 2
+        assert [r.event.name for r in store.load("g1")] == ["a", "b"]
+
+    def test_creating_a_game_that_exists_already_conflicts(self, store):
+        store.append("g1", events("a"), 0)
+        with pytest.raises(ConcurrencyError) as caught:
+            store.append("g1", events("b"), 0)
+        assert (caught.value.expected, caught.value.actual) == (0, 1)
+
+    def test_an_expected_version_ahead_of_the_game_conflicts(self, store):
+        with pytest.raises(ConcurrencyError) as caught:
+            store.append("g1", events("a"), 3)
+        assert (caught.value.expected, caught.value.actual) == (3, 0)
+        assert store.exists("g1") is False
+
+    def test_concurrent_writers_never_leave_a_gap_or_a_duplicate_version(self, store):
+        threads_n, attempts_n = 8, 200
+        successes: list[tuple[int, int, int]] = []  # (thread, attempt, version)
+        conflicts = [0] * threads_n
+        errors: list[BaseException] = []
+        lock = threading.Lock()
+
+        start = threading.Barrier(threads_n)
+
+        def writer(t: int) -> None:
+            try:
+                seen = 0  # every writer saw the empty game, so all but one conflict at first
+                start.wait()
+                for j in range(attempts_n):
+                    try:
+                        seen = store.append("g1", [TestEvent(f"t{t}", j)], seen)
+                        with lock:
+                            successes.append((t, j, seen))
+                    except ConcurrencyError as exc:
+                        conflicts[t] += 1
+                        seen = exc.actual
+            except BaseException as exc:  # surfaced by the assertion below
+                errors.append(exc)
+
+        workers = [threading.Thread(target=writer, args=(t,)) for t in range(threads_n)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+
+        assert errors == []
+        assert len(successes) + sum(conflicts) == threads_n * attempts_n
+        assert sum(conflicts) >= threads_n - 1
+        log = store.load("g1")
+        assert [r.version for r in log] == list(range(1, len(successes) + 1))  # no gap, no duplicate
+        assert store.version("g1") == len(successes)
+        by_version = {r.version: r.event for r in log}
+        for t, j, version in successes:
+            assert by_version[version] == TestEvent(f"t{t}", j)
+        # every success is in the log exactly once, and nothing else is
+        assert sorted((r.event.name, r.event.n) for r in log) == sorted((f"t{t}", j) for t, j, _ in successes)
+
+    # -- idempotency ---------------------------------------------------------------------------
+
+    def test_an_append_retried_with_its_key_appends_once_and_answers_the_same(self, store):
+        store.append("g1", events("a"), 0)
+        answers = [store.append("g1", events("b", "c"), 1, "key-1") for _ in range(5)]
+        assert answers == [3] * 5
+        assert [r.event.name for r in store.load("g1")] == ["a", "b", "c"]
+
+    def test_a_retry_answers_the_first_result_even_after_the_game_moved_on(self, store):
+        assert store.append("g1", events("a"), 0, "key-1") == 1
+        store.append("g1", events("b"), 1)
+        # expected_version 0 is stale by now, but the key is checked first
+        assert store.append("g1", events("a"), 0, "key-1") == 1
+        assert store.version("g1") == 2
+
+    def test_a_key_reused_for_other_events_raises_an_idempotency_conflict(self, store):
+        store.append("g1", events("a"), 0, "key-1")
+        with pytest.raises(IdempotencyConflict) as caught:
+            store.append("g1", events("b"), 1, "key-1")
+        assert caught.value.key == "key-1" and caught.value.version == 1
+        assert store.version("g1") == 1
+
+    def test_the_default_fingerprint_is_the_sha256_of_the_canonical_json_of_the_events(self, store):
+        store.append("g1", [TestEvent("a", 7)], 0, "key-1")
+        canonical = '[{"data":{"n":7,"name":"a"},"type":"test_event","v":1}]'
+        assert store.idempotent_result("g1", "key-1") == (hashlib.sha256(canonical.encode()).hexdigest(), 1)
+        assert store.idempotent_result("g1", "never-used") is None
+        assert store.idempotent_result("g-none", "key-1") is None
+
+    def test_an_explicit_fingerprint_decides_what_counts_as_the_same_request(self, store):
+        assert store.append("g1", events("a"), 0, "key-1", fingerprint="request-1") == 1
+        # other events (say, a decision re-made on a newer state) but the same request: a replay
+        assert store.append("g1", events("zzz"), 1, "key-1", fingerprint="request-1") == 1
+        with pytest.raises(IdempotencyConflict):
+            store.append("g1", events("a"), 0, "key-1", fingerprint="request-2")
+        assert store.idempotent_result("g1", "key-1") == ("request-1", 1)
+        assert [r.event.name for r in store.load("g1")] == ["a"]
+
+    def test_idempotency_keys_belong_to_one_game(self, store):
+        assert store.append("g1", events("a"), 0, "key-1") == 1
+        assert store.append("g2", events("b", "c"), 0, "key-1") == 2
+        assert store.version("g1") == 1 and store.version("g2") == 2
+
+    def test_a_failed_append_does_not_record_its_key(self, store):
+        store.append("g1", events("a"), 0)
+        with pytest.raises(ConcurrencyError):
+            store.append("g1", events("b"), 0, "key-1")
+        assert store.idempotent_result("g1", "key-1") is None
+        assert store.append("g1", events("b"), 1, "key-1") == 2
+
+    # -- the codec -----------------------------------------------------------------------------
+
+    def test_an_event_the_codec_does_not_know_is_refused_before_anything_is_written(self, store):
+        with pytest.raises(UnknownTestEventType):
+            store.append("g1", [TestEvent("a", 0), object()], 0)
+        assert store.version("g1") == 0
+
+    def test_a_stored_event_of_a_type_the_codec_does_not_know_fails_loudly_on_load(self, store):
+        store.append("g1", [TestEvent("a", 0), OtherEvent("hello")], 0)
+        store.codec = TestCodec(narrow=True)
+        with pytest.raises(UnknownTestEventType):
+            store.load("g1")
+        assert [r.event for r in store.load("g1", upto=1)] == [TestEvent("a", 0)]
+
+    # -- snapshots -----------------------------------------------------------------------------
+
+    def test_latest_snapshot_is_the_newest_at_or_before_upto(self, store):
+        store.append("g1", events(*"abcdef"), 0)
+        assert store.latest_snapshot("g1") is None
+        store.save_snapshot("g1", 2, {"seen": ["a", "b"]})
+        store.save_snapshot("g1", 5, {"seen": ["a", "b", "c", "d", "e"]})
+        assert store.latest_snapshot("g1") == (5, {"seen": ["a", "b", "c", "d", "e"]})
+        assert store.latest_snapshot("g1", upto=4) == (2, {"seen": ["a", "b"]})
+        assert store.latest_snapshot("g1", upto=5)[0] == 5
+        assert store.latest_snapshot("g1", upto=1) is None
+
+    def test_a_snapshot_saved_again_at_the_same_version_replaces_the_first(self, store):
+        store.append("g1", events("a", "b"), 0)
+        store.save_snapshot("g1", 2, {"try": 1})
+        store.save_snapshot("g1", 2, {"try": 2})
+        assert store.latest_snapshot("g1") == (2, {"try": 2})
+
+    @pytest.mark.parametrize("version", [0, 3])
+    def test_a_snapshot_outside_the_log_is_refused(self, store, version):
+        store.append("g1", events("a", "b"), 0)
+        with pytest.raises(ValueError):
+            store.save_snapshot("g1", version, {})
+        assert store.latest_snapshot("g1") is None
+
+    def test_deleting_snapshots_keeps_every_event(self, store):
+        store.append("g1", events("a", "b", "c"), 0)
+        store.save_snapshot("g1", 3, {"x": 1})
+        store.delete_snapshots("g1")
+        assert store.latest_snapshot("g1") is None
+        assert [r.version for r in store.load("g1")] == [1, 2, 3]
+
+    # -- the game index ------------------------------------------------------------------------
+
+    def _three_games(self, store):
+        store.append("g-old", events("a"), 0, meta={"status": "over", "variant": "gin-rami"})
+        store.append("g-mid", events("a"), 0, meta={"status": "playing", "variant": "three-hand"})
+        store.append("g-new", events("a", "b"), 0, meta={"status": "playing", "variant": "gin-rami"})
+
+    def test_list_games_lists_newest_first_with_a_summary_of_each(self, make_store):
+        store = make_store(clock=StepClock(5_000))
+        self._three_games(store)  # created at 5_001, 5_002, 5_003
+        store.append("g-old", events("b"), 1)  # at 5_004: updated, still the oldest by creation
+        games, cursor = store.list_games()
+        assert cursor is None
+        assert games == [
+            {"game_id": "g-new", "variant": "gin-rami", "status": "playing", "created": 5_003, "updated": 5_003, "version": 2},
+            {"game_id": "g-mid", "variant": "three-hand", "status": "playing", "created": 5_002, "updated": 5_002, "version": 1},
+            {"game_id": "g-old", "variant": "gin-rami", "status": "over", "created": 5_001, "updated": 5_004, "version": 2},
+        ]
+
+    def test_list_games_filters_by_status_and_variant(self, make_store):
+        store = make_store(clock=StepClock())
+        self._three_games(store)
+        ids = lambda **kw: [g["game_id"] for g in store.list_games(**kw)[0]]  # noqa: E731
+        assert ids(status="playing") == ["g-new", "g-mid"]
+        assert ids(variant="gin-rami") == ["g-new", "g-old"]
+        assert ids(status="playing", variant="gin-rami") == ["g-new"]
+        assert ids(status="waiting") == []
+
+    def test_a_new_status_moves_a_game_between_filters(self, make_store):
+        store = make_store(clock=StepClock())
+        self._three_games(store)
+        store.append("g-mid", events("b"), 1, meta={"status": "over"})
+        over = [g["game_id"] for g in store.list_games(status="over")[0]]
+        assert over == ["g-mid", "g-old"]
+        assert [g["game_id"] for g in store.list_games(status="playing")[0]] == ["g-new"]
+        assert [g["game_id"] for g in store.list_games(status="over", variant="three-hand")[0]] == ["g-mid"]
+
+    def test_an_append_without_meta_keeps_status_and_variant(self, store):
+        store.append("g1", events("a"), 0, meta={"status": "waiting", "variant": "gin-rami"})
+        store.append("g1", events("b"), 1)
+        [game], _ = store.list_games(status="waiting")
+        assert (game["game_id"], game["variant"], game["version"]) == ("g1", "gin-rami", 2)
+
+    def test_list_games_pages_through_every_game_once_with_an_opaque_cursor(self, make_store):
+        store = make_store(clock=StepClock())
+        created_order = [f"g{i:02d}" for i in range(7)]
+        for game_id in created_order:
+            store.append(game_id, events("a"), 0, meta={"status": "waiting"})
+        seen, cursor, pages = [], None, 0
+        while True:
+            page, cursor = store.list_games(status="waiting", cursor=cursor, limit=3)
+            seen += [g["game_id"] for g in page]
+            pages += 1
+            if cursor is None:
+                break
+            assert isinstance(cursor, str)
+        assert pages == 3  # 3 + 3 + 1
+        assert seen == list(reversed(created_order))
+
+    def test_a_last_full_page_has_no_next_cursor(self, store):
+        for game_id in ("g1", "g2"):
+            store.append(game_id, events("a"), 0)
+        page, cursor = store.list_games(limit=2)
+        assert len(page) == 2 and cursor is None
+
+    def test_games_created_in_the_same_millisecond_are_ordered_by_id(self, store):
+        for game_id in ("g-b", "g-c", "g-a"):
+            store.append(game_id, events("a"), 0, meta={"created": 42})
+        first, cursor = store.list_games(limit=2)
+        rest, end = store.list_games(cursor=cursor, limit=2)
+        assert [g["game_id"] for g in first + rest] == ["g-a", "g-b", "g-c"]
+        assert end is None
+        assert {g["created"] for g in first + rest} == {42}
+
+    def test_created_is_fixed_by_the_first_append(self, make_store):
+        store = make_store(clock=StepClock(100))
+        store.append("g1", events("a"), 0)
+        store.append("g1", events("b"), 1, meta={"created": 5})
+        [game], _ = store.list_games()
+        assert game["created"] == 101
+
+    @pytest.mark.parametrize("cursor", ["not base64 at all!", "aGVsbG8", ""])
+    def test_a_cursor_the_store_did_not_hand_out_is_rejected(self, store, cursor):
+        with pytest.raises(InvalidCursor):
+            store.list_games(cursor=cursor)
+
+    @pytest.mark.parametrize("kwargs", [{"limit": 0}, {"limit": 501}, {"status": "a:b"}, {"variant": "x y"}])
+    def test_list_games_rejects_bad_arguments(self, store, kwargs):
+        with pytest.raises(ValueError):
+            store.list_games(**kwargs)
+
+    def test_meta_that_cannot_name_an_index_key_is_rejected(self, store):
+        with pytest.raises(ValueError):
+            store.append("g1", events("a"), 0, meta={"status": "a:b"})
+        with pytest.raises(ValueError):
+            store.append("g1", events("a"), 0, meta={"colour": "red"})
+        assert store.version("g1") == 0
+
+    # -- waiting for events --------------------------------------------------------------------
+
+    def test_wait_for_events_returns_at_once_what_is_already_there(self, store):
+        store.append("g1", events("a", "b", "c"), 0)
+        assert [r.version for r in store.wait_for_events("g1", 1, timeout_s=30)] == [2, 3]
+
+    def test_wait_for_events_returns_nothing_when_nothing_comes(self, store):
+        store.append("g1", events("a"), 0)
+        assert store.wait_for_events("g1", 1, timeout_s=0.2) == []
+        assert store.wait_for_events("g-none", 0, timeout_s=0) == []
+
+    def test_wait_for_events_wakes_up_when_another_thread_appends(self, store):
+        store.append("g1", events("a"), 0)
+        writer = threading.Timer(0.2, lambda: store.append("g1", events("b"), 1))
+        writer.start()
+        try:
+            # a 30 s wait that returns the event (not []) was woken by the append
+            got = store.wait_for_events("g1", 1, timeout_s=30)
+        finally:
+            writer.join()
+        assert [(r.version, r.event.name) for r in got] == [(2, "b")]
+
+    def test_wait_for_events_sees_the_first_event_of_a_new_game(self, store):
+        results = []
+        waiter = threading.Thread(target=lambda: results.append(store.wait_for_events("g1", 0, timeout_s=30)))
+        waiter.start()
+        time.sleep(0.1)
+        store.append("g1", events("a"), 0)
+        waiter.join()
+        assert [r.version for r in results[0]] == [1]
+
+    def test_text_beyond_ascii_survives_the_round_trip(self, store):
+        store.append("g1", [TestEvent("é♠", 1)], 0)
+        [recorded] = store.load("g1")
+        assert recorded.event == TestEvent("é♠", 1)
+        assert recorded.raw["data"] == {"name": "é♠", "n": 1}
