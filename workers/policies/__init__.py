@@ -23,7 +23,7 @@ def make_policy(name: str, budget_s: float | None = None):
     if name == "basic":
         return BasicPolicy()
     if name == "expert":
-        return ExpertPolicy(budget_s=budget_s)
+        return ExpertPolicy() if budget_s is None else ExpertPolicy(budget_s=budget_s)
     raise ValueError(f"unknown bot policy {name!r}: expected one of {', '.join(POLICY_NAMES)}")
 
 

@@ -24,7 +24,8 @@ How it decides:
   opponent knocking first and of reaching gin. Gin is always taken, big gin before gin.
 
 The search stops at ``budget_s`` seconds per move (the first samples are always taken, so a
-tiny budget still gives a sensible move).
+tiny budget still gives a sensible move). With ``budget_s`` None it does exactly the minimum
+work, so that a move depends only on the view, the events and the random generator.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ dwad = M.deadwood_after_discard_mask
 class ExpertParams:
     """Tuning of the expert policy."""
 
-    budget_s: float = 0.1         # time budget per move
+    budget_s: float | None = 0.1  # time budget per move; None: fixed effort (the minimums only)
     min_samples: int = 40         # opponent hands always sampled
     max_samples: int = 400        # opponent hands at most
     min_draws: int = 10           # stock draws always examined in the two-ply draw search
@@ -170,7 +171,7 @@ class _Search:
         self.k = k
         self.rng = rng
         self.p = p
-        self.deadline = time.perf_counter() + p.budget_s
+        self.deadline = None if p.budget_s is None else time.perf_counter() + p.budget_s
         self.pool = C.cards_of(k.unseen)
         self._e1: dict[int, float] = {}
         self.samples: list[tuple[int, float]] = []
@@ -178,7 +179,7 @@ class _Search:
         self._danger: dict[int, float] = {}
 
     def time_left(self) -> bool:
-        return time.perf_counter() < self.deadline
+        return self.deadline is not None and time.perf_counter() < self.deadline
 
     # ---- opponent hands
     def sample_opponents(self, n: int) -> None:
@@ -273,8 +274,8 @@ class _Search:
         return total / n
 
     # ---- knocking
-    def knock_plans(self) -> list[tuple[float, Knock]]:
-        """(expected points, command) of every allowed knock with its best arrangement."""
+    def knock_plans(self) -> list[tuple[float, Knock, int]]:
+        """(expected points, command, deadwood) of every allowed knock with its best arrangement."""
         k = self.k
         opts = k.options
         self.grow_samples()
@@ -334,10 +335,8 @@ class ExpertPolicy:
 
     name = "expert"
 
-    def __init__(self, params: ExpertParams | None = None, budget_s: float | None = None):
-        self.params = params or ExpertParams()
-        if budget_s is not None:
-            self.params = ExpertParams(**{**self.params.__dict__, "budget_s": budget_s})
+    def __init__(self, params: ExpertParams | None = None, **overrides):
+        self.params = ExpertParams(**{**(params or ExpertParams()).__dict__, **overrides})
 
     def choose(self, view: dict, rng: random.Random, events: list[dict] | None = None) -> Command:
         return self.decide(read(view, events), rng)

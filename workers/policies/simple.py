@@ -1,7 +1,7 @@
 """The random and basic policies.
 
 random: a uniform choice among the legal moves.
-basic: takes the upcard or the discard only when it lowers its deadwood, discards its highest
+basic: takes the upcard or the discard only when it joins a meld and lowers its deadwood, discards its highest
 useless card, and knocks as soon as it may (big gin first, then the knock leaving the least
 deadwood).
 """
@@ -40,10 +40,17 @@ class RandomPolicy:
 
 
 def improves(hand: int, card: int) -> bool:
-    """Taking ``card`` (then discarding another card) leaves less deadwood than now."""
+    """``card`` would join a meld and, after the best discard of another card, lower the deadwood.
+
+    Both are needed: swapping a king for a lone six lowers the deadwood without improving any
+    meld, and the basic player does not take a card for that.
+    """
     with_card = hand | bit(card)
+    now = M.deadwood_mask(hand)
+    if M.deadwood_mask(with_card) >= now + C.VALUE[card]:
+        return False  # the card would lie outside every meld
     best = min(M.deadwood_mask(with_card & ~bit(c)) for c in C.cards_of(hand))
-    return best < M.deadwood_mask(hand)
+    return best < now
 
 
 def discard_key(hand: int, card: int) -> tuple:
