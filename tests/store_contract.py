@@ -424,3 +424,204 @@ class EventStoreContract:
         [recorded] = store.load("g1")
         assert recorded.event == TestEvent("é♠", 1)
         assert recorded.raw["data"] == {"name": "é♠", "n": 1}
+
+
+# -- with the engine's events --------------------------------------------------------------------
+
+
+def played_game(variant: str = "gin-rami", seed: int = 7, max_moves: int = 3000) -> list[list]:
+    """The event batches of a whole game (one per command), moves chosen by a seeded RNG."""
+    import random
+
+    from service.rules import game
+    from service.rules.commands import Knock
+
+    rng = random.Random(seed)
+    seats = 2 if variant == "gin-rami" else 3
+    batches = [game.start(game.GameSpec(variant, [{"name": f"p{i}"} for i in range(seats)], seed=f"s{seed}".encode()))]
+    state = game.replay(batches[0])
+    for _ in range(max_moves):
+        if state.status == "over":
+            break
+        seat = state.to_act[0]
+        moves = game.legal_moves(state, seat)
+        knocks = [m for m in moves if isinstance(m, Knock)]
+        # knock mostly when allowed, so that hands end by knocks as well as by an empty stock
+        move = rng.choice(knocks) if knocks and rng.random() < 0.9 else rng.choice(moves)
+        state, new = game.apply(state, seat, move)
+        batches.append(new)
+    return batches
+
+
+class EngineEventsContract:
+    """The store with the engine's codec and events (``make_store`` as for EventStoreContract)."""
+
+    @pytest.fixture(scope="class")
+    @classmethod
+    def batches(cls):
+        return played_game("three-hand", seed=10)  # a game of 784 events that ends
+
+    def test_a_whole_game_comes_back_as_it_was_appended(self, make_store, batches):
+        from service.rules import events as codec
+        from service.rules import game
+
+        store = make_store(codec=codec)
+        version = 0
+        for batch in batches:
+            version = store.append("g1", batch, version, meta={"status": "playing", "variant": "three-hand"})
+        appended = [e for batch in batches for e in batch]
+        recorded = store.load("g1")
+        assert [r.event for r in recorded] == appended
+        assert [r.raw for r in recorded] == [{**codec.encode(e), "ts": r.ts, "version": r.version} for e, r in zip(appended, recorded)]
+        assert game.replay(r.event for r in recorded) == game.replay(appended)
+        assert game.replay(appended).status == "over"  # the game was played to its end
+
+    def test_the_engine_codec_refuses_an_event_type_it_does_not_know(self, make_store):
+        from service.rules.events import UnknownEventType
+        from service.rules import events as codec
+
+        store = make_store(codec=TestCodec())
+        store.append("g1", [TestEvent("a", 1)], 0)
+        store.codec = codec
+        with pytest.raises(UnknownEventType):
+            store.load("g1")
+
+
+class GameRepositoryContract:
+    """GameRepository over a backend (``make_store`` as for EventStoreContract)."""
+
+    @pytest.fixture(scope="class")
+    @classmethod
+    def batches(cls):
+        return played_game("gin-rami", seed=21)  # a game of 637 events that ends
+
+    @pytest.fixture
+    def engine_store(self, make_store):
+        from service.rules import events as codec
+
+        return make_store(codec=codec)
+
+    def _append_all(self, store, batches, game_id="g1"):
+        version = 0
+        for batch in batches:
+            version = store.append(game_id, batch, version)
+        return version
+
+    def _states_by_replay(self, batches) -> dict:
+        """The state after every version, by evolving the events one by one (no store)."""
+        from service.rules import game
+
+        states, state = {}, None
+        for event in (e for batch in batches for e in batch):
+            state = game.evolve(state, event)
+            states[state.version] = state
+        return states
+
+    def test_save_returns_the_evolved_state_and_snapshots_when_a_multiple_is_crossed(self, engine_store, batches):
+        from service.store.repository import GameRepository
+
+        repo = GameRepository(engine_store, snapshot_every=10)
+        expected = self._states_by_replay(batches)
+        state, crossed = None, []
+        for batch in batches[:60]:
+            before = state.version if state else 0
+            saved = repo.save("g1", state, batch)
+            assert saved.state == expected[saved.version]
+            if before // 10 != saved.version // 10:
+                crossed.append(saved.version)
+            state = saved.state
+        assert crossed  # 60 commands cross several multiples of 10
+        snapshots = []
+        upto = state.version
+        while (found := engine_store.latest_snapshot("g1", upto)) is not None:
+            snapshots.append(found[0])
+            upto = found[0] - 1
+        assert sorted(snapshots) == crossed
+
+    def test_load_state_at_every_version_equals_the_replay_with_or_without_snapshots(self, engine_store, batches):
+        from service.store.repository import GameRepository
+
+        repo = GameRepository(engine_store, snapshot_every=25)
+        state = None
+        for batch in batches:
+            state = repo.save("g1", state, batch).state
+        expected = self._states_by_replay(batches)
+        assert engine_store.latest_snapshot("g1") is not None
+        versions = sorted(set(range(1, state.version + 1, 13)) | {state.version})
+        with_snapshots = {v: repo.load_state("g1", upto=v) for v in versions}
+        assert with_snapshots == {v: expected[v] for v in versions}
+        assert repo.load_state("g1") == expected[state.version]
+
+        engine_store.delete_snapshots("g1")
+        plain = GameRepository(engine_store, snapshot_every=10**9)  # replays, writes no snapshot
+        sample = versions[::8] + [state.version]  # each of these replays the log from its start
+        assert {v: plain.load_state("g1", upto=v) for v in sample} == {v: with_snapshots[v] for v in sample}
+        assert engine_store.latest_snapshot("g1") is None
+
+    def test_load_state_leaves_a_snapshot_after_a_long_replay(self, engine_store, batches):
+        from service.store.repository import GameRepository
+
+        version = self._append_all(engine_store, batches[:40])  # appended without the repository
+        repo = GameRepository(engine_store, snapshot_every=20)
+        assert engine_store.latest_snapshot("g1") is None
+        state = repo.load_state("g1")
+        assert engine_store.latest_snapshot("g1")[0] == version == state.version
+        assert repo.load_state("g1") == state
+
+    def test_an_unreadable_snapshot_is_ignored(self, engine_store, batches):
+        from service.store.repository import GameRepository
+
+        self._append_all(engine_store, batches[:30])
+        engine_store.save_snapshot("g1", 12, {"not": "a state"})
+        repo = GameRepository(engine_store, snapshot_every=10**9)
+        assert repo.load_state("g1", upto=20) == self._states_by_replay(batches[:30])[20]
+
+    def test_a_snapshot_that_claims_another_version_is_ignored(self, engine_store, batches):
+        from service.rules import game
+        from service.store.repository import GameRepository
+
+        self._append_all(engine_store, batches[:30])
+        states = self._states_by_replay(batches[:30])
+        engine_store.save_snapshot("g1", 12, game.state_to_dict(states[5]))
+        repo = GameRepository(engine_store, snapshot_every=10**9)
+        assert repo.load_state("g1", upto=20) == states[20]
+
+    def test_a_retried_save_answers_the_first_result(self, engine_store, batches):
+        from service.store.repository import GameRepository
+
+        repo = GameRepository(engine_store, snapshot_every=50)
+        first = repo.save("g1", None, batches[0], "create")
+        second = repo.save("g1", first.state, batches[1], "move-1", fingerprint="request-1")
+        third = repo.save("g1", second.state, batches[2], "move-2")
+        # a retry decided again on the state the first attempt saw
+        assert repo.save("g1", first.state, batches[1], "move-1", fingerprint="request-1") == second
+        # a retry decided on a later state (its events differ): still the first attempt's answer
+        later = repo.save("g1", third.state, batches[3], "move-1", fingerprint="request-1")
+        assert later == second
+        assert engine_store.version("g1") == third.version
+
+    def test_a_save_on_a_stale_state_raises_a_concurrency_error(self, engine_store, batches):
+        from service.store.repository import GameRepository
+
+        repo = GameRepository(engine_store)
+        first = repo.save("g1", None, batches[0])
+        repo.save("g1", first.state, batches[1])
+        with pytest.raises(ConcurrencyError):
+            repo.save("g1", first.state, batches[1])
+
+    def test_save_keeps_status_and_variant_for_the_game_list(self, engine_store, batches):
+        from service.store.repository import GameRepository
+
+        repo = GameRepository(engine_store)
+        state = None
+        for batch in batches:
+            state = repo.save("g1", state, batch).state
+        [summary], _ = engine_store.list_games(status="over", variant="gin-rami")
+        assert (summary["game_id"], summary["version"]) == ("g1", state.version)
+
+    def test_loading_a_game_that_does_not_exist_raises_unknown_game(self, engine_store):
+        from service.store import UnknownGame
+        from service.store.repository import GameRepository
+
+        with pytest.raises(UnknownGame):
+            GameRepository(engine_store).load_state("g-none")

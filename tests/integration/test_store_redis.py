@@ -7,7 +7,15 @@ import threading
 
 import pytest
 from redis.crc import key_slot
-from store_contract import EventStoreContract, StepClock, TestCodec, TestEvent, events
+from store_contract import (
+    EngineEventsContract,
+    EventStoreContract,
+    GameRepositoryContract,
+    StepClock,
+    TestCodec,
+    TestEvent,
+    events,
+)
 
 from service.connections import redis_client
 from service.store import ConcurrencyError
@@ -43,6 +51,24 @@ class TestRedisEventStoreWithDecodedResponses(EventStoreContract):
         conn = redis_client(redis_url, decode_responses=True)
         yield lambda codec=None, clock=None: RedisEventStore(conn, codec or TestCodec(), prefix=key_prefix, clock=clock)
         conn.close()
+
+
+class TestRedisEventStoreWithEngineEvents(EngineEventsContract):
+    @pytest.fixture
+    def make_store(self, redis_conn, key_prefix):
+        return lambda codec=None, clock=None: RedisEventStore(redis_conn, codec or TestCodec(), prefix=key_prefix, clock=clock)
+
+
+class TestGameRepositoryOnRedis(GameRepositoryContract):
+    @pytest.fixture
+    def make_store(self, redis_conn, key_prefix):
+        return lambda codec=None, clock=None: RedisEventStore(redis_conn, codec or TestCodec(), prefix=key_prefix, clock=clock)
+
+
+def test_a_store_built_without_a_codec_uses_the_engine_events(redis_conn, key_prefix):
+    from service.rules import events as codec
+
+    assert RedisEventStore(redis_conn, prefix=key_prefix).codec is codec
 
 
 @pytest.fixture

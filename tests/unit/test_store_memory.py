@@ -1,7 +1,7 @@
 """The EventStore contract on the in-memory backend."""
 
 import pytest
-from store_contract import EventStoreContract, TestCodec
+from store_contract import EngineEventsContract, EventStoreContract, GameRepositoryContract, TestCodec
 
 from service.store import InMemoryEventStore
 
@@ -10,3 +10,21 @@ class TestInMemoryEventStore(EventStoreContract):
     @pytest.fixture
     def make_store(self):
         return lambda codec=None, clock=None: InMemoryEventStore(codec or TestCodec(), clock=clock)
+
+
+class TestInMemoryEventStoreWithEngineEvents(EngineEventsContract):
+    @pytest.fixture
+    def make_store(self):
+        return lambda codec=None, clock=None: InMemoryEventStore(codec or TestCodec(), clock=clock)
+
+
+class TestGameRepositoryInMemory(GameRepositoryContract):
+    @pytest.fixture
+    def make_store(self):
+        return lambda codec=None, clock=None: InMemoryEventStore(codec or TestCodec(), clock=clock)
+
+
+def test_a_store_built_without_a_codec_uses_the_engine_events():
+    from service.rules import events
+
+    assert InMemoryEventStore().codec is events
