@@ -1,12 +1,20 @@
-"""Start-up of a ``ginbox worker`` process: the RQ worker that plays bot turns."""
+"""Start-up of a ``ginbox worker`` process: connections, the jobs' context, the sweeper, the RQ worker."""
 
 from __future__ import annotations
 
-from rq import Queue, Worker
+import logging
+import time
+
+from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
+from service.bots import BotScheduler, bot_queue
 from service.config import Settings
 from service.connections import redis_client
+from workers import jobs
+from workers.sweeper import Sweeper
+
+log = logging.getLogger(__name__)
 
 
 def queue_connection(settings: Settings):
@@ -14,9 +22,45 @@ def queue_connection(settings: Settings):
     return redis_client(settings.rq_redis_url or settings.redis_url, timeout_s=max(settings.redis_timeout_s, 10))
 
 
+def build_context(settings: Settings) -> jobs.WorkerContext:
+    """Every connection the jobs use, made once (STYLE.md: connections at start-up only)."""
+    from service.games import GameService, TokenStore
+    from service.store.redis_store import RedisEventStore
+    from service.store.repository import GameRepository
+
+    redis = redis_client(settings.redis_url, settings.redis_timeout_s)
+    queue = bot_queue(queue_connection(settings), settings.queue_name)
+    store = RedisEventStore(redis, prefix=settings.key_prefix)
+    repository = GameRepository(store, settings.snapshot_every)
+    # the worker's own appends schedule the next bot turn, exactly as the API's do
+    games = GameService(store, repository, TokenStore(redis, settings.key_prefix),
+                        bot_scheduler=BotScheduler(queue, settings.key_prefix))
+    return jobs.WorkerContext(settings=settings, store=store, repository=repository, games=games, queue=queue)
+
+
 def run_worker(settings: Settings, burst: bool = False) -> int:
-    conn = queue_connection(settings)
-    queue = Queue(settings.queue_name, connection=conn, serializer=JSONSerializer)
-    worker = Worker([queue], connection=conn, serializer=JSONSerializer)
-    worker.work(burst=burst, with_scheduler=True)
-    return 0
+    """Run the bot worker until it is asked to stop (SIGTERM/SIGINT); with ``burst``, until the queue is empty.
+
+    A plain (non-forking) RQ worker runs the jobs in this process, so a bot's answer costs no
+    fork and the connections built at start-up are reused. If Redis goes away the RQ loop ends;
+    it is started again after a pause instead of leaving the games without a worker.
+    """
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    ctx = build_context(settings)
+    jobs.set_context(ctx)
+    sweeper = Sweeper(ctx)
+    sweeper.start()
+    try:
+        while True:
+            worker = SimpleWorker([ctx.queue], connection=ctx.queue.connection, serializer=JSONSerializer)
+            try:
+                worker.work(burst=burst, logging_level="WARNING")
+            except Exception:  # noqa: BLE001
+                log.exception("worker loop failed")
+            if burst or worker._stop_requested:
+                return 0
+            log.warning("worker loop ended (Redis unavailable?): starting again in 1s")
+            time.sleep(1.0)
+    finally:
+        sweeper.stop()
+        jobs.set_context(None)

@@ -1,0 +1,219 @@
+"""Scheduling of bot turns (and turn clocks) on the RQ queue.
+
+The service layer calls a scheduler after every successful append. When a bot must act in the
+new state (a bot seat is to move, or a bot advisor has a captain to advise) one job
+``workers.jobs.play_bot_turn(game_id, version)`` is enqueued with the id
+``bot-<game_id>-<version>``: a job is named by the state it answers, so it is never enqueued
+twice, and a job that finds the game at another version does nothing.
+
+Games waiting on a bot are kept in one sorted set on the queue's Redis (score: when the current
+wait began, in ms). The sweeper of ``ginbox worker`` re-enqueues the games that stayed there
+longer than ``bot_stall_s`` (a worker killed mid-job, a queue lost with a Redis restart). The key
+carries its own hash tag (``{#bots}``) so that it stays one slot on a Redis Cluster.
+
+When the rule option ``turn_timeout_s`` is set, a human seat to move gets a clock: a job
+``workers.jobs.play_timed_out_turn(game_id, version)`` (id ``clock-<game_id>-<version>``)
+scheduled that many seconds later, which plays the basic policy's move if the seat has not moved.
+
+Jobs are serialized with RQ's JSONSerializer (never pickle) and take only ids.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+import time
+from datetime import timedelta
+from typing import Any
+
+from rq import Queue, Retry
+from rq.exceptions import NoSuchJobError
+from rq.job import Job, JobStatus
+from rq.serializers import JSONSerializer
+
+log = logging.getLogger(__name__)
+
+_RQ_ID = re.compile(r"^[A-Za-z0-9_-]+$")
+
+PLAY_BOT_TURN = "workers.jobs.play_bot_turn"
+PLAY_TIMED_OUT_TURN = "workers.jobs.play_timed_out_turn"
+#: a bot move takes well under a second (the expert's budget is a fraction of one)
+JOB_TIMEOUT_S = 60
+#: a job that raised is retried after 1, 3 then 10 seconds
+RETRY_INTERVALS = [1, 3, 10]
+#: finished jobs are forgotten soon; their only effect is the event they appended
+RESULT_TTL_S = 120
+FAILURE_TTL_S = 7 * 24 * 3600
+#: job states in which a job will still run (so it must not be enqueued again)
+PENDING = {JobStatus.QUEUED, JobStatus.STARTED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
+
+# Remove a game from the waiting set only if its wait is the one the caller saw (same score):
+# a newer wait recorded meanwhile by another scheduler must survive.
+_ZREM_IF_SCORE = """
+local s = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if s and tonumber(s) == tonumber(ARGV[2]) then return redis.call('ZREM', KEYS[1], ARGV[1]) end
+return 0
+"""
+
+
+def bot_queue(connection, name: str) -> Queue:
+    """The bot queue on ``connection``, with RQ's JSON serializer."""
+    return Queue(name, connection=connection, serializer=JSONSerializer)
+
+
+def awaiting_key(key_prefix: str) -> str:
+    """The sorted set of games waiting on a bot (member game id, score ms since the wait began)."""
+    return f"{key_prefix}:{{#bots}}:awaiting"
+
+
+def _id_part(game_id: str) -> str:
+    """The game id as RQ allows it in a job id (letters, digits, '_', '-'), else its digest."""
+    if _RQ_ID.match(game_id):
+        return game_id
+    return "h" + hashlib.sha256(game_id.encode("utf-8")).hexdigest()[:32]
+
+
+def bot_job_id(game_id: str, version: int) -> str:
+    """``bot-<game_id>-<version>``: one job per (game, version).
+
+    RQ job ids may not contain ':', hence '-' (the version, last, is all digits, so the id
+    still names one game and one version).
+    """
+    return f"bot-{_id_part(game_id)}-{version}"
+
+
+def clock_job_id(game_id: str, version: int) -> str:
+    """``clock-<game_id>-<version>``: one turn clock per (game, version)."""
+    return f"clock-{_id_part(game_id)}-{version}"
+
+
+def _is_bot(player: Any) -> bool:
+    return isinstance(player, dict) and bool(player.get("bot"))
+
+
+def bot_to_act(state) -> bool:
+    """True when a bot has something to do in ``state``: a move, or advice for its captain.
+
+    A bot advisor advises once per decision of its captain; whether it already did is read from
+    the log by the job (the state does not say which event came last).
+    """
+    if getattr(state, "status", None) != "playing":
+        return False
+    players = state.players
+    if any(_is_bot(players[s]) for s in state.to_act):
+        return True
+    roles = state.roles
+    return bool(roles) and _is_bot(players[roles["advisor"]]) and roles["captain"] in state.to_act
+
+
+def human_clock(state) -> float | None:
+    """Seconds a human seat to act has before the basic policy plays for it (None: no clock)."""
+    timeout = (state.options or {}).get("turn_timeout_s") if getattr(state, "status", None) == "playing" else None
+    if not timeout:
+        return None
+    players = state.players
+    if any(not _is_bot(players[s]) for s in state.to_act):
+        return float(timeout)
+    return None
+
+
+def _pending(queue: Queue, job_id: str) -> bool:
+    """True when the job exists and will still run (queued, running, scheduled or deferred)."""
+    try:
+        job = Job.fetch(job_id, connection=queue.connection, serializer=queue.serializer)
+    except NoSuchJobError:
+        return False
+    status = job.get_status(refresh=False)
+    return status in PENDING
+
+
+def enqueue_bot_turn(queue: Queue, game_id: str, version: int, *, force: bool = False) -> bool:
+    """Enqueue ``play_bot_turn(game_id, version)`` unless that job is already pending.
+
+    ``force`` replaces a job that looks pending but is known to be lost (the sweeper's case:
+    its worker died). Returns True when a job was enqueued.
+    """
+    job_id = bot_job_id(game_id, version)
+    if _pending(queue, job_id) and not force:
+        return False
+    if force:
+        try:
+            Job.fetch(job_id, connection=queue.connection, serializer=queue.serializer).delete(
+                remove_from_queue=True
+            )
+        except NoSuchJobError:
+            pass
+    queue.enqueue(
+        PLAY_BOT_TURN,
+        game_id,
+        version,
+        job_id=job_id,
+        job_timeout=JOB_TIMEOUT_S,
+        result_ttl=RESULT_TTL_S,
+        failure_ttl=FAILURE_TTL_S,
+        retry=Retry(max=len(RETRY_INTERVALS), interval=RETRY_INTERVALS),
+        description=f"bot turn of game {game_id} at version {version}",
+    )
+    return True
+
+
+def schedule_bots(queue: Queue, game_id: str, state, *, key_prefix: str = "ginbox") -> bool:
+    """After an append: enqueue the bot's turn (and a human's turn clock) for ``state``.
+
+    Returns True when a bot has to act. Never enqueues a job twice for one version.
+    """
+    conn = queue.connection
+    key = awaiting_key(key_prefix)
+    version = state.version
+    timeout = human_clock(state)
+    if timeout is not None:
+        job_id = clock_job_id(game_id, version)
+        if not _pending(queue, job_id):
+            queue.enqueue_in(
+                timedelta(seconds=timeout),
+                PLAY_TIMED_OUT_TURN,
+                game_id,
+                version,
+                job_id=job_id,
+                job_timeout=JOB_TIMEOUT_S,
+                result_ttl=RESULT_TTL_S,
+                failure_ttl=FAILURE_TTL_S,
+                retry=Retry(max=len(RETRY_INTERVALS), interval=RETRY_INTERVALS),
+                description=f"turn clock of game {game_id} at version {version}",
+            )
+    if not bot_to_act(state):
+        conn.zrem(key, game_id)
+        return False
+    # the wait starts now: the sweeper measures stalls from this moment
+    conn.zadd(key, {game_id: int(time.time() * 1000)})
+    enqueue_bot_turn(queue, game_id, version)
+    return True
+
+
+def stop_waiting(connection, key_prefix: str, game_id: str, score: float | None) -> bool:
+    """Drop a game from the waiting set if its wait is still the one with ``score``."""
+    if score is None:
+        return False
+    return bool(connection.eval(_ZREM_IF_SCORE, 1, awaiting_key(key_prefix), game_id, score))
+
+
+class BotScheduler:
+    """The ``bot_scheduler(game_id, state)`` hook of the service layer, bound to a queue and prefix."""
+
+    def __init__(self, queue: Queue, key_prefix: str):
+        self.queue = queue
+        self.key_prefix = key_prefix
+
+    def __call__(self, game_id: str, state) -> None:
+        schedule_bots(self.queue, game_id, state, key_prefix=self.key_prefix)
+
+
+def make_bot_scheduler(settings, connection=None) -> BotScheduler:
+    """The scheduler for an API or worker process; ``connection`` defaults to the queue's Redis."""
+    if connection is None:
+        from service.connections import redis_client
+
+        connection = redis_client(settings.rq_redis_url or settings.redis_url,
+                                  timeout_s=max(settings.redis_timeout_s, 10))
+    return BotScheduler(bot_queue(connection, settings.queue_name), settings.key_prefix)

@@ -1,0 +1,212 @@
+"""RQ entry points: play a bot's turn, play a human's timed-out turn, sweep stalled games.
+
+Jobs take only ids (``game_id``, the ``version`` they answer) and find their connections in the
+worker's context, built once at start-up (workers/runner.py). Each is safe to run twice: it does
+nothing if the game moved on from ``version``, and its move is appended with ``version`` as the
+expected version, so of two runs at most one lands.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from service import bots
+from service.rules import commands, game, views
+from service.rules.events import AdviceGiven
+
+from workers.policies import advice_text, basic_move, make_policy, read
+
+log = logging.getLogger(__name__)
+
+#: the expert's time budget per move when the seat does not say (player field "budget_ms")
+DEFAULT_BUDGET_S = 0.2
+
+
+@dataclass
+class WorkerContext:
+    """What jobs use, built at worker start-up: store, repository, service layer, queue."""
+
+    settings: Any
+    store: Any
+    repository: Any
+    games: Any
+    queue: Any
+    stats: dict = field(default_factory=dict)
+
+
+_context: WorkerContext | None = None
+
+
+def set_context(ctx: WorkerContext | None) -> None:
+    global _context
+    _context = ctx
+
+
+def context() -> WorkerContext:
+    if _context is None:
+        raise RuntimeError("the worker context is not set: jobs run inside 'ginbox worker'")
+    return _context
+
+
+# --------------------------------------------------------------------------- reading a game
+
+
+@dataclass
+class Loaded:
+    """A game's current state with what one seat was shown of the hand in play."""
+
+    state: Any
+    last_event: Any
+
+
+def load(ctx: WorkerContext, game_id: str) -> Loaded:
+    """The game's current state (through the repository: snapshot plus the log's tail)."""
+    state = ctx.repository.load_state(game_id)
+    last = ctx.store.load(game_id, after=state.version - 1) if state.version > 0 else []
+    return Loaded(state=state, last_event=last[-1].event if last else None)
+
+
+def seat_events(ctx: WorkerContext, game_id: str, state, seat: int) -> list[dict]:
+    """The events of the hand in play as ``seat`` was shown them (views.view_event).
+
+    The log is read back from the end until the hand's deal is found, then replayed from the
+    state just before it, so that each event is redacted exactly as the API would redact it.
+    """
+    version = state.version
+    records: list = []
+    window = 64
+    while True:
+        after = max(0, version - window)
+        records = ctx.store.load(game_id, after=after, upto=version)
+        deal = next((i for i in range(len(records) - 1, -1, -1) if records[i].event.TYPE == "hand_dealt"), None)
+        if deal is not None or after == 0:
+            break
+        window *= 4
+    if deal is None:
+        return []
+    first = records[deal].version
+    before = ctx.repository.load_state(game_id, upto=first - 1) if first > 1 else None
+    out = []
+    s = before
+    for r in records[deal:]:
+        shown = views.view_event(r.event, seat, s)
+        if shown is not None:
+            out.append(shown)
+        s = game.evolve(s, r.event)
+    return out
+
+
+def _budget_s(player: dict) -> float:
+    ms = player.get("budget_ms") if isinstance(player, dict) else None
+    if isinstance(ms, (int, float)) and not isinstance(ms, bool) and 0 < ms <= 10_000:
+        return ms / 1000
+    return DEFAULT_BUDGET_S
+
+
+def _policy_for(player: dict):
+    name = player.get("bot") if isinstance(player, dict) else None
+    try:
+        return make_policy(name, budget_s=_budget_s(player))
+    except ValueError:
+        log.warning("unknown bot policy %r: playing basic", name)
+        return make_policy("basic")
+
+
+def next_bot_action(state, last_event) -> tuple[str, int] | None:
+    """("advise", advisor seat) or ("move", seat) for the bot that acts now, or None.
+
+    A bot advisor advises its captain once per decision, before the captain plays: not again
+    when the last event already is its advice.
+    """
+    if state.status != "playing":
+        return None
+    players = state.players
+    roles = state.roles
+    if roles and bots._is_bot(players[roles["advisor"]]) and roles["captain"] in state.to_act:
+        if not isinstance(last_event, AdviceGiven):
+            return ("advise", roles["advisor"])
+    for seat in state.to_act:
+        if bots._is_bot(players[seat]):
+            return ("move", seat)
+    return None
+
+
+def choose(ctx: WorkerContext, game_id: str, state, seat: int, policy, advise: bool = False):
+    """The command the seat's policy picks from its own view and events (seeded by game and version)."""
+    view = views.view_state(state, seat)
+    seen = seat_events(ctx, game_id, state, seat)
+    rng = random.Random(f"{game_id}:{state.version}:{seat}")
+    command = policy.choose(view, rng, seen)
+    if advise:
+        return commands.Advise(advice_text(command))
+    return command
+
+
+def _append(ctx: WorkerContext, game_id: str, seat: int, command, version: int) -> bool:
+    """Play ``command`` for ``seat`` through the service layer, expecting ``version``.
+
+    False when someone else moved first (the game is no longer at ``version``).
+    """
+    from service.api.problems import ApiError
+    from service.store.errors import ConcurrencyError
+
+    try:
+        ctx.games.run_command(game_id, seat, command, if_match={version})
+    except ConcurrencyError:
+        return False
+    except ApiError as err:
+        if err.status == 412:
+            return False
+        raise
+    return True
+
+
+# --------------------------------------------------------------------------- jobs
+
+
+def play_bot_turn(game_id: str, version: int) -> str:
+    """Play the bot's move (or its advice) in ``game_id`` if the game is still at ``version``."""
+    ctx = context()
+    waiting_since = ctx.queue.connection.zscore(bots.awaiting_key(ctx.settings.key_prefix), game_id)
+    loaded = load(ctx, game_id)
+    state = loaded.state
+    if state.version != version:
+        return "moved_on"
+    action = next_bot_action(state, loaded.last_event)
+    if action is None:
+        # nobody automatic acts here (a human's turn, or the game is over): stop waiting
+        bots.stop_waiting(ctx.queue.connection, ctx.settings.key_prefix, game_id, waiting_since)
+        return "no_bot_to_act"
+    kind, seat = action
+    player = state.players[seat]
+    t0 = time.perf_counter()
+    command = choose(ctx, game_id, state, seat, _policy_for(player), advise=(kind == "advise"))
+    ctx.stats["last_think_s"] = time.perf_counter() - t0
+    if not _append(ctx, game_id, seat, command, version):
+        return "moved_on"
+    return "advised" if kind == "advise" else "moved"
+
+
+def play_timed_out_turn(game_id: str, version: int) -> str:
+    """A human seat's clock ran out: if the game is still at ``version``, play the basic move for it."""
+    ctx = context()
+    state = ctx.repository.load_state(game_id)
+    if state.version != version or state.status != "playing":
+        return "moved_on"
+    for seat in state.to_act:
+        if bots._is_bot(state.players[seat]):
+            continue
+        view = views.view_state(state, seat)
+        command = basic_move(read(view))
+        auto = getattr(commands, "auto_played", None)
+        if auto is not None:
+            # the engine records that the move was played for the seat by its clock
+            command = auto(command)
+        if not _append(ctx, game_id, seat, command, version):
+            return "moved_on"
+        return "auto_played"
+    return "no_human_to_act"

@@ -1,0 +1,160 @@
+"""Recovery of stalled bot turns, and release of scheduled jobs, in a thread of ``ginbox worker``.
+
+A game waits on a bot from the moment its turn is enqueued (service.bots keeps it in a sorted
+set with that time). If it still waits ``bot_stall_s`` later, its job was lost: the worker that
+ran it was killed, or the queue went with a Redis restart. The sweep then enqueues the turn
+again (the job is safe to run twice: it checks and expects the version). At start-up, and every
+few minutes, the game index is also walked for playing games whose bot never got a job at all.
+
+The same thread moves due jobs (retries with back-off, turn clocks) from RQ's scheduled-job
+registry to the queue, so no separate scheduler process is needed and a worker killed with -9
+leaves no scheduler lock behind to block the next one.
+
+Each duty takes a short Redis lock, so that several workers do not all sweep at once.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+from rq.exceptions import NoSuchJobError
+from rq.job import Job, JobStatus
+
+from service import bots
+
+log = logging.getLogger(__name__)
+
+#: how often the whole game index is walked for playing games nobody scheduled (seconds)
+INDEX_SCAN_EVERY_S = 300.0
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def _lock(conn, key: str, ttl_ms: int) -> bool:
+    return bool(conn.set(key, "1", nx=True, px=max(1, int(ttl_ms))))
+
+
+def promote_scheduled(queue) -> int:
+    """Enqueue the jobs of the queue's scheduled-job registry that are due; how many."""
+    registry = queue.scheduled_job_registry
+    job_ids = registry.get_jobs_to_schedule(time.time())
+    moved = 0
+    for job_id in job_ids:
+        # remove first: whoever removes it enqueues it, so two sweepers never both do
+        if not queue.connection.zrem(registry.key, job_id):
+            continue
+        try:
+            job = Job.fetch(job_id, connection=queue.connection, serializer=queue.serializer)
+        except NoSuchJobError:
+            continue
+        queue._enqueue_job(job, at_front=job.should_enqueue_at_front())
+        moved += 1
+    return moved
+
+
+def _job_will_run(queue, job_id: str) -> bool:
+    """True only for a job waiting in the queue's list: anything else is lost or finished."""
+    try:
+        job = Job.fetch(job_id, connection=queue.connection, serializer=queue.serializer)
+    except NoSuchJobError:
+        return False
+    status = job.get_status(refresh=False)
+    if status == JobStatus.SCHEDULED:
+        return True  # a retry waiting for its back-off; promote_scheduled releases it
+    if status == JobStatus.QUEUED:
+        return job_id in {j.decode() if isinstance(j, bytes) else j for j in queue.get_job_ids()}
+    return False
+
+
+def recover(ctx, game_id: str, now_ms: int | None = None) -> bool:
+    """Enqueue the bot turn of one waiting game again if it still needs one; True if it did."""
+    conn = ctx.queue.connection
+    key = bots.awaiting_key(ctx.settings.key_prefix)
+    seen = conn.zscore(key, game_id)
+    if not ctx.store.exists(game_id):
+        bots.stop_waiting(conn, ctx.settings.key_prefix, game_id, seen)
+        return False
+    state = ctx.repository.load_state(game_id)
+    if not bots.bot_to_act(state):
+        bots.stop_waiting(conn, ctx.settings.key_prefix, game_id, seen)
+        return False
+    job_id = bots.bot_job_id(game_id, state.version)
+    conn.zadd(key, {game_id: now_ms or _now_ms()})  # the next stall is measured from now
+    if _job_will_run(ctx.queue, job_id):
+        return False
+    log.warning("game %s waited on a bot at version %s: enqueuing its turn again", game_id, state.version)
+    bots.enqueue_bot_turn(ctx.queue, game_id, state.version, force=True)
+    return True
+
+
+def playing_games(ctx):
+    """Ids of every game the index lists as playing."""
+    cursor = None
+    while True:
+        page, cursor = ctx.store.list_games(status="playing", cursor=cursor, limit=200)
+        for summary in page:
+            yield summary["game_id"]
+        if not cursor:
+            return
+
+
+def stalled_games(ctx, now_ms: int | None = None, scan_index: bool = False) -> list[str]:
+    """Recover every game waiting on a bot longer than ``bot_stall_s``; the ids re-enqueued."""
+    conn = ctx.queue.connection
+    now = now_ms or _now_ms()
+    key = bots.awaiting_key(ctx.settings.key_prefix)
+    limit = now - int(ctx.settings.bot_stall_s * 1000)
+    ids = [g.decode() if isinstance(g, bytes) else g for g in conn.zrangebyscore(key, "-inf", limit)]
+    if scan_index:
+        waiting = {g.decode() if isinstance(g, bytes) else g for g in conn.zrange(key, 0, -1)}
+        for game_id in playing_games(ctx):
+            if game_id not in waiting and game_id not in ids:
+                ids.append(game_id)
+    out = []
+    for game_id in ids:
+        try:
+            if recover(ctx, game_id, now):
+                out.append(game_id)
+        except Exception:  # noqa: BLE001 (one broken game must not stop the sweep of the others)
+            log.exception("sweep of game %s failed", game_id)
+    return out
+
+
+class Sweeper(threading.Thread):
+    """The worker's background thread: releases due scheduled jobs and recovers stalled games."""
+
+    def __init__(self, ctx, tick_s: float | None = None):
+        super().__init__(name="ginbox-sweeper", daemon=True)
+        self.ctx = ctx
+        stall = max(0.2, float(ctx.settings.bot_stall_s))
+        self.tick_s = tick_s if tick_s is not None else min(1.0, stall / 4)
+        self.sweep_every_s = min(stall / 2, 5.0)
+        self.stopping = threading.Event()
+
+    def stop(self) -> None:
+        self.stopping.set()
+
+    def run(self) -> None:
+        prefix = self.ctx.settings.key_prefix
+        conn = self.ctx.queue.connection
+        last_sweep = 0.0
+        last_scan = None
+        while not self.stopping.is_set():
+            try:
+                if _lock(conn, f"{prefix}:{{#bots}}:lock:promote", self.tick_s * 1000 * 0.9):
+                    promote_scheduled(self.ctx.queue)
+                now = time.monotonic()
+                if now - last_sweep >= self.sweep_every_s:
+                    last_sweep = now
+                    scan = last_scan is None or now - last_scan >= INDEX_SCAN_EVERY_S
+                    if _lock(conn, f"{prefix}:{{#bots}}:lock:sweep", self.sweep_every_s * 1000 * 0.9):
+                        if scan:
+                            last_scan = now
+                        stalled_games(self.ctx, scan_index=scan)
+            except Exception:  # noqa: BLE001 (Redis away for a moment: try again next tick)
+                log.exception("bot sweeper tick failed")
+            self.stopping.wait(self.tick_s)
