@@ -1,0 +1,108 @@
+"""Variants and rule options: defaults and validation (RULES.md §2, §3, §4)."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.rules import game as G
+from service.rules import variants as V
+from service.rules.errors import RulesError
+
+from test_rules_support import new_table
+
+
+def test_three_hand_defaults_rules_4():
+    """§4 table, three-hand column."""
+    assert V.normalise_options("three-hand", None) == {
+        "target_score": 100,
+        "knock_limit": 10,
+        "gin_bonus": 25,
+        "big_gin_bonus": None,
+        "gin_adds_deadwood": True,
+        "undercut_bonus": 10,
+        "max_turns_per_hand": 200,
+    }
+
+
+def test_gin_rami_defaults_rules_4():
+    """§4 table, gin-rami column."""
+    assert V.normalise_options("gin-rami", {}) == {
+        "target_score": 100,
+        "knock_limit": 10,
+        "gin_bonus": 20,
+        "big_gin_bonus": 30,
+        "gin_adds_deadwood": False,
+        "undercut_bonus": 10,
+        "max_turns_per_hand": 200,
+    }
+
+
+def test_game_created_records_every_option_value_rules_4():
+    t = new_table("gin-rami", options={"target_score": 50})
+    created = t.events[0]
+    assert created.options["target_score"] == 50 and created.options["gin_bonus"] == 20
+    assert t.state.options == created.options and len(created.options) == 7
+    assert created.rules_version == V.RULES_VERSION
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"target": 100},
+        {"target_score": 0},
+        {"target_score": "100"},
+        {"target_score": True},
+        {"knock_limit": -1},
+        {"knock_limit": 10.5},
+        {"gin_bonus": None},
+        {"big_gin_bonus": -5},
+        {"gin_adds_deadwood": 1},
+        {"undercut_bonus": -1},
+        {"max_turns_per_hand": 0},
+        ["target_score", 100],
+    ],
+)
+def test_invalid_options_are_refused_rules_4(options):
+    with pytest.raises(RulesError) as err:
+        V.normalise_options("gin-rami", options)
+    assert err.value.code == "invalid_option" and not err.value.conflict
+
+
+def test_big_gin_bonus_null_disables_big_gin_rules_4():
+    assert V.normalise_options("gin-rami", {"big_gin_bonus": None})["big_gin_bonus"] is None
+    assert not V.big_gin_allowed(V.normalise_options("three-hand", None))
+    assert V.big_gin_allowed(V.normalise_options("gin-rami", None))
+
+
+def test_unknown_variant_is_refused():
+    with pytest.raises(RulesError) as err:
+        G.start(G.GameSpec("four-hand", [None] * 4, seed=b"x"))
+    assert err.value.code == "invalid_variant"
+
+
+@pytest.mark.parametrize(
+    "kwargs, code",
+    [
+        (dict(variant="gin-rami", players=[{"name": "a"}]), "invalid_players"),
+        (dict(variant="three-hand", players=[{"name": "a"}, {"name": "b"}]), "invalid_players"),
+        (dict(variant="gin-rami", players=["ann", "bob"]), "invalid_players"),
+        (dict(variant="gin-rami", players=[None, None], seed=None), "invalid_seed"),
+        (dict(variant="gin-rami", players=[None, None], seed="text"), "invalid_seed"),
+        (dict(variant="gin-rami", players=[None, None], seed=b""), "invalid_seed"),
+        (dict(variant="gin-rami", players=[None, None], decks=[["AC"] * 52]), "invalid_deck"),
+        (dict(variant="gin-rami", players=[None, None], decks=[["AC", "2C"]]), "invalid_deck"),
+        (dict(variant="gin-rami", players=[None, None], roles={"box": 0, "captain": 1, "advisor": 2}), "invalid_roles"),
+        (dict(variant="gin-rami", players=[None, None], first_dealer=2), "invalid_first_dealer"),
+        (dict(variant="three-hand", players=[None] * 3, first_dealer=0), "invalid_first_dealer"),
+        (dict(variant="gin-rami", players=[None, None], options={"knock_limit": 200}), "invalid_option"),
+    ],
+)
+def test_invalid_specs_are_refused(kwargs, code):
+    kwargs.setdefault("seed", b"seed")
+    with pytest.raises(RulesError) as err:
+        G.start(G.GameSpec(**kwargs))
+    assert err.value.code == code and not err.value.conflict
+
+
+def test_variants_have_their_seat_counts_rules_2_and_3():
+    assert V.get_variant("three-hand").seats == 3 and V.get_variant("gin-rami").seats == 2
