@@ -71,6 +71,18 @@ _INDEX = {c: i for i, c in enumerate(C.DECK)}
 _DISCARD_CMD = tuple(Discard(c) for c in C.DECK)
 _KNOCK_CMD = tuple(Knock(c, None) for c in C.DECK)
 _BIG_GIN_CMD = Knock(None, None)
+# The Discard commands of every 13-bit suit pattern, per suit: legal_moves lists a hand's
+# discards with four look-ups instead of walking its bits (it runs once per decision).
+def _suit_discards(suit: int) -> tuple:
+    table: list = [()] * (1 << 13)
+    for p in range(1, 1 << 13):
+        low = (p & -p).bit_length() - 1
+        # the lowest card, then the rest (already built: a smaller pattern), in index order
+        table[p] = (_DISCARD_CMD[13 * suit + low],) + table[p & (p - 1)]
+    return tuple(table)
+
+
+_SUIT_DISCARDS = tuple(_suit_discards(s) for s in range(4))
 
 
 @dataclass
@@ -984,7 +996,9 @@ def legal_moves(state: GameState | None, seat: int | None) -> list:
         return []
     hand = state.hands[seat]
     taken = state.taken
-    moves = [_DISCARD_CMD[c] for c in C.cards_of(hand) if c != taken]
+    h = hand & ~(1 << taken) if taken >= 0 else hand
+    d0, d1, d2, d3 = _SUIT_DISCARDS
+    moves = [*d0[h & 0x1FFF], *d1[h >> 13 & 0x1FFF], *d2[h >> 26 & 0x1FFF], *d3[h >> 39]]
     kd = knock_options(state)
     if kd:
         moves += [_KNOCK_CMD[C.to_index(c)] for c, _ in kd if C.to_index(c) != taken]
