@@ -330,3 +330,49 @@ def test_a_hand_is_not_ended_by_a_plain_discard_even_when_a_knock_was_possible_r
     new = t.discard(1, "KH")
     assert [type(e).TYPE for e in new] == ["card_discarded"]
     assert t.state.phase == "draw" and t.state.to_act == (0,)
+
+
+# --------------------------------------------------------------------------- ace low, optimal defence
+
+
+def test_ace_is_never_high_so_q_k_a_is_not_a_run_rules_1_cards():
+    """§1 "Ace is always low ... Q-K-A and K-A-2 are not" runs."""
+    pattern = ("QH KH AH 2H 7D 7H 7S 4S 5S 6S", "8C 9C TC JD QD KD 9D 9S 9H 5C", "JS", "2D")
+    for melds in ([["QH", "KH", "AH"]], [["KH", "AH", "2H"]]):
+        t = gin_rami(pattern)
+        with pytest.raises(RulesError) as err:
+            knock_after_stock_draw(t, 1, "2D", melds)
+        assert err.value.code == "invalid_melds"
+    # the engine's own arrangement leaves QH KH AH 2H = 10 + 10 + 1 + 2 = 23 > 10: no knock
+    t = gin_rami(pattern)
+    with pytest.raises(RulesError) as err:
+        knock_after_stock_draw(t, 1, "2D")
+    assert err.value.code == "knock_deadwood_too_high"
+
+
+def test_defender_takes_the_own_melds_and_layoffs_that_leave_least_deadwood_rules_1_decision():
+    """§1 [decision]: the engine applies the defender's best combination of melds and lay-offs."""
+    # knocker AC 2C 3C | 7C 7D 7H | 5S 6S 7S, 9H; draws 2D; discards 9H: K = 2.
+    # defender 8S 9S 8H 8D KC QD JH 4H 3D TC:
+    #   own set 8S 8H 8D, 9S unmatched: 9S + KC 10 + QD 10 + JH 10 + 4H 4 + 3D 3 + TC 10 = 56
+    #   or lay off 8S then 9S on 5S-7S: 8H + 8D + 47 = 63
+    #   the engine must take the set: D = 56, and the knocker scores 56 - 2 = 54
+    pattern = ("AC 2C 3C 7C 7D 7H 5S 6S 7S 9H", "8S 9S 8H 8D KC QD JH 4H 3D TC", "KS", "2D")
+    t = gin_rami(pattern)
+    scored = knock_after_stock_draw(t, 1, "9H")[1]
+    assert scored.layoffs == ()
+    assert [list(m) for m in scored.defender_melds] == [["8D", "8H", "8S"]]
+    assert (scored.defender_deadwood, scored.points) == (56, 54)
+
+
+def test_game_ends_when_a_player_reaches_the_default_target_of_100_rules_1_game():
+    """§1 Game: "until a player's cumulative score reaches 100 or more"."""
+    # every hand the non-dealer goes big gin (30); the deal alternates, so seat 1 (non-dealer
+    # of hands 1, 3, 5, 7) has 30, 60, 90, 120 and seat 0 (hands 2, 4, 6) 30, 60, 90
+    t = new_table("gin-rami", decks=[deck_of(P_BIG_GIN)] * 7, first_dealer=0)
+    for hand in range(1, 8):
+        assert t.state.status == "playing" and t.state.hand_no == hand
+        knock_after_stock_draw(t, t.state.non_dealer, None)
+        if hand == 6:
+            assert t.state.scores == [90, 90] and t.state.status == "playing"
+    assert t.state.status == "over" and t.state.scores == [90, 120] and t.state.winner == 1
