@@ -18,7 +18,6 @@ from test_rules_support import (
     P_GIN,
     P_KNOCK,
     P_UNDERCUT,
-    deck,
     deck_of,
     new_table,
 )

@@ -23,7 +23,7 @@ from service.rules.commands import (
 from service.rules.errors import RulesError
 from service.rules.events import HandDrawn
 
-from test_rules_support import P_GIN, P_KNOCK, deck, deck_of, new_table
+from test_rules_support import P_GIN, P_KNOCK, deck_of, new_table
 
 ROLES = {"box": 0, "captain": 1, "advisor": 2}
 

@@ -7,7 +7,7 @@ import json
 from service.rules import cards
 from service.rules import game as G
 from service.rules.commands import Advise, command_to_dict
-from service.rules.events import CardDrawn, GameCreated, HandDealt
+from service.rules.events import HandDealt
 from service.rules.views import view_event, view_state
 
 from test_rules_support import P_GIN, P_KNOCK, deck_of, new_table
