@@ -1,0 +1,154 @@
+"""Structured logs: one JSON object per line, carrying the game id and version in play.
+
+The fields a log line carries beside its message come from a context bound with :func:`bind`
+(a ``contextvars`` context, so each request thread and each job has its own). The API binds
+the request (id, method, route, game id) for every request, and logs one ``request`` line per
+answer with its status, duration and the game version it answered (from the ETag). A worker
+binds ``game_id`` and ``version`` around a bot turn; every line logged inside then carries them.
+
+    configure_logging()                      # JSON lines on stderr, level from GINBOX_LOG_LEVEL
+    init_request_logging(app)                # the per-request context and access line
+    with bind(game_id=gid, version=v): ...   # anywhere else
+"""
+
+from __future__ import annotations
+
+import contextvars
+import datetime as _dt
+import json
+import logging
+import os
+import secrets
+import sys
+import time
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+#: the logger of the one access line per request
+ACCESS_LOGGER = "ginbox.access"
+# attributes every LogRecord has: anything else set through ``extra=`` is a field of the line
+_RECORD_ATTRS = set(vars(logging.LogRecord("x", logging.INFO, "x", 0, "x", None, None))) | {"message", "asctime"}
+
+_context: contextvars.ContextVar[dict] = contextvars.ContextVar("ginbox_log_context", default={})
+
+
+def current_context() -> dict:
+    """The fields bound in this context."""
+    return dict(_context.get())
+
+
+@contextmanager
+def bind(**fields: Any) -> Iterator[None]:
+    """Add ``fields`` to every log line written inside the block (None values are dropped)."""
+    token = _context.set({**_context.get(), **{k: v for k, v in fields.items() if v is not None}})
+    try:
+        yield
+    finally:
+        _context.reset(token)
+
+
+def bind_fields(**fields: Any) -> None:
+    """Add fields to the current context until it ends (e.g. until the request is over)."""
+    _context.set({**_context.get(), **{k: v for k, v in fields.items() if v is not None}})
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per record: ts, level, logger, message, the bound context and ``extra`` fields."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        doc: dict[str, Any] = {
+            "ts": _dt.datetime.fromtimestamp(record.created, _dt.timezone.utc).isoformat(timespec="milliseconds"),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        doc.update(getattr(record, "ginbox_context", None) or _context.get())
+        for key, value in record.__dict__.items():
+            if key not in _RECORD_ATTRS and key != "ginbox_context" and not key.startswith("_"):
+                doc[key] = value
+        if record.exc_info:
+            doc["exc"] = self.formatException(record.exc_info)
+        if record.stack_info:
+            doc["stack"] = self.formatStack(record.stack_info)
+        return json.dumps(doc, default=str, ensure_ascii=False, separators=(",", ":"))
+
+
+class ContextFilter(logging.Filter):
+    """Freezes the bound context onto the record when it is made (a handler may format it later)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not hasattr(record, "ginbox_context"):
+            record.ginbox_context = _context.get()
+        return True
+
+
+def configure_logging(level: str | int | None = None, stream=None) -> logging.Handler:
+    """Send every log record to ``stream`` (stderr) as JSON lines; returns the handler installed.
+
+    Replaces the root logger's handlers, so call it once at process start (``ginbox serve``,
+    ``ginbox worker``, gunicorn's ``post_worker_init``).
+    """
+    level = level or os.environ.get("GINBOX_LOG_LEVEL", "INFO")
+    handler = logging.StreamHandler(stream or sys.stderr)
+    handler.setFormatter(JsonFormatter())
+    handler.addFilter(ContextFilter())
+    root = logging.getLogger()
+    for old in list(root.handlers):
+        root.removeHandler(old)
+    root.addHandler(handler)
+    root.setLevel(level if isinstance(level, int) else str(level).upper())
+    return handler
+
+
+# -- the API's per-request context -----------------------------------------------------------------
+
+def _etag_version(response) -> int | None:
+    tag = response.headers.get("ETag")
+    if not tag:
+        return None
+    tag = tag.strip().removeprefix("W/").strip('"')
+    return int(tag) if tag.isdigit() and len(tag) <= 15 else None
+
+
+def init_request_logging(app) -> None:
+    """Bind each request's id, method, route and game id; log one ``request`` line per answer."""
+    from flask import g, request
+
+    access = logging.getLogger(ACCESS_LOGGER)
+
+    def start() -> None:
+        g._ginbox_log_t0 = time.perf_counter()
+        g._ginbox_log_token = _context.set({})
+        view_args = request.view_args or {}
+        rule = request.url_rule
+        bind_fields(
+            request_id=request.headers.get("X-Request-ID", "")[:64] or secrets.token_hex(8),
+            method=request.method,
+            route=rule.rule if rule is not None else None,
+            game_id=view_args.get("game_id"),
+        )
+
+    def finish(response):
+        t0 = g.get("_ginbox_log_t0")
+        version = _etag_version(response)
+        if version is not None:
+            bind_fields(version=version)
+        response.headers.setdefault("X-Request-ID", _context.get().get("request_id", ""))
+        if access.isEnabledFor(logging.INFO):
+            access.info("request", extra={
+                "status": response.status_code,
+                "duration_ms": round((time.perf_counter() - t0) * 1000, 3) if t0 is not None else None,
+            })
+        return response
+
+    def end(_exc) -> None:
+        token = g.pop("_ginbox_log_token", None)
+        if token is not None:
+            try:
+                _context.reset(token)
+            except ValueError:
+                _context.set({})  # reset from another context (a streamed answer): just clear
+
+    app.before_request_funcs.setdefault(None, []).insert(0, start)
+    app.after_request(finish)
+    app.teardown_request(end)

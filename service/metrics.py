@@ -1,0 +1,210 @@
+"""Prometheus metrics: GET /metrics in the text exposition format.
+
+What is measured:
+
+* every HTTP request, by method, route template (``/games/<game_id>/moves``, never the raw path,
+  so the number of series stays bounded) and status: a counter and a latency histogram;
+* moves recorded through the API (2xx answers of POST /games/{id}/moves), and the conflicts the
+  command endpoints answer (409 and 412, by their problem ``code``);
+* bot turns and their durations, by kind and outcome, recorded by ``ginbox worker`` through
+  :func:`bot_turn` / :func:`observe_bot_turn`;
+* at scrape time, read from Redis: the bot queue's length, the jobs running and scheduled, and
+  the games waiting on a bot (``ginbox_redis_up`` is 0 when Redis did not answer).
+
+Several processes. Counters live in the process that counts them. Under gunicorn with several
+worker processes, or to see the bot workers' counters on the API's /metrics, set
+``PROMETHEUS_MULTIPROC_DIR`` to an empty directory shared by those processes (one host) before
+they start: each process then writes its samples there and /metrics adds them up (prometheus
+client's multiprocess mode). gunicorn should call :func:`child_exit` from its ``child_exit``
+hook so that a dead worker's live samples are dropped. Without the variable each process
+exposes only its own counts.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from contextlib import contextmanager
+from typing import Iterator
+
+from flask import Blueprint, Flask, Response, current_app, g, request
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client.core import GaugeMetricFamily
+
+METRICS_EXTENSION = "ginbox_metrics"
+#: the command endpoints whose answers count as moves and conflicts
+MOVE_ENDPOINT = "games.post_move"
+COMMAND_ENDPOINTS = {"games.post_move", "games.post_advice"}
+
+# request latencies from a cached read (~1 ms) to a stream's first byte or a slow Redis
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+BOT_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
+
+REQUESTS = Counter("ginbox_http_requests", "HTTP requests answered", ["method", "route", "status"])
+LATENCY = Histogram("ginbox_http_request_duration_seconds", "Time to answer an HTTP request (first byte of a stream)",
+                    ["method", "route"], buckets=LATENCY_BUCKETS)
+MOVES = Counter("ginbox_moves", "Moves recorded through the API")
+CONFLICTS = Counter("ginbox_conflicts", "Commands refused because of the game's state or version",
+                    ["code"])
+BOT_TURNS = Counter("ginbox_bot_turns", "Bot turns played by the workers", ["kind", "outcome"])
+BOT_TURN_SECONDS = Histogram("ginbox_bot_turn_duration_seconds", "Time a worker took for one bot turn",
+                             ["kind"], buckets=BOT_BUCKETS)
+
+metrics_bp = Blueprint("metrics", __name__)
+
+
+# -- bot turns (called by the workers) -----------------------------------------------------------
+
+def observe_bot_turn(kind: str, outcome: str, seconds: float) -> None:
+    """Count one bot turn (kind: "move", "advice", "clock"; outcome: what the job returned)."""
+    BOT_TURNS.labels(kind=kind, outcome=outcome).inc()
+    BOT_TURN_SECONDS.labels(kind=kind).observe(seconds)
+
+
+@contextmanager
+def bot_turn(kind: str = "move") -> Iterator[dict]:
+    """Time the body as one bot turn; set ``outcome`` in the yielded dict ("error" if it raises)."""
+    result = {"outcome": "done"}
+    t0 = time.perf_counter()
+    try:
+        yield result
+    except BaseException:
+        result["outcome"] = "error"
+        raise
+    finally:
+        observe_bot_turn(kind, str(result["outcome"]), time.perf_counter() - t0)
+
+
+# -- HTTP requests ---------------------------------------------------------------------------------
+
+def _start_timer() -> None:
+    g._ginbox_metrics_t0 = time.perf_counter()
+
+
+def _route() -> str:
+    rule = request.url_rule
+    return rule.rule if rule is not None else "<unmatched>"
+
+
+def _problem_code(response) -> str:
+    """The ``code`` of a problem+json answer ("unknown" if it has none)."""
+    if response.mimetype != "application/problem+json" or response.is_streamed:
+        return "unknown"
+    try:
+        code = json.loads(response.get_data()).get("code")
+    except (ValueError, AttributeError):
+        return "unknown"
+    return code if isinstance(code, str) and len(code) <= 64 else "unknown"
+
+
+def _record(response):
+    t0 = g.pop("_ginbox_metrics_t0", None)
+    route = _route()
+    method = request.method
+    status = response.status_code
+    REQUESTS.labels(method=method, route=route, status=str(status)).inc()
+    if t0 is not None:
+        LATENCY.labels(method=method, route=route).observe(time.perf_counter() - t0)
+    endpoint = request.endpoint
+    if endpoint == MOVE_ENDPOINT and 200 <= status < 300:
+        MOVES.inc()
+    elif endpoint in COMMAND_ENDPOINTS and status in (409, 412):
+        CONFLICTS.labels(code=_problem_code(response)).inc()
+    return response
+
+
+# -- what is read from Redis at scrape time --------------------------------------------------------
+
+class QueueCollector:
+    """Gauges read from Redis when /metrics is scraped: queue length, jobs, games waiting on a bot."""
+
+    def __init__(self, connection, queue_name: str, key_prefix: str):
+        self.connection = connection
+        self.queue_name = queue_name
+        self.key_prefix = key_prefix
+
+    def collect(self):
+        from service.bots import awaiting_key
+
+        up = GaugeMetricFamily("ginbox_redis_up", "1 when Redis answered the scrape's queries")
+        queued = GaugeMetricFamily("ginbox_bot_queue_length", "Bot jobs waiting in the queue")
+        started = GaugeMetricFamily("ginbox_bot_jobs_running", "Bot jobs a worker has started and not finished")
+        scheduled = GaugeMetricFamily("ginbox_bot_jobs_scheduled", "Jobs waiting for their time (retries, turn clocks)")
+        waiting = GaugeMetricFamily("ginbox_games_waiting_on_bot", "Games whose next move is a bot's")
+        try:
+            pipe = self.connection.pipeline(transaction=False)
+            # RQ's key layout: the queue is a list, its registries are sorted sets
+            pipe.llen(f"rq:queue:{self.queue_name}")
+            pipe.zcard(f"rq:wip:{self.queue_name}")
+            pipe.zcard(f"rq:scheduled:{self.queue_name}")
+            pipe.zcard(awaiting_key(self.key_prefix))
+            n_queued, n_started, n_scheduled, n_waiting = pipe.execute()
+        except Exception:  # noqa: BLE001 (a scrape must answer even when Redis does not)
+            up.add_metric([], 0)
+            yield up
+            return
+        up.add_metric([], 1)
+        queued.add_metric([], n_queued)
+        started.add_metric([], n_started)
+        scheduled.add_metric([], n_scheduled)
+        waiting.add_metric([], n_waiting)
+        yield from (up, queued, started, scheduled, waiting)
+
+
+def _process_registry():
+    """The registry of counted samples: this process's, or every process's in multiprocess mode."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+        return registry
+    from prometheus_client import REGISTRY
+
+    return REGISTRY
+
+
+@metrics_bp.get("/metrics")
+def metrics():
+    """Every metric in the Prometheus text format."""
+    state = current_app.extensions[METRICS_EXTENSION]
+    body = generate_latest(_process_registry()) + generate_latest(state["scrape_registry"])
+    return Response(body, content_type=CONTENT_TYPE_LATEST, headers={"Cache-Control": "no-store"})
+
+
+def init_metrics(app: Flask) -> None:
+    """Measure every request of ``app`` and serve GET /metrics (idempotent)."""
+    if METRICS_EXTENSION in app.extensions:
+        return
+    scrape_registry = CollectorRegistry(auto_describe=False)
+    ext = app.extensions.get("ginbox")
+    if ext is not None:
+        settings = ext.settings
+        connection = ext.redis
+        if settings.rq_redis_url and settings.rq_redis_url != settings.redis_url:
+            from service.connections import redis_client
+
+            connection = redis_client(settings.rq_redis_url, settings.redis_timeout_s)
+        scrape_registry.register(QueueCollector(connection, settings.queue_name, settings.key_prefix))
+    app.extensions[METRICS_EXTENSION] = {"scrape_registry": scrape_registry}
+    # a scrape must not count against a rate limit (nor fail when Redis, which keeps the
+    # counts, is down): the app factory's set of unlimited endpoints names it
+    from service import app as app_module
+
+    unlimited = getattr(app_module, "UNLIMITED_ENDPOINTS", None)
+    if isinstance(unlimited, set):
+        unlimited.add("metrics.metrics")
+    # first of all before_request functions, so that a request refused by an earlier hook
+    # (rate limit, body size) is timed too
+    app.before_request_funcs.setdefault(None, []).insert(0, _start_timer)
+    app.after_request(_record)
+    app.register_blueprint(metrics_bp)
+
+
+def child_exit(server, worker) -> None:
+    """gunicorn ``child_exit`` hook: drop the live samples of a worker process that ended."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)
