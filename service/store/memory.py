@@ -7,7 +7,7 @@ import json
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from service.store.base import (
     Clock,

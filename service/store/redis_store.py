@@ -299,9 +299,9 @@ class RedisEventStore(EventStore):
     def _xread_entries(reply) -> list:
         if not reply:
             return []
-        if isinstance(reply, dict):  # RESP3: {stream: [entries]}
-            return [entry for entries in reply.values() for entry in (entries[0] if entries and isinstance(entries[0], list) else entries)]
-        return [entry for _, entries in reply for entry in entries]
+        if isinstance(reply, dict):  # RESP3: {stream: [[entries]]}
+            return [entry for groups in reply.values() for entries in groups for entry in entries]
+        return [entry for _, entries in reply for entry in entries]  # RESP2: [[stream, [entries]]]
 
     def _socket_timeout(self) -> float | None:
         if isinstance(self.redis, RedisCluster):

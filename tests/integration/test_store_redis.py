@@ -6,6 +6,7 @@ import json
 import threading
 
 import pytest
+import redis
 from redis.crc import key_slot
 from store_contract import (
     EngineEventsContract,
@@ -199,6 +200,18 @@ def test_two_stores_on_one_redis_see_each_others_appends(redis_url, key_prefix):
     finally:
         first.close()
         second.close()
+
+
+def test_a_resp3_client_reads_and_waits_like_a_resp2_one(redis_url, key_prefix):
+    conn = redis.Redis.from_url(redis_url, protocol=3)
+    try:
+        store = RedisEventStore(conn, TestCodec(), prefix=key_prefix)
+        store.append("g1", events("a", "b"), 0, meta={"status": "waiting"})
+        assert [r.event.name for r in store.wait_for_events("g1", 0, timeout_s=5)] == ["a", "b"]
+        assert [r.version for r in store.load("g1", after=1)] == [2]
+        assert [g["game_id"] for g in store.list_games(status="waiting")[0]] == ["g1"]
+    finally:
+        conn.close()
 
 
 def test_a_prefix_that_would_break_the_hash_tags_is_refused(redis_conn):

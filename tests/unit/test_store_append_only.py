@@ -1,0 +1,39 @@
+"""No code path trims, deletes or rewrites a recorded event (the log is append-only)."""
+
+import re
+from pathlib import Path
+
+import service
+
+ROOT = Path(service.__file__).parent.parent
+SOURCES = sorted(p for d in ("service", "workers") for p in (ROOT / d).rglob("*.py"))
+
+# stream commands that remove entries, and XADD options that trim as they add
+STREAM_REMOVAL = re.compile(r"\b(xtrim|xdel)\b|\bxadd\b.*\b(maxlen|minid)\b", re.IGNORECASE)
+# a key deletion in the store (DEL or UNLINK, from Python or from a Lua script)
+KEY_DELETION = re.compile(r"\.(delete|unlink)\(|['\"](DEL|UNLINK)['\"]", re.IGNORECASE)
+
+
+def test_the_sources_are_found():
+    assert ROOT / "service" / "store" / "redis_store.py" in SOURCES
+
+
+def test_no_source_trims_or_deletes_stream_entries():
+    offending = [
+        f"{path.relative_to(ROOT)}:{n}: {line.strip()}"
+        for path in SOURCES
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if STREAM_REMOVAL.search(line)
+    ]
+    assert offending == []
+
+
+def test_the_store_deletes_no_key_but_snapshots():
+    store_sources = [p for p in SOURCES if p.parent.name == "store"]
+    deletions = [
+        line.strip()
+        for path in store_sources
+        for line in path.read_text().splitlines()
+        if KEY_DELETION.search(line)
+    ]
+    assert deletions == ['self.redis.delete(self._key(game_id, "snap"))']
