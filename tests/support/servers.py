@@ -1,0 +1,221 @@
+"""Real processes for the fault tests and benchmarks: the API under gunicorn, ``ginbox worker``,
+and a keep-alive HTTP client that times each exchange.
+
+Each process runs in its own session (process group), so that a kill -9 takes it whole and a
+test can stop exactly the processes it started.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from service.redis_process import free_port
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _stop_group(proc: subprocess.Popen, timeout: float = 10.0) -> None:
+    if proc.poll() is not None:
+        return
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout)
+    except ProcessLookupError:
+        pass
+
+
+def kill9(proc: subprocess.Popen) -> None:
+    """kill -9 of the process and everything in its group."""
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    proc.wait(10)
+
+
+def service_env(redis_url: str, key_prefix: str, **extra: Any) -> dict[str, str]:
+    """The environment of an API or worker process on ``redis_url`` under ``key_prefix``."""
+    env = dict(os.environ)
+    env.pop("PROMETHEUS_MULTIPROC_DIR", None)
+    env.update(
+        REDIS_URL=redis_url,
+        GINBOX_KEY_PREFIX=key_prefix,
+        GINBOX_QUEUE=f"{key_prefix}-bots",
+        PYTHONPATH=str(REPO) + os.pathsep + env.get("PYTHONPATH", ""),
+    )
+    env.update({k: str(v) for k, v in extra.items()})
+    return env
+
+
+class ApiServer:
+    """``gunicorn service.wsgi:app`` (gthread workers) on a free loopback port."""
+
+    def __init__(self, env: dict[str, str], log_path: Path, workers: int = 1, threads: int = 8,
+                 host: str = "127.0.0.1", port: int | None = None, app: str = "service.wsgi:app",
+                 extra_args: list[str] | None = None):
+        self.env = env
+        self.log_path = Path(log_path)
+        self.workers = workers
+        self.threads = threads
+        self.host = host
+        self.port = port or free_port(host)
+        self.app = app
+        self.extra_args = list(extra_args or [])
+        self.proc: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 60.0) -> "ApiServer":
+        log = open(self.log_path, "ab")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "--bind", f"{self.host}:{self.port}",
+             "--workers", str(self.workers), "--worker-class", "gthread", "--threads", str(self.threads),
+             "--timeout", "0", "--graceful-timeout", "5", "--log-level", "info", *self.extra_args, self.app],
+            cwd=REPO, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+        log.close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"gunicorn exited with {self.proc.returncode}:\n{self.log_text()[-3000:]}")
+            try:
+                status, _, _ = HttpClient(self.host, self.port, timeout=2.0).request("GET", "/healthz")
+                if status == 200:
+                    return self
+            except OSError:
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"gunicorn did not answer /healthz within {timeout}s:\n{self.log_text()[-3000:]}")
+
+    def log_text(self) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")
+        except FileNotFoundError:
+            return ""
+
+    def booted_workers(self) -> int:
+        """How many worker processes gunicorn has booted so far (a crashed worker is booted again)."""
+        return self.log_text().count("Booting worker with pid")
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            _stop_group(self.proc)
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+class WorkerProcess:
+    """One ``ginbox worker`` process."""
+
+    def __init__(self, env: dict[str, str], log_path: Path):
+        self.env = env
+        self.log_path = Path(log_path)
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> "WorkerProcess":
+        log = open(self.log_path, "ab")
+        self.proc = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], cwd=REPO, env=self.env,
+                                     stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        log.close()
+        return self
+
+    def kill9(self) -> None:
+        if self.proc is not None:
+            kill9(self.proc)
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            _stop_group(self.proc)
+
+    def log_text(self) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")
+        except FileNotFoundError:
+            return ""
+
+
+@dataclass
+class Reply:
+    status: int
+    headers: dict
+    body: Any
+    seconds: float
+    raw: bytes = b""
+
+    @property
+    def version(self) -> int | None:
+        tag = self.headers.get("etag")
+        return int(tag.strip('"')) if tag else None
+
+
+class HttpClient:
+    """One keep-alive HTTP/1.1 connection; reconnects after a connection error."""
+
+    def __init__(self, host: str, port: int, timeout: float = 30.0):
+        self.host = host
+        self.port = port
+        self.timeout = timeout
+        self.conn: http.client.HTTPConnection | None = None
+
+    def _connection(self) -> http.client.HTTPConnection:
+        if self.conn is None:
+            self.conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+        return self.conn
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+    def request(self, method: str, path: str, body: bytes | None = None,
+                headers: dict | None = None) -> tuple[int, dict, bytes]:
+        """(status, lower-cased headers, body bytes); one retry on a connection the server closed."""
+        for attempt in (0, 1):
+            conn = self._connection()
+            try:
+                conn.request(method, path, body=body, headers=headers or {})
+                resp = conn.getresponse()
+                data = resp.read()
+                hdrs = {k.lower(): v for k, v in resp.getheaders()}
+                if hdrs.get("connection", "").lower() == "close":
+                    self.close()
+                return resp.status, hdrs, data
+            except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError,
+                    http.client.CannotSendRequest, http.client.BadStatusLine):
+                self.close()
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
+
+    def call(self, method: str, path: str, json_body: Any = None, token: str | None = None,
+             headers: dict | None = None) -> Reply:
+        """A JSON exchange, timed."""
+        hdrs = dict(headers or {})
+        body = None
+        if json_body is not None:
+            body = json.dumps(json_body).encode()
+            hdrs["Content-Type"] = "application/json"
+        if token is not None:
+            hdrs["Authorization"] = f"Bearer {token}"
+        t0 = time.perf_counter()
+        status, rhdrs, data = self.request(method, path, body, hdrs)
+        elapsed = time.perf_counter() - t0
+        ctype = rhdrs.get("content-type", "")
+        parsed = json.loads(data) if data and "json" in ctype else None
+        return Reply(status, rhdrs, parsed, elapsed, data)
