@@ -62,8 +62,11 @@ def new_game(variant, seed, options):
     return G.replay(events), list(events)
 
 
-def steps(variant, seed, rng_seed, options, knock_bias=0.0, limit=50_000):
-    """Random legal play; yields (state before, events, state after) for every command."""
+def steps(variant, seed, rng_seed, options, knock_bias=0.0, limit=50_000, must_finish=True):
+    """Random legal play; yields (state before, events, state after) for every command.
+
+    Raises if the game is not over after ``limit`` commands, unless ``must_finish`` is False.
+    """
     state, events = new_game(variant, seed, options)
     yield None, events, state
     rng = random.Random(rng_seed)
@@ -82,7 +85,8 @@ def steps(variant, seed, rng_seed, options, knock_bias=0.0, limit=50_000):
         for e in new:
             state = G.evolve(state, e)
         yield before, new, state
-    raise AssertionError("the game did not finish")
+    if must_finish:
+        raise AssertionError("the game did not finish")
 
 
 def conserved(s) -> bool:
@@ -92,11 +96,11 @@ def conserved(s) -> bool:
     ) == cards.FULL_MASK
 
 
-@settings(max_examples=20, **SETTINGS)
+@settings(max_examples=15, **SETTINGS)
 @given(variant=variants, seed=seeds, rng_seed=st.integers(0, 2**32),
        knock_bias=st.sampled_from([0.0, 0.2, 0.6]))
 def test_random_legal_play_finishes_with_a_unique_winner_and_conserves_cards(variant, seed, rng_seed, knock_bias):
-    target = 15
+    target = 10
     log, state = [], None
     for _, new, after in steps(variant, seed, rng_seed, {"target_score": target}, knock_bias):
         for e in new:
@@ -125,13 +129,14 @@ def candidate_commands(state, seat, rng) -> list:
     return POOL[:5] + [cls(c, *extra) for c in held + others for cls, extra in ((Discard, ()), (Knock, (None,)))]
 
 
-@settings(max_examples=12, **SETTINGS)
+@settings(max_examples=10, **SETTINGS)
 @given(variant=variants, seed=seeds, rng_seed=st.integers(0, 2**32),
        max_turns=st.sampled_from([3, 200]))
 def test_commands_are_accepted_exactly_when_listed_and_refusals_change_nothing(variant, seed, rng_seed, max_turns):
     options = {"target_score": 15, "max_turns_per_hand": max_turns}
     rng = random.Random(rng_seed)
-    for i, (before, _, state) in enumerate(steps(variant, seed, rng_seed, options, knock_bias=0.3)):
+    play = steps(variant, seed, rng_seed, options, knock_bias=0.3, limit=1500, must_finish=False)
+    for i, (before, _, state) in enumerate(play):
         if i % 10:
             continue
         snapshot = json.loads(json.dumps(G.state_to_dict(state)))
@@ -218,7 +223,7 @@ def codes_in(obj) -> set[str]:
     return {c for c in cards.DECK if f'"{c}"' in text}
 
 
-@settings(max_examples=12, **SETTINGS)
+@settings(max_examples=10, **SETTINGS)
 @given(variant=variants, seed=long_seeds, rng_seed=st.integers(0, 2**32))
 def test_no_view_shows_a_card_its_viewer_may_not_see(variant, seed, rng_seed):
     tracker = Tracker()
@@ -243,7 +248,7 @@ def test_no_view_shows_a_card_its_viewer_may_not_see(variant, seed, rng_seed):
                     assert secret not in json.dumps(v)
             tracker.apply(e)
             state = G.evolve(state, e)
-        if i % 3 == 0 and state.status == "playing":
+        if i % 4 == 0 and state.status == "playing":
             for viewer in viewers:
                 v = view_state(state, viewer)
                 assert not codes_in(strip_results(v)) & tracker.hidden_from(viewer, state), viewer
