@@ -17,6 +17,18 @@ from workers.sweeper import Sweeper
 log = logging.getLogger(__name__)
 
 
+class BotWorker(SimpleWorker):
+    """RQ's in-process worker that remembers being asked to stop (SIGTERM/SIGINT)."""
+
+    stop_signalled = False
+
+    def request_stop(self, signum, frame):
+        # RQ raises StopRequested when idle without keeping a flag: keep one, so that the
+        # restart loop below can tell a requested stop from a lost Redis connection
+        self.stop_signalled = True
+        super().request_stop(signum, frame)
+
+
 def queue_connection(settings: Settings):
     """The Redis that holds the job queue: RQ_REDIS_URL, else REDIS_URL."""
     return redis_client(settings.rq_redis_url or settings.redis_url, timeout_s=max(settings.redis_timeout_s, 10))
@@ -52,12 +64,12 @@ def run_worker(settings: Settings, burst: bool = False) -> int:
     sweeper.start()
     try:
         while True:
-            worker = SimpleWorker([ctx.queue], connection=ctx.queue.connection, serializer=JSONSerializer)
+            worker = BotWorker([ctx.queue], connection=ctx.queue.connection, serializer=JSONSerializer)
             try:
                 worker.work(burst=burst, logging_level="WARNING")
             except Exception:  # noqa: BLE001
                 log.exception("worker loop failed")
-            if burst or worker._stop_requested:
+            if burst or worker.stop_signalled or worker._stop_requested:
                 return 0
             log.warning("worker loop ended (Redis unavailable?): starting again in 1s")
             time.sleep(1.0)
