@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -90,10 +91,15 @@ def steps(variant, seed, rng_seed, options, knock_bias=0.0, limit=50_000, must_f
 
 
 def conserved(s) -> bool:
-    masks = list(s.hands) + [cards.mask(s.pile), cards.mask(s.stock)]
-    return sum(bin(m).count("1") for m in masks) == 52 and (
-        masks[0] | masks[1] | masks[-3] | masks[-2] | masks[-1]
-    ) == cards.FULL_MASK
+    """Hands, discard pile and stock hold each of the 52 cards exactly once."""
+    union, count = 0, 0
+    for m in s.hands:
+        union |= m
+        count += bin(m).count("1")
+    for c in s.pile + s.stock:
+        union |= 1 << c
+        count += 1
+    return count == 52 and union == cards.FULL_MASK
 
 
 @settings(max_examples=15, **SETTINGS)
@@ -108,7 +114,7 @@ def test_random_legal_play_finishes_with_a_unique_winner_and_conserves_cards(var
             if state.hand_no:
                 assert conserved(state)
         log += new
-        assert state == after
+    assert state == after  # built event by event here, command by command in steps()
     assert state.status == "over" and state.phase == "game_over"
     winner = state.winner
     assert state.scores[winner] >= target
@@ -218,12 +224,19 @@ def strip_results(view: dict) -> dict:
     return {k: v for k, v in view.items() if k not in ("last_hand", "hand_results", "cuts")}
 
 
+CODE = re.compile(r'"([A2-9TJQK][CDHS])"')
+
+
 def codes_in(obj) -> set[str]:
-    text = json.dumps(obj)
-    return {c for c in cards.DECK if f'"{c}"' in text}
+    """Every card code appearing as a string anywhere in a JSON-able value."""
+    return set(CODE.findall(json.dumps(obj)))
 
 
-@settings(max_examples=10, **SETTINGS)
+def shows(obj, secret: str) -> bool:
+    return secret in json.dumps(obj)
+
+
+@settings(max_examples=8, **SETTINGS)
 @given(variant=variants, seed=long_seeds, rng_seed=st.integers(0, 2**32))
 def test_no_view_shows_a_card_its_viewer_may_not_see(variant, seed, rng_seed):
     tracker = Tracker()
@@ -231,7 +244,7 @@ def test_no_view_shows_a_card_its_viewer_may_not_see(variant, seed, rng_seed):
     viewers = [None, 0, 1] + ([2] if variant == "three-hand" else [])
     state = None
     for i, (_, new, after) in enumerate(
-        steps(variant, seed, rng_seed, {"target_score": 20, "max_turns_per_hand": 40}, knock_bias=0.5)
+        steps(variant, seed, rng_seed, {"target_score": 15, "max_turns_per_hand": 40}, knock_bias=0.5)
     ):
         for e in new:
             for viewer in viewers:
@@ -245,14 +258,14 @@ def test_no_view_shows_a_card_its_viewer_may_not_see(variant, seed, rng_seed):
                     assert viewer in (e.seat, e.captain)
                 assert codes_in(v) <= allowed_in_event(e, viewer, state, tracker), (type(e), viewer)
                 if type(e).TYPE != "game_ended":
-                    assert secret not in json.dumps(v)
+                    assert not shows(v, secret)
             tracker.apply(e)
             state = G.evolve(state, e)
         if i % 4 == 0 and state.status == "playing":
             for viewer in viewers:
                 v = view_state(state, viewer)
                 assert not codes_in(strip_results(v)) & tracker.hidden_from(viewer, state), viewer
-                assert secret not in json.dumps(v)
+                assert not shows(v, secret)
                 if viewer is not None and state.hand_no:
                     own = tracker.team_hand_of(viewer, state)
                     assert v["hand"] == cards.codes_of(state.hands[own])
