@@ -54,63 +54,75 @@ def context() -> WorkerContext:
 
 # --------------------------------------------------------------------------- reading a game
 
+#: events read back from the end of the log at first to find the deal of the hand in play
+TAIL_WINDOW = 64
+
 
 @dataclass
 class Loaded:
-    """A game's current state with what one seat was shown of the hand in play."""
+    """A game at a version: its state, the hand in play's records and the state before them."""
 
     state: Any
-    last_event: Any
+    records: list
+    base: Any
+
+    @property
+    def last_event(self):
+        return self.records[-1].event if self.records else None
+
+    def seat_events(self, seat: int) -> list[dict]:
+        """The events of the hand in play as ``seat`` was shown them (views.view_event)."""
+        out = []
+        s = self.base
+        for r in self.records:
+            shown = views.view_event(r.event, seat, s)
+            if shown is not None:
+                out.append(shown)
+            s = game.evolve(s, r.event)
+        return out
 
 
-def load(ctx: WorkerContext, game_id: str) -> Loaded:
-    """The game's current state (through the repository: snapshot plus the log's tail)."""
-    state = ctx.repository.load_state(game_id)
-    last = ctx.store.load(game_id, after=state.version - 1) if state.version > 0 else []
-    return Loaded(state=state, last_event=last[-1].event if last else None)
+def load_at(ctx: WorkerContext, game_id: str, version: int) -> Loaded | None:
+    """The game as it stands at ``version``, or None if it is at another version by now.
 
-
-def seat_events(ctx: WorkerContext, game_id: str, state, seat: int) -> list[dict]:
-    """The events of the hand in play as ``seat`` was shown them (views.view_event).
-
-    The log is read back from the end until the hand's deal is found, then replayed from the
-    state just before it, so that each event is redacted exactly as the API would redact it.
+    The log is read back from the end (one read, which also shows whether the game moved on)
+    until the hand's deal is found; the state just before the deal comes from the repository
+    (snapshot plus log) and the hand's events are replayed on it, so each can be redacted
+    exactly as the API would redact it for the seat.
     """
-    version = state.version
-    records: list = []
-    window = 64
+    window = TAIL_WINDOW
     while True:
         after = max(0, version - window)
-        records = ctx.store.load(game_id, after=after, upto=version)
+        records = ctx.store.load(game_id, after=after)
+        if not records or records[-1].version != version:
+            return None
         deal = next((i for i in range(len(records) - 1, -1, -1) if records[i].event.TYPE == "hand_dealt"), None)
         if deal is not None or after == 0:
             break
         window *= 4
-    if deal is None:
-        return []
-    first = records[deal].version
-    before = ctx.repository.load_state(game_id, upto=first - 1) if first > 1 else None
-    out = []
-    s = before
-    for r in records[deal:]:
-        shown = views.view_event(r.event, seat, s)
-        if shown is not None:
-            out.append(shown)
-        s = game.evolve(s, r.event)
-    return out
+    hand = records[deal:] if deal is not None else records
+    first = hand[0].version
+    base = ctx.repository.load_state(game_id, upto=first - 1) if first > 1 else None
+    state = base
+    for r in hand:
+        state = game.evolve(state, r.event)
+    return Loaded(state=state, records=hand, base=base)
 
 
-def _budget_s(player: dict) -> float:
-    ms = player.get("budget_ms") if isinstance(player, dict) else None
-    if isinstance(ms, (int, float)) and not isinstance(ms, bool) and 0 < ms <= 10_000:
-        return ms / 1000
+def _budget_s(player: dict, settings=None) -> float:
+    """The expert's time per move: the seat's ``budget_ms``, else the settings', else the default."""
+    for ms in (player.get("budget_ms") if isinstance(player, dict) else None,
+               getattr(settings, "bot_budget_ms", None),
+               (getattr(settings, "extra", None) or {}).get("bot_budget_ms")):
+        if isinstance(ms, (int, float)) and not isinstance(ms, bool) and 0 < ms <= 10_000:
+            return ms / 1000
     return DEFAULT_BUDGET_S
 
 
-def _policy_for(player: dict):
+def _policy_for(player: dict, settings=None):
     name = player.get("bot") if isinstance(player, dict) else None
     try:
-        return make_policy(name, budget_s=_budget_s(player))
+        return make_policy(name, budget_s=_budget_s(player, settings))
     except ValueError:
         log.warning("unknown bot policy %r: playing basic", name)
         return make_policy("basic")
@@ -135,10 +147,11 @@ def next_bot_action(state, last_event) -> tuple[str, int] | None:
     return None
 
 
-def choose(ctx: WorkerContext, game_id: str, state, seat: int, policy, advise: bool = False):
+def choose(loaded: Loaded, game_id: str, seat: int, policy, advise: bool = False):
     """The command the seat's policy picks from its own view and events (seeded by game and version)."""
+    state = loaded.state
     view = views.view_state(state, seat)
-    seen = seat_events(ctx, game_id, state, seat)
+    seen = loaded.seat_events(seat)
     rng = random.Random(f"{game_id}:{state.version}:{seat}")
     command = policy.choose(view, rng, seen)
     if advise:
@@ -172,10 +185,10 @@ def play_bot_turn(game_id: str, version: int) -> str:
     """Play the bot's move (or its advice) in ``game_id`` if the game is still at ``version``."""
     ctx = context()
     waiting_since = ctx.queue.connection.zscore(bots.awaiting_key(ctx.settings.key_prefix), game_id)
-    loaded = load(ctx, game_id)
-    state = loaded.state
-    if state.version != version:
+    loaded = load_at(ctx, game_id, version)
+    if loaded is None:
         return "moved_on"
+    state = loaded.state
     action = next_bot_action(state, loaded.last_event)
     if action is None:
         # nobody automatic acts here (a human's turn, or the game is over): stop waiting
@@ -184,7 +197,7 @@ def play_bot_turn(game_id: str, version: int) -> str:
     kind, seat = action
     player = state.players[seat]
     t0 = time.perf_counter()
-    command = choose(ctx, game_id, state, seat, _policy_for(player), advise=(kind == "advise"))
+    command = choose(loaded, game_id, seat, _policy_for(player, ctx.settings), advise=(kind == "advise"))
     ctx.stats["last_think_s"] = time.perf_counter() - t0
     if not _append(ctx, game_id, seat, command, version):
         return "moved_on"

@@ -195,8 +195,10 @@ def test_the_jobs_move_is_reproducible_for_a_given_game_and_version(ctx):
     state = ctx.repository.load_state(game_id)
     seat = state.to_act[0]
     policy = jobs._policy_for(state.players[seat])
-    a = jobs.choose(ctx, game_id, state, seat, policy)
-    b = jobs.choose(ctx, game_id, state, seat, policy)
+    loaded = jobs.load_at(ctx, game_id, state.version)
+    assert loaded.state == state
+    a = jobs.choose(loaded, game_id, seat, policy)
+    b = jobs.choose(jobs.load_at(ctx, game_id, state.version), game_id, seat, policy)
     assert a == b
     rng = random.Random(f"{game_id}:{state.version}:{seat}")
     assert a == policy.choose(views.view_state(state, seat), rng)
