@@ -23,12 +23,11 @@ import uuid
 from dataclasses import dataclass, field
 
 import pytest
+from support.logcheck import commands_in_log
 from support.servers import ApiServer, HttpClient, service_env
 
 from service.connections import redis_client
 from service.redis_process import RedisServerProcess
-from service.rules import game as G
-from service.rules.commands import command_to_dict
 from service.store.redis_store import RedisEventStore
 
 PLAYERS = 6
@@ -126,38 +125,6 @@ class Player(threading.Thread):
             if self.restarted.is_set():
                 self.log.acks_after_restart += 1
             view = answered.body
-
-
-def commands_in_log(records) -> tuple[int, dict[int, tuple[int, list[dict]]]]:
-    """(version after the creation, {last version of a group: (seat, [commands it can be])}).
-
-    The log is cut into groups, each what the engine decides for one legal command of a seat to
-    act; a group that no legal command explains fails the test.
-    """
-    events = [r.event for r in records]
-    assert [r.version for r in records] == list(range(1, len(records) + 1)), "versions have a gap or a repeat"
-    state = None
-    i = 0
-    while i < len(events) and (state is None or state.status != "playing"):
-        state = G.evolve(state, events[i])
-        i += 1
-    created_at = i
-    groups = {}
-    while i < len(events):
-        found = []
-        for seat in state.to_act:
-            for cmd in G.legal_moves(state, seat):
-                decided = G.decide(state, seat, cmd)
-                if decided == events[i:i + len(decided)]:
-                    found.append((seat, command_to_dict(cmd), len(decided)))
-        assert found, f"events from version {i + 1} are no legal command of a seat to act"
-        n = found[0][2]
-        assert all(f[2] == n for f in found)
-        for e in events[i:i + n]:
-            state = G.evolve(state, e)
-        i += n
-        groups[i] = (found[0][0], [f[1] for f in found])
-    return created_at, groups
 
 
 @pytest.fixture

@@ -219,3 +219,103 @@ class HttpClient:
         ctype = rhdrs.get("content-type", "")
         parsed = json.loads(data) if data and "json" in ctype else None
         return Reply(status, rhdrs, parsed, elapsed, data)
+
+
+class FreezingProxy:
+    """A TCP relay to a Redis server that freezes when a client sends a matching command.
+
+    Every byte is relayed both ways until a chunk sent by a client matches ``trigger`` for the
+    ``nth`` time. Then, in mode "drop", that chunk is swallowed (the command never reaches
+    Redis); in mode "forward", it is relayed (Redis runs it) but its answer is not. From that
+    moment nothing more is relayed on any connection, so the client process is caught exactly
+    there, blocked, until the test kills it.
+    """
+
+    def __init__(self, target_host: str, target_port: int, trigger, nth: int = 1, mode: str = "drop",
+                 host: str = "127.0.0.1"):
+        import socket
+        import threading
+
+        if mode not in ("drop", "forward"):
+            raise ValueError(mode)
+        self.target = (target_host, target_port)
+        self.trigger = trigger
+        self.nth = nth
+        self.mode = mode
+        self.matches = 0
+        self.frozen = threading.Event()
+        self._lock = threading.Lock()
+        self._sockets: list = []
+        self._listener = socket.socket()
+        self._listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._listener.bind((host, 0))
+        self._listener.listen(64)
+        self.host, self.port = self._listener.getsockname()
+        self._closed = threading.Event()
+        threading.Thread(target=self._accept, name="proxy-accept", daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"redis://{self.host}:{self.port}/0"
+
+    def _accept(self) -> None:
+        import socket
+        import threading
+
+        while not self._closed.is_set():
+            try:
+                client, _ = self._listener.accept()
+            except OSError:
+                return
+            try:
+                upstream = socket.create_connection(self.target, timeout=5)
+                upstream.settimeout(None)
+            except OSError:
+                client.close()
+                continue
+            with self._lock:
+                self._sockets += [client, upstream]
+            threading.Thread(target=self._pump, args=(client, upstream, True), daemon=True).start()
+            threading.Thread(target=self._pump, args=(upstream, client, False), daemon=True).start()
+
+    def _pump(self, src, dst, from_client: bool) -> None:
+        tail = b""
+        while True:
+            try:
+                data = src.recv(65536)
+            except OSError:
+                return
+            if not data:
+                return
+            if self.frozen.is_set():
+                continue  # swallow: a frozen relay passes nothing on
+            if from_client:
+                window = tail + data
+                tail = data[-256:]
+                with self._lock:
+                    hit = not self.frozen.is_set() and self.trigger(window)
+                    if hit:
+                        self.matches += 1
+                        if self.matches >= self.nth:
+                            # frozen first, so that not even the answer to this command gets back
+                            self.frozen.set()
+                            if self.mode == "forward":
+                                try:
+                                    dst.sendall(data)
+                                except OSError:
+                                    pass
+                            continue
+            try:
+                dst.sendall(data)
+            except OSError:
+                return
+
+    def close(self) -> None:
+        self._closed.set()
+        self._listener.close()
+        with self._lock:
+            for s in self._sockets:
+                try:
+                    s.close()
+                except OSError:
+                    pass
