@@ -159,7 +159,8 @@ def choose(loaded: Loaded, game_id: str, seat: int, policy, advise: bool = False
     return command
 
 
-def _append(ctx: WorkerContext, game_id: str, seat: int, command, version: int) -> bool:
+def _append(ctx: WorkerContext, game_id: str, seat: int, command, version: int,
+            idempotency_key: str | None = None) -> bool:
     """Play ``command`` for ``seat`` through the service layer, expecting ``version``.
 
     False when someone else moved first (the game is no longer at ``version``).
@@ -168,7 +169,8 @@ def _append(ctx: WorkerContext, game_id: str, seat: int, command, version: int) 
     from service.store.errors import ConcurrencyError
 
     try:
-        ctx.games.run_command(game_id, seat, command, if_match={version})
+        ctx.games.run_command(game_id, seat, command, if_match={version}, idempotency_key=idempotency_key,
+                              fingerprint=None if idempotency_key is None else f"clock:{seat}:{version}")
     except ConcurrencyError:
         return False
     except ApiError as err:
@@ -205,7 +207,12 @@ def play_bot_turn(game_id: str, version: int) -> str:
 
 
 def play_timed_out_turn(game_id: str, version: int) -> str:
-    """A human seat's clock ran out: if the game is still at ``version``, play the basic move for it."""
+    """A human seat's clock ran out: if the game is still at ``version``, play the basic move for it.
+
+    The append carries the idempotency key ``clock-<version>``, which the store keeps: a second
+    run of the clock answers the first one's result, and the key marks the move as played by the
+    clock until the engine's events can say so themselves.
+    """
     ctx = context()
     state = ctx.repository.load_state(game_id)
     if state.version != version or state.status != "playing":
@@ -213,13 +220,8 @@ def play_timed_out_turn(game_id: str, version: int) -> str:
     for seat in state.to_act:
         if bots._is_bot(state.players[seat]):
             continue
-        view = views.view_state(state, seat)
-        command = basic_move(read(view))
-        auto = getattr(commands, "auto_played", None)
-        if auto is not None:
-            # the engine records that the move was played for the seat by its clock
-            command = auto(command)
-        if not _append(ctx, game_id, seat, command, version):
+        command = basic_move(read(views.view_state(state, seat)))
+        if not _append(ctx, game_id, seat, command, version, idempotency_key=f"clock-{version}"):
             return "moved_on"
         return "auto_played"
     return "no_human_to_act"

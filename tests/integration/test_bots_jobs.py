@@ -163,6 +163,8 @@ def test_a_timed_out_human_turn_is_played_with_the_basic_policy(ctx):
     expected = G.decide(state, 0, basic_move(read(views.view_state(state, 0))))
     assert jobs.play_timed_out_turn(game_id, state.version) == "auto_played"
     assert [r.event for r in ctx.store.load(game_id, after=state.version)][: len(expected)] == expected
+    # the store keeps the clock's key with the version its move produced
+    assert ctx.store.idempotent_result(game_id, f"clock-{state.version}")[1] == state.version + len(expected)
     # a clock for a version the game has left does nothing
     now = ctx.store.version(game_id)
     assert jobs.play_timed_out_turn(game_id, state.version) == "moved_on"
