@@ -154,3 +154,27 @@ def test_verify_accepts_explicit_decks_and_flags_them():
     assert report["ok"], failed(report)
     assert t.events[0].randomly_dealt is False
     assert t.last(HandDealt).source == "seed"  # hand 2 comes from the seed again
+
+
+def test_verify_replays_seats_claimed_after_creation():
+    from service.rules.commands import ClaimSeat
+
+    t = new_table("three-hand", seed=b"open", players=[None, {"name": "bob"}, None],
+                  options={"target_score": 10})
+    t.do(None, ClaimSeat(0, {"name": "ann"}))
+    t.do(None, ClaimSeat(2, {"name": "cat", "bot": "basic"}))
+    rng = random.Random(3)
+    while t.state.status == "playing":
+        seat = t.state.to_act[0]
+        t.do(seat, rng.choice(G.legal_moves(t.state, seat)))
+    report = fairness.verify(t.events, b"open")
+    assert report["ok"], failed(report)
+
+
+def test_verify_rejects_a_forged_hand_result():
+    events = random_game("gin-rami", b"one", target=10)
+    from service.rules.events import HandScored
+
+    i = next(i for i, e in enumerate(events) if isinstance(e, HandScored))
+    events[i] = dataclasses.replace(events[i], points=events[i].points + 5)
+    assert "replay" in failed(fairness.verify(events, b"one"))

@@ -189,3 +189,12 @@ def test_view_legal_moves_are_the_wire_form_of_legal_moves():
     v = view_state(t.state, 1)
     assert v["legal_moves"] == [command_to_dict(c) for c in G.legal_moves(t.state, 1)]
     assert {"type": "knock", "discard": "9H", "melds": None} in v["legal_moves"]
+
+
+def test_views_of_a_game_waiting_for_players_show_no_cards():
+    t = new_table("three-hand", players=[{"name": "ann"}, None, None])
+    for viewer in (0, 1, None):
+        v = view_state(t.state, viewer)
+        json.dumps(v)
+        assert v["status"] == "waiting" and v["hand"] is None and v["legal_moves"] == []
+        assert all_codes(v) == set()
