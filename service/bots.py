@@ -24,12 +24,12 @@ import hashlib
 import logging
 import re
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from rq import Queue, Retry
-from rq.exceptions import NoSuchJobError
-from rq.job import Job, JobStatus
+from rq.exceptions import DuplicateJobError, NoSuchJobError
+from rq.job import Job
 from rq.serializers import JSONSerializer
 
 log = logging.getLogger(__name__)
@@ -45,8 +45,6 @@ RETRY_INTERVALS = [1, 3, 10]
 #: finished jobs are forgotten soon; their only effect is the event they appended
 RESULT_TTL_S = 120
 FAILURE_TTL_S = 7 * 24 * 3600
-#: job states in which a job will still run (so it must not be enqueued again)
-PENDING = {JobStatus.QUEUED, JobStatus.STARTED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
 
 # Remove a game from the waiting set only if its wait is the one the caller saw (same score):
 # a newer wait recorded meanwhile by another scheduler must survive.
@@ -88,7 +86,8 @@ def clock_job_id(game_id: str, version: int) -> str:
     return f"clock-{_id_part(game_id)}-{version}"
 
 
-def _is_bot(player: Any) -> bool:
+def is_bot(player: Any) -> bool:
+    """A seat played by a policy: its player dict names one under "bot"."""
     return isinstance(player, dict) and bool(player.get("bot"))
 
 
@@ -101,10 +100,10 @@ def bot_to_act(state) -> bool:
     if getattr(state, "status", None) != "playing":
         return False
     players = state.players
-    if any(_is_bot(players[s]) for s in state.to_act):
+    if any(is_bot(players[s]) for s in state.to_act):
         return True
     roles = state.roles
-    return bool(roles) and _is_bot(players[roles["advisor"]]) and roles["captain"] in state.to_act
+    return bool(roles) and is_bot(players[roles["advisor"]]) and roles["captain"] in state.to_act
 
 
 def human_clock(state) -> float | None:
@@ -113,30 +112,29 @@ def human_clock(state) -> float | None:
     if not timeout:
         return None
     players = state.players
-    if any(not _is_bot(players[s]) for s in state.to_act):
+    if any(not is_bot(players[s]) for s in state.to_act):
         return float(timeout)
     return None
 
 
-def _pending(queue: Queue, job_id: str) -> bool:
-    """True when the job exists and will still run (queued, running, scheduled or deferred)."""
-    try:
-        job = Job.fetch(job_id, connection=queue.connection, serializer=queue.serializer)
-    except NoSuchJobError:
-        return False
-    status = job.get_status(refresh=False)
-    return status in PENDING
+def _job_options(description: str) -> dict:
+    return dict(
+        job_timeout=JOB_TIMEOUT_S,
+        result_ttl=RESULT_TTL_S,
+        failure_ttl=FAILURE_TTL_S,
+        retry=Retry(max=len(RETRY_INTERVALS), interval=RETRY_INTERVALS),
+        description=description,
+    )
 
 
 def enqueue_bot_turn(queue: Queue, game_id: str, version: int, *, force: bool = False) -> bool:
-    """Enqueue ``play_bot_turn(game_id, version)`` unless that job is already pending.
+    """Enqueue ``play_bot_turn(game_id, version)`` unless a job of that id exists; True if enqueued.
 
-    ``force`` replaces a job that looks pending but is known to be lost (the sweeper's case:
-    its worker died). Returns True when a job was enqueued.
+    RQ's unique enqueue checks and enqueues in one Lua script, so two schedulers racing on the
+    same version cannot both enqueue. ``force`` first deletes a job of that id that is known to
+    be lost (the sweeper's case: its worker died, or it failed for good).
     """
     job_id = bot_job_id(game_id, version)
-    if _pending(queue, job_id) and not force:
-        return False
     if force:
         try:
             Job.fetch(job_id, connection=queue.connection, serializer=queue.serializer).delete(
@@ -144,17 +142,24 @@ def enqueue_bot_turn(queue: Queue, game_id: str, version: int, *, force: bool = 
             )
         except NoSuchJobError:
             pass
-    queue.enqueue(
-        PLAY_BOT_TURN,
-        game_id,
-        version,
-        job_id=job_id,
-        job_timeout=JOB_TIMEOUT_S,
-        result_ttl=RESULT_TTL_S,
-        failure_ttl=FAILURE_TTL_S,
-        retry=Retry(max=len(RETRY_INTERVALS), interval=RETRY_INTERVALS),
-        description=f"bot turn of game {game_id} at version {version}",
-    )
+    try:
+        queue.enqueue(PLAY_BOT_TURN, game_id, version, job_id=job_id, unique=True,
+                      **_job_options(f"bot turn of game {game_id} at version {version}"))
+    except DuplicateJobError:
+        return False
+    return True
+
+
+def enqueue_turn_clock(queue: Queue, game_id: str, version: int, timeout_s: float) -> bool:
+    """Schedule ``play_timed_out_turn(game_id, version)`` in ``timeout_s`` seconds, once; True if scheduled."""
+    job = queue.create_job(PLAY_TIMED_OUT_TURN, args=(game_id, version), job_id=clock_job_id(game_id, version),
+                           timeout=JOB_TIMEOUT_S, result_ttl=RESULT_TTL_S, failure_ttl=FAILURE_TTL_S,
+                           retry=Retry(max=len(RETRY_INTERVALS), interval=RETRY_INTERVALS),
+                           description=f"turn clock of game {game_id} at version {version}")
+    try:
+        queue.schedule_job(job, datetime.now(timezone.utc) + timedelta(seconds=timeout_s), unique=True)
+    except DuplicateJobError:
+        return False
     return True
 
 
@@ -168,20 +173,7 @@ def schedule_bots(queue: Queue, game_id: str, state, *, key_prefix: str = "ginbo
     version = state.version
     timeout = human_clock(state)
     if timeout is not None:
-        job_id = clock_job_id(game_id, version)
-        if not _pending(queue, job_id):
-            queue.enqueue_in(
-                timedelta(seconds=timeout),
-                PLAY_TIMED_OUT_TURN,
-                game_id,
-                version,
-                job_id=job_id,
-                job_timeout=JOB_TIMEOUT_S,
-                result_ttl=RESULT_TTL_S,
-                failure_ttl=FAILURE_TTL_S,
-                retry=Retry(max=len(RETRY_INTERVALS), interval=RETRY_INTERVALS),
-                description=f"turn clock of game {game_id} at version {version}",
-            )
+        enqueue_turn_clock(queue, game_id, version, timeout)
     if not bot_to_act(state):
         conn.zrem(key, game_id)
         return False

@@ -138,11 +138,11 @@ def next_bot_action(state, last_event) -> tuple[str, int] | None:
         return None
     players = state.players
     roles = state.roles
-    if roles and bots._is_bot(players[roles["advisor"]]) and roles["captain"] in state.to_act:
+    if roles and bots.is_bot(players[roles["advisor"]]) and roles["captain"] in state.to_act:
         if not isinstance(last_event, AdviceGiven):
             return ("advise", roles["advisor"])
     for seat in state.to_act:
-        if bots._is_bot(players[seat]):
+        if bots.is_bot(players[seat]):
             return ("move", seat)
     return None
 
@@ -218,7 +218,7 @@ def play_timed_out_turn(game_id: str, version: int) -> str:
     if state.version != version or state.status != "playing":
         return "moved_on"
     for seat in state.to_act:
-        if bots._is_bot(state.players[seat]):
+        if bots.is_bot(state.players[seat]):
             continue
         command = basic_move(read(views.view_state(state, seat)))
         if not _append(ctx, game_id, seat, command, version, idempotency_key=f"clock-{version}"):

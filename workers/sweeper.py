@@ -51,7 +51,7 @@ def promote_scheduled(queue) -> int:
             job = Job.fetch(job_id, connection=queue.connection, serializer=queue.serializer)
         except NoSuchJobError:
             continue
-        queue._enqueue_job(job, at_front=job.should_enqueue_at_front())
+        queue.enqueue_job(job, at_front=job.should_enqueue_at_front())
         moved += 1
     return moved
 
