@@ -670,7 +670,10 @@ def decide(state: GameState | None, actor: int | None, command: Command) -> list
     t = type(command)
     play = _PLAY_DECIDERS.get(t)
     if play is not None:
-        _check_actor(state, actor)
+        # to_act is empty unless the game is playing, and holds only seats: the common case
+        # needs no other check
+        if actor not in state.to_act or type(actor) is not int:
+            _check_actor(state, actor)
         return play(state, actor, command)
     if t is ClaimSeat:
         return _decide_claim_seat(state, actor, command)
