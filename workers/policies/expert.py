@@ -9,7 +9,9 @@ How it decides:
 * Opponent model. Hands for the opponent are sampled (determinized) from the cards the seat has
   not seen, around the cards the opponent is known to hold. Each sample is weighted by how well
   it explains the opponent's play: a hand in which a card it discarded or left on the pile would
-  have made a meld is less likely (weight ``evidence_weight`` per such card).
+  have made a meld is less likely (weight ``evidence_weight`` per such card), and so is a hand
+  from which another discard than its last one would have left less deadwood
+  (``exp(-last_discard_weight * points)``).
 * Hand value. A 10-card hand is valued by its expected deadwood after one more draw from the
   unseen cards, followed by the best discard (``E1``): this counts both the deadwood now and the
   outs that would meld.
@@ -30,6 +32,7 @@ work, so that a move depends only on the view, the events and the random generat
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from dataclasses import dataclass
@@ -64,8 +67,10 @@ class ExpertParams:
     max_samples: int = 400        # opponent hands at most
     min_draws: int = 10           # stock draws always examined in the two-ply draw search
     evidence_weight: float = 0.3  # likelihood factor per discarded/left card the sample would meld
+    last_discard_weight: float = 0.5  # per point another discard would have saved the opponent
     danger_weight: float = 4.0    # deadwood points charged for a discard every opponent would meld
     knock_margin: float = 0.0     # knock when its expectation beats playing on by this much
+    play_on: bool = True          # weigh knocking against playing on (False: knock at any gain)
 
 
 # --------------------------------------------------------------------------- card maths
@@ -190,17 +195,23 @@ class _Search:
         unknown = min(unknown, len(pool))
         evidence = C.cards_of((k.opp_discarded | k.opp_declined) & ~k.opp_known)
         ew = self.p.evidence_weight
+        last = k.opp_last_discard
+        lw = self.p.last_discard_weight
         sample = self.rng.sample
         for _ in range(n):
             h = k.opp_known
             for x in sample(pool, unknown):
                 h |= 1 << x
             w = 1.0
+            base = dw(h)
             if evidence:
-                base = dw(h)
                 for e in evidence:
                     if not h >> e & 1 and dw(h | 1 << e) < base + _VALUE[e]:
                         w *= ew
+            if last >= 0 and lw:
+                # a player throws what leaves it the least deadwood: a hand in which another
+                # discard would have saved more points explains its last discard less well
+                w *= math.exp(-lw * (base - dwad(h | 1 << last)))
             self.samples.append((h, w))
             self.total_weight += w
         self._danger.clear()
@@ -363,7 +374,8 @@ class ExpertPolicy:
                 ev, cmd, least = max(plans, key=lambda p: p[0])
                 if least == 0:
                     return cmd
-                if ev > 0 and ev >= s.play_on_value(least) + self.params.knock_margin:
+                play_on = s.play_on_value(least) if self.params.play_on else 0.0
+                if ev > 0 and ev >= play_on + self.params.knock_margin:
                     return cmd
         discards = [_INDEX[m.card] for m in k.moves if isinstance(m, Discard)]
         best = None

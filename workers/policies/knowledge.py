@@ -62,6 +62,7 @@ class Knowledge:
     opp_discarded: int = 0    # cards the opponent threw this hand
     opp_declined: int = 0     # cards the opponent saw on top of the pile and left there
     my_discarded: int = 0
+    opp_last_discard: int = -1  # the opponent's latest discard of this hand (its last move), -1
     knock_limit: int = 10
     extra: dict = field(default_factory=dict)
 
@@ -175,5 +176,6 @@ def remember(k: Knowledge, events: list[dict]) -> None:
                 pile.append(card)
                 if d.get("seat") == opp:
                     k.opp_discarded |= bit(card)
+                    k.opp_last_discard = card
                 elif d.get("seat") == k.seat:
                     k.my_discarded |= bit(card)
