@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
-from flask import Flask
+from flask import Flask, request
 
 from service.config import Settings
 from service.connections import redis_client
+
+# answered without counting against any rate limit: probes and the static documentation
+UNLIMITED_ENDPOINTS = {"health.healthz", "health.readyz", "docs.openapi_yaml", "docs.docs_page", "docs.docs_asset"}
 
 
 @dataclass
@@ -17,18 +20,94 @@ class Ginbox:
 
     settings: Settings
     redis: Any
+    store: Any = None
+    repository: Any = None
+    games: Any = None
+    limiter: Any = None
 
 
-def create_app(settings: Settings | None = None) -> Flask:
-    """Build the app; the Redis connection is made here and nowhere at import time."""
+def create_app(settings: Settings | None = None, *,
+               bot_scheduler: Callable[[str, Any], None] | None = None) -> Flask:
+    """Build the app; the Redis connections are made here and nowhere at import time.
+
+    ``bot_scheduler(game_id, state)`` is called after every successful append; by default it
+    enqueues the turn of a bot that has to act on the RQ queue (service.bots).
+    """
     settings = settings or Settings.from_env()
     if not settings.redis_url:
         raise RuntimeError("REDIS_URL is not set (ginbox serve starts an embedded Redis and sets it)")
-    app = Flask(__name__)
+    # no /static route: every URL the app answers is in openapi.yaml; the docs assets have their own
+    app = Flask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
-    app.extensions["ginbox"] = Ginbox(settings=settings, redis=redis_client(settings.redis_url, settings.redis_timeout_s))
+    # OPTIONS is not part of the API: answering it automatically would add undocumented operations
+    app.config["PROVIDE_AUTOMATIC_OPTIONS"] = False
+    app.json.sort_keys = False
 
-    from service.api import health
+    from service.games import GameService, TokenStore
+    from service.ratelimit import RateLimiter
+    from service.store.redis_store import RedisEventStore
+    from service.store.repository import GameRepository
 
-    app.register_blueprint(health.bp)
+    redis = redis_client(settings.redis_url, settings.redis_timeout_s)
+    if bot_scheduler is None:
+        from service.bots import make_bot_scheduler
+
+        bot_scheduler = make_bot_scheduler(settings)
+    store = RedisEventStore(redis, prefix=settings.key_prefix)
+    repository = GameRepository(store, settings.snapshot_every)
+    games = GameService(
+        store,
+        repository,
+        TokenStore(redis, settings.key_prefix),
+        bot_scheduler=bot_scheduler,
+        keepalive_s=float(settings.extra.get("stream_keepalive_s", 5.0)),
+        stream_max_s=float(settings.extra.get("stream_max_s", 300.0)),
+    )
+    app.extensions["ginbox"] = Ginbox(
+        settings=settings,
+        redis=redis,
+        store=store,
+        repository=repository,
+        games=games,
+        limiter=RateLimiter(redis, settings.key_prefix, settings.rate_limit_per_minute),
+    )
+
+    from service.api import analysis, docs, games as games_api, health
+    from service.api.problems import register_error_handlers
+
+    for bp in (health.bp, docs.bp, games_api.bp, analysis.bp):
+        app.register_blueprint(bp)
+    register_error_handlers(app)
+    app.before_request(_guard)
+
+    from service.logging import init_request_logging
+    from service.metrics import init_metrics
+
+    init_request_logging(app)
+    init_metrics(app)
     return app
+
+
+def _guard():
+    """Refuse oversized bodies before any view reads them, then count the request."""
+    from flask import current_app
+
+    from service.api.auth import presented_token
+    from service.api.problems import ApiError
+
+    ext: Ginbox = current_app.extensions["ginbox"]
+    length = request.content_length
+    if length is not None and length > ext.settings.max_body_bytes:
+        raise ApiError(413, "body_too_large",
+                       f"the request body is larger than {ext.settings.max_body_bytes} bytes")
+    if request.endpoint in UNLIMITED_ENDPOINTS:
+        return None
+    identities = [("addr", request.remote_addr or "unknown")]
+    token = presented_token(required=False, strict=False)
+    if token:
+        identities.append(("token", token))
+    verdict = ext.limiter.hit(*identities)
+    if not verdict.allowed:
+        raise ApiError(429, "rate_limited", "too many requests; retry after the time in Retry-After",
+                       headers={"Retry-After": str(verdict.retry_after)})
+    return None
