@@ -105,7 +105,13 @@ def main(argv: list[str] | None = None) -> int:
     params = {}
     for item in args.param:
         name, _, value = item.partition("=")
-        params[name] = type(getattr(ExpertParams(), name))(value)
+        default = getattr(ExpertParams(), name)
+        if isinstance(default, bool):
+            params[name] = value.lower() in ("1", "true", "yes", "on")
+        elif default is None or isinstance(default, float):
+            params[name] = float(value)
+        else:
+            params[name] = type(default)(value)
     deals = max(1, args.hands // 2)
     budget_s = args.budget_ms / 1000
     print(f"{deals} deals = {2 * deals} hands per pair, duplicate; expert budget {args.budget_ms:g} ms/move; "

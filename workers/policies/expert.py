@@ -179,7 +179,8 @@ class _Search:
         self.deadline = None if p.budget_s is None else time.perf_counter() + p.budget_s
         self.pool = C.cards_of(k.unseen)
         self._e1: dict[int, float] = {}
-        self.samples: list[tuple[int, float]] = []
+        self._dwad: dict[int, int] = {}  # 11-card hand -> least deadwood after a discard
+        self.samples: list[tuple[int, float, int]] = []  # (hand, weight, its deadwood)
         self.total_weight = 0.0
         self._danger: dict[int, float] = {}
 
@@ -212,7 +213,7 @@ class _Search:
                 # a player throws what leaves it the least deadwood: a hand in which another
                 # discard would have saved more points explains its last discard less well
                 w *= math.exp(-lw * (base - dwad(h | 1 << last)))
-            self.samples.append((h, w))
+            self.samples.append((h, w, base))
             self.total_weight += w
         self._danger.clear()
 
@@ -234,8 +235,8 @@ class _Search:
             v = _VALUE[card]
             bit_ = 1 << card
             s = 0.0
-            for h, w in self.samples:
-                if dw(h | bit_) < dw(h) + v:
+            for h, w, base in self.samples:
+                if not h & bit_ and dw(h | bit_) < base + v:
                     s += w
             got = s / self.total_weight if self.total_weight else 0.0
             self._danger[card] = got
@@ -250,7 +251,17 @@ class _Search:
             if not pool:
                 got = float(dw(h))
             else:
-                got = sum(dwad(h | 1 << x) for x in pool) / len(pool)
+                # the same 11 cards come up again and again (h - d + x + y for either order of
+                # x and y): keep their values
+                cache = self._dwad
+                total = 0
+                for x in pool:
+                    m = h | 1 << x
+                    v = cache.get(m)
+                    if v is None:
+                        v = cache[m] = dwad(m)
+                    total += v
+                got = total / len(pool)
             self._e1[h] = got
         return got
 
@@ -307,8 +318,8 @@ class _Search:
                     continue
                 seen.add(key)
                 ev = 0.0
-                for h, w in self.samples:
-                    dd = dw(h) if least == 0 else defender_deadwood(h, melds)
+                for h, w, base in self.samples:
+                    dd = base if least == 0 else defender_deadwood(h, melds)
                     ev += w * hand_points(least, dd, least == 0, opts)
                 ev /= self.total_weight
                 if best is None or ev > best[0]:
@@ -328,7 +339,7 @@ class _Search:
         limit = k.knock_limit
         # share of sampled opponent hands already within one good draw of knocking
         near = 0.0
-        for h, w in self.samples:
+        for h, w, _ in self.samples:
             if dwad(h) <= limit + 10:
                 near += w
         near /= self.total_weight or 1.0
