@@ -7,6 +7,7 @@ can run one twice, run a stale one, or lose one on purpose.
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 from rq.job import Job
@@ -188,7 +189,13 @@ def test_a_turn_timeout_option_schedules_one_clock_per_human_turn(ctx):
     assert promote_scheduled(ctx.queue) == 0
     job = Job.fetch(bots.clock_job_id("g-clock", state.version), connection=ctx.queue.connection,
                     serializer=ctx.queue.serializer)
-    assert job.func_name == "workers.jobs.play_timed_out_turn"
+    assert job.func_name == "workers.jobs.play_timed_out_turn" and job.args == ["g-clock", state.version]
+    # once due, the sweeper thread's release puts it on the queue, once
+    assert bots.enqueue_turn_clock(ctx.queue, "g-soon", state.version, 0.05) is True
+    time.sleep(0.3)
+    assert promote_scheduled(ctx.queue) == 1
+    assert promote_scheduled(ctx.queue) == 0
+    assert queued_ids(ctx) == [bots.clock_job_id("g-soon", state.version)]
 
 
 def test_the_jobs_move_is_reproducible_for_a_given_game_and_version(ctx):
