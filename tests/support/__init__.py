@@ -1,0 +1,1 @@
+"""Helpers shared by the API tests: deck building, independent card maths, visibility tracking."""

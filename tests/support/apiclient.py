@@ -1,0 +1,214 @@
+"""A Flask test client that checks every request/response against openapi.yaml.
+
+Every response the API tests receive goes through ``ValidatingClient``: the response is
+validated with openapi-core against the top-level openapi.yaml (status declared, headers,
+content type and body schema), and so is the request whenever the server accepted it
+(2xx): an accepted request must be one the spec allows. Error answers must also be
+RFC 9457 problem+json with a stable ``code``, and no 500 may ever leave the app.
+A violation raises ``ContractViolation`` (an AssertionError), which fails the test.
+"""
+
+from __future__ import annotations
+
+import json as jsonlib
+import threading
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from flask.testing import EnvironBuilder
+from openapi_core import Config, OpenAPI
+from openapi_core.deserializing.media_types.util import json_loads
+from openapi_core.contrib.werkzeug import WerkzeugOpenAPIRequest
+from openapi_core.templating.paths.exceptions import OperationNotFound, PathNotFound, PathsNotFound
+from openapi_core.validation.response.exceptions import MissingData
+from werkzeug.datastructures import Headers
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+SPEC_PATH = REPO_ROOT / "openapi.yaml"
+
+_NOT_SET = object()
+
+
+class ContractViolation(AssertionError):
+    """A request or response that openapi.yaml does not allow."""
+
+
+@lru_cache(maxsize=1)
+def load_openapi() -> OpenAPI:
+    """The parsed top-level openapi.yaml (parsed once per process)."""
+    # RFC 9457 problem documents are JSON: openapi-core only knows application/json by name
+    config = Config(extra_media_type_deserializers={"application/problem+json": json_loads})
+    return OpenAPI.from_file_path(str(SPEC_PATH), config=config)
+
+
+def make_app(redis_url: str, key_prefix: str, **overrides):
+    """The app as every API test builds it: real Redis, own key prefix, no practical rate limit."""
+    from service.app import create_app
+    from service.config import Settings
+
+    settings = Settings(redis_url=redis_url, key_prefix=key_prefix, rate_limit_per_minute=100000, **overrides)
+    return create_app(settings)
+
+
+class _ResponseForValidation:
+    """The openapi-core response protocol over a werkzeug response, without consuming a live stream."""
+
+    def __init__(self, resp, body: bytes):
+        self.data = body
+        self.status_code = resp.status_code
+        self.content_type = str(resp.mimetype or "")
+        self.headers = Headers(resp.headers)
+
+
+@dataclass
+class Exchange:
+    """One request sent by the client and the status it got (kept for later checks)."""
+
+    method: str
+    path: str
+    status: int
+    body: Any = None
+
+
+@dataclass
+class ValidatingClient:
+    """Flask's test client with openapi.yaml validation of every exchange."""
+
+    app: Any
+    openapi: OpenAPI = field(default_factory=load_openapi)
+    check_problems: bool = True
+    exchanges: list = field(default_factory=list)
+
+    def __post_init__(self):
+        self._local = threading.local()
+        self._lock = threading.Lock()
+
+    @property
+    def _client(self):
+        # one werkzeug client per thread: the concurrency tests share a ValidatingClient
+        c = getattr(self._local, "client", None)
+        if c is None:
+            c = self._local.client = self.app.test_client()
+        return c
+
+    # -- HTTP verbs ---------------------------------------------------------------------
+    def get(self, path, **kw):
+        return self.open("GET", path, **kw)
+
+    def post(self, path, **kw):
+        return self.open("POST", path, **kw)
+
+    def put(self, path, **kw):
+        return self.open("PUT", path, **kw)
+
+    def delete(self, path, **kw):
+        return self.open("DELETE", path, **kw)
+
+    def patch(self, path, **kw):
+        return self.open("PATCH", path, **kw)
+
+    def open(self, method: str, path: str, *, json: Any = _NOT_SET, data: bytes | str | None = None,
+             headers: dict | None = None, query_string: dict | str | None = None,
+             content_type: str | None = None, buffered: bool = True,
+             validate_request: bool | None = None, token: str | None = None):
+        """Send one request; validate the answer (and the request when accepted, or when asked)."""
+        headers = dict(headers or {})
+        if token is not None:
+            headers["Authorization"] = f"Bearer {token}"
+        kwargs: dict[str, Any] = {"method": method, "headers": headers}
+        if json is not _NOT_SET:
+            kwargs["json"] = json
+        if data is not None:
+            kwargs["data"] = data
+        if content_type is not None:
+            kwargs["content_type"] = content_type
+        if query_string is not None:
+            kwargs["query_string"] = query_string
+        resp = self._client.open(path, buffered=buffered, **kwargs)
+        streaming = resp.mimetype == "text/event-stream" and not resp.is_sequence
+        body = b"" if streaming else resp.get_data()
+        try:
+            self._check(path, kwargs, resp, body, validate_request, streaming)
+        except BaseException:
+            resp.close()  # a live stream left open would keep its request context pushed
+            raise
+        with self._lock:
+            self.exchanges.append(Exchange(method, path, resp.status_code,
+                                           None if streaming else _maybe_json(resp, body)))
+        return resp
+
+    # -- validation -----------------------------------------------------------------------
+    def openapi_request(self, path: str, kwargs: dict) -> WerkzeugOpenAPIRequest:
+        """The openapi-core view of the request that was sent (rebuilt: the sent body was consumed)."""
+        builder = EnvironBuilder(self.app, path, **kwargs)
+        try:
+            return WerkzeugOpenAPIRequest(builder.get_request())
+        finally:
+            builder.close()
+
+    def _check(self, path, kwargs, resp, body: bytes, validate_request: bool | None, streaming: bool = False):
+        where = f"{kwargs['method']} {path} -> {resp.status_code}"
+        if resp.status_code >= 500 and resp.status_code != 503:
+            raise ContractViolation(f"{where}: server error: {body[:500]!r}")
+        if self.check_problems and resp.status_code >= 400:
+            _check_problem(where, resp, body)
+        request = self.openapi_request(path, kwargs)
+        route_errors = (PathNotFound, PathsNotFound, OperationNotFound)
+        try:
+            errors = list(self.openapi.iter_response_errors(request, _ResponseForValidation(resp, body)))
+        except route_errors as exc:
+            errors = [exc]
+        if any(isinstance(e, route_errors) for e in errors):
+            # a route the spec does not describe: only an error answer is acceptable
+            if resp.status_code < 400:
+                raise ContractViolation(f"{where}: answered {resp.status_code} on a route openapi.yaml lacks")
+            return
+        if streaming:
+            # a live event stream is checked for status, type and headers; its body is still to come
+            errors = [e for e in errors if not isinstance(e, MissingData)]
+        if errors:
+            raise ContractViolation(f"{where}: response violates openapi.yaml: {_describe(errors[0])}\n"
+                                    f"body: {body[:1000]!r}") from errors[0]
+        if validate_request or (validate_request is None and 200 <= resp.status_code < 300):
+            try:
+                self.openapi.validate_request(request)
+            except Exception as exc:
+                raise ContractViolation(f"{where}: the server accepted a request openapi.yaml forbids: "
+                                        f"{_describe(exc)}") from exc
+
+
+def _check_problem(where: str, resp, body: bytes) -> None:
+    """Every error answer is problem+json with type/title/status/code (RFC 9457 + our code)."""
+    if resp.mimetype != "application/problem+json":
+        raise ContractViolation(f"{where}: error answered as {resp.mimetype!r}, not application/problem+json: "
+                                f"{body[:300]!r}")
+    try:
+        doc = jsonlib.loads(body)
+    except ValueError:
+        raise ContractViolation(f"{where}: problem body is not JSON: {body[:300]!r}") from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("code"), str) or doc.get("status") != resp.status_code:
+        raise ContractViolation(f"{where}: problem lacks a code or the right status: {doc!r}")
+    text = body.decode("utf-8", "replace")
+    if "Traceback (most recent call last)" in text or 'File "/' in text:
+        raise ContractViolation(f"{where}: a stack trace left the server: {text[:500]}")
+
+
+def _describe(exc: Exception) -> str:
+    parts = [f"{type(exc).__name__}: {exc}"]
+    cause = exc.__cause__ or exc.__context__
+    for sub in getattr(exc, "schema_errors", None) or getattr(cause, "schema_errors", None) or []:
+        parts.append(f"  - {getattr(sub, 'message', sub)} at {list(getattr(sub, 'absolute_path', []))}")
+    if cause is not None and len(parts) == 1:
+        parts.append(f"  caused by {type(cause).__name__}: {cause}")
+    return "\n".join(parts)
+
+
+def _maybe_json(resp, body: bytes):
+    if resp.mimetype in ("application/json", "application/problem+json"):
+        try:
+            return jsonlib.loads(body)
+        except ValueError:
+            return None
+    return None
