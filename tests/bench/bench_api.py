@@ -1,0 +1,259 @@
+"""Throughput and latency of the HTTP API: whole gin-rami games against a one-round-trip ceiling.
+
+Starts its own redis-server (appendfsync always, as ``ginbox serve`` runs it) and the API under
+gunicorn (gthread) on loopback. Client processes, each with a few threads and one keep-alive
+connection per thread (http.client), then:
+
+1. ceiling: GET /readyz as fast as they can for ``--seconds`` -- one Redis round trip (PING) per
+   request through the same server, app and connection pool;
+2. games: create gin-rami games with two human seats (target score 30, so that games end within
+   the run and creation and game ends are part of the mix) and play them to the end, one POST
+   /games/{id}/moves per move (the client knows the rules: in the upcard phase it takes or
+   passes, in the draw phase it draws from the stock, and after a draw it picks from the
+   legal_moves its own answer lists, knocking when it can), for ``--seconds``.
+
+It prints requests or moves per second and p50/p95/p99 latency for both, and their ratio.
+Target: moves/s >= 0.5 x the ceiling's requests/s, with no error. With ``--profile N`` it then
+plays N moves in-process under cProfile (Flask test client, same Redis) and prints where the
+server's time goes. It prints figures only and never fails on them.
+
+    python tests/bench/bench_api.py
+    python tests/bench/bench_api.py --seconds 30 --procs 2 --threads 8 --workers 2 --gthreads 8
+    python tests/bench/bench_api.py --profile 2000
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import random
+import statistics
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from service.redis_process import RedisServerProcess  # noqa: E402
+from support.servers import ApiServer, HttpClient, service_env  # noqa: E402
+
+NEW_GAME = {"variant": "gin-rami", "seats": [{"name": "ann"}, {"name": "bob"}], "options": {"target_score": 30}}
+
+
+def percentile(sorted_values: list[float], q: float) -> float:
+    if not sorted_values:
+        return float("nan")
+    k = min(len(sorted_values) - 1, max(0, round(q * (len(sorted_values) - 1))))
+    return sorted_values[k]
+
+
+# -- clients ---------------------------------------------------------------------------------------
+
+def choose(view: dict, rng: random.Random, same_seat: bool) -> dict:
+    """The next move of the seat to act, from the last answer (its own view when ``same_seat``)."""
+    phase = view["phase"]
+    if phase == "upcard":
+        return {"type": rng.choice(["take_upcard", "pass_upcard"])}
+    if phase == "draw":
+        return {"type": "draw_stock"}
+    assert same_seat and phase == "discard", f"no move known for phase {phase!r}"
+    moves = view["legal_moves"]
+    knocks = [m for m in moves if m["type"] == "knock"]
+    if knocks and rng.random() < 0.9:
+        return rng.choice(knocks)
+    return rng.choice([m for m in moves if m["type"] == "discard"])
+
+
+def play_games(port: int, until: float, seed: int, out: dict) -> None:
+    """Play whole games until ``until``; collect move latencies (s), errors and finished games."""
+    rng = random.Random(seed)
+    http = HttpClient("127.0.0.1", port, timeout=60)
+    latencies, errors, games = [], [], 0
+    try:
+        while time.monotonic() < until:
+            created = http.call("POST", "/games", NEW_GAME)
+            if created.status != 201:
+                errors.append(("create", created.status, created.raw[:200]))
+                continue
+            game_id = created.body["game_id"]
+            tokens = {s["seat"]: s["token"] for s in created.body["seats"]}
+            view, mover = created.body["view"], None
+            while view["status"] == "playing" and time.monotonic() < until:
+                seat = view["to_act"][0]
+                move = choose(view, rng, same_seat=(seat == mover))
+                reply = http.call("POST", f"/games/{game_id}/moves", move, token=tokens[seat])
+                if reply.status != 200:
+                    errors.append(("move", reply.status, reply.raw[:200]))
+                    resync = http.call("GET", f"/games/{game_id}", token=tokens[seat])
+                    view, mover = resync.body, seat
+                    continue
+                latencies.append(reply.seconds)
+                view, mover = reply.body, seat
+            if view["status"] == "over":
+                games += 1
+    finally:
+        http.close()
+    out.update(latencies=latencies, errors=errors, games=games)
+
+
+def hit_readyz(port: int, until: float, seed: int, out: dict) -> None:
+    http = HttpClient("127.0.0.1", port, timeout=60)
+    latencies, errors = [], []
+    try:
+        while time.monotonic() < until:
+            reply = http.call("GET", "/readyz")
+            if reply.status != 200:
+                errors.append(("readyz", reply.status, reply.raw[:200]))
+                continue
+            latencies.append(reply.seconds)
+    finally:
+        http.close()
+    out.update(latencies=latencies, errors=errors, games=0)
+
+
+def client_process(kind: str, port: int, threads: int, start_at: float, seconds: float, seed: int, queue) -> None:
+    """One client process: ``threads`` clients from ``start_at`` for ``seconds`` (monotonic clock)."""
+    target = play_games if kind == "games" else hit_readyz
+    while time.monotonic() < start_at:
+        time.sleep(0.001)
+    until = start_at + seconds
+    outs = [{} for _ in range(threads)]
+    ts = [threading.Thread(target=target, args=(port, until, seed * 1000 + i, outs[i])) for i in range(threads)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    queue.put({
+        "latencies": [x for o in outs for x in o.get("latencies", [])],
+        "errors": [x for o in outs for x in o.get("errors", [])],
+        "games": sum(o.get("games", 0) for o in outs),
+    })
+
+
+def run_phase(kind: str, port: int, procs: int, threads: int, seconds: float) -> dict:
+    ctx = multiprocessing.get_context("fork")
+    queue = ctx.Queue()
+    start_at = time.monotonic() + 1.0  # every process starts together
+    ps = [ctx.Process(target=client_process, args=(kind, port, threads, start_at, seconds, 17 + i, queue))
+          for i in range(procs)]
+    for p in ps:
+        p.start()
+    results = [queue.get() for _ in ps]
+    for p in ps:
+        p.join()
+    lat = sorted(x for r in results for x in r["latencies"])
+    return {
+        "count": len(lat),
+        "rate": len(lat) / seconds,
+        "p50": percentile(lat, 0.50) * 1000,
+        "p95": percentile(lat, 0.95) * 1000,
+        "p99": percentile(lat, 0.99) * 1000,
+        "mean": (statistics.fmean(lat) * 1000) if lat else float("nan"),
+        "errors": [e for r in results for e in r["errors"]],
+        "games": sum(r["games"] for r in results),
+    }
+
+
+# -- profile ---------------------------------------------------------------------------------------
+
+def profile_moves(redis_url: str, key_prefix: str, n_moves: int, top: int = 30) -> None:
+    """Play ``n_moves`` in-process under cProfile and print the functions that take the time."""
+    import cProfile
+    import io
+    import pstats
+
+    from service.app import create_app
+    from service.config import Settings
+
+    app = create_app(Settings(redis_url=redis_url, key_prefix=key_prefix, rate_limit_per_minute=10**9))
+    client = app.test_client()
+    rng = random.Random(5)
+    # CPU time, not wall time: what the request costs the server, whatever else runs on the machine
+    prof = cProfile.Profile(time.process_time)
+    done = 0
+    t0 = time.perf_counter()
+    while done < n_moves:
+        created = client.post("/games", json=NEW_GAME).get_json()
+        game_id = created["game_id"]
+        tokens = {s["seat"]: s["token"] for s in created["seats"]}
+        view, mover = created["view"], None
+        while view["status"] == "playing" and done < n_moves:
+            seat = view["to_act"][0]
+            move = choose(view, rng, seat == mover)
+            prof.enable()
+            resp = client.post(f"/games/{game_id}/moves", json=move, headers={"Authorization": f"Bearer {tokens[seat]}"})
+            prof.disable()
+            assert resp.status_code == 200, resp.get_data(as_text=True)
+            view, mover = resp.get_json(), seat
+            done += 1
+    wall = time.perf_counter() - t0
+    out = io.StringIO()
+    stats = pstats.Stats(prof, stream=out)
+    total = sum(v[2] for v in stats.stats.values())
+    print(f"\nprofile: {n_moves} moves in-process (Flask test client, no HTTP server), "
+          f"{total / n_moves * 1000:.2f} ms of CPU per move in this process, Redis's own time excluded "
+          f"({wall:.1f}s wall incl. creation)")
+    stats.sort_stats("tottime").print_stats(top)
+    print("\n".join(out.getvalue().splitlines()[:top + 12]))
+    out.seek(0)
+    out.truncate()
+    stats.sort_stats("cumulative").print_stats(top)
+    print("\n".join(out.getvalue().splitlines()[:top + 12]))
+
+
+# -- main ------------------------------------------------------------------------------------------
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=20.0, help="length of each phase")
+    parser.add_argument("--procs", type=int, default=2, help="client processes")
+    parser.add_argument("--threads", type=int, default=8, help="client threads (connections) per process")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
+    parser.add_argument("--gthreads", type=int, default=8, help="threads per gunicorn worker")
+    parser.add_argument("--appendfsync", default="always", choices=["always", "everysec", "no"])
+    parser.add_argument("--no-rate-limit", action="store_true", help="switch the per-request limiter off")
+    parser.add_argument("--profile", type=int, default=0, metavar="N", help="then profile N moves in-process")
+    args = parser.parse_args(argv)
+
+    with tempfile.TemporaryDirectory(prefix="ginbox-bench-api-") as tmp:
+        redis = RedisServerProcess(Path(tmp) / "redis", appendfsync=args.appendfsync).start()
+        prefix = f"bench{uuid.uuid4().hex[:8]}"
+        env = service_env(redis.url, prefix, GINBOX_RATE_LIMIT=0 if args.no_rate_limit else 10**9)
+        api = ApiServer(env, Path(tmp) / "gunicorn.log", workers=args.workers, threads=args.gthreads).start()
+        try:
+            print(f"API: gunicorn {args.workers} x {args.gthreads} gthread on 127.0.0.1:{api.port}; Redis "
+                  f"appendfsync {args.appendfsync}; rate limiter {'off' if args.no_rate_limit else 'on'}; "
+                  f"clients {args.procs} x {args.threads}; {args.seconds:.0f}s per phase; "
+                  f"{os.cpu_count()} CPUs", flush=True)
+            ceiling = run_phase("readyz", api.port, args.procs, args.threads, args.seconds)
+            games = run_phase("games", api.port, args.procs, args.threads, args.seconds)
+        finally:
+            api.stop()
+        if args.profile:
+            try:
+                profile_moves(redis.url, prefix + "p", args.profile)
+            finally:
+                redis.stop()
+        else:
+            redis.stop()
+
+    print(f"\n{'':24} {'count':>8} {'per s':>9} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'errors':>7}")
+    for name, r in (("GET /readyz (ceiling)", ceiling), ("POST moves (games)", games)):
+        print(f"{name:24} {r['count']:>8} {r['rate']:>9.1f} {r['p50']:>8.2f} {r['p95']:>8.2f} {r['p99']:>8.2f} "
+              f"{len(r['errors']):>7}")
+    ratio = games["rate"] / ceiling["rate"] if ceiling["rate"] else float("nan")
+    print(f"\nwhole games finished: {games['games']}")
+    print(f"moves/s / ceiling requests/s = {ratio:.2f} (target >= 0.50: {'met' if ratio >= 0.5 else 'MISSED'}); "
+          f"errors: {len(ceiling['errors']) + len(games['errors'])}")
+    for e in (ceiling["errors"] + games["errors"])[:5]:
+        print("  error:", e)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
