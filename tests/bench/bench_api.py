@@ -159,6 +159,36 @@ def run_phase(kind: str, port: int, procs: int, threads: int, seconds: float) ->
     }
 
 
+# -- CPU accounting ------------------------------------------------------------------------------
+
+def _cpu_seconds(pid: int) -> float:
+    """utime + stime of one process, in seconds (0 if it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        out.append(int(entry))
+            except (OSError, ValueError, IndexError):
+                continue
+    return out
+
+
+def cpu_snapshot(api_pid: int, redis_pid: int) -> dict:
+    """CPU seconds used so far by the gunicorn processes (master and workers) and by redis-server."""
+    return {"api": sum(_cpu_seconds(p) for p in [api_pid, *_children(api_pid)]), "redis": _cpu_seconds(redis_pid)}
+
+
 # -- profile ---------------------------------------------------------------------------------------
 
 def profile_moves(redis_url: str, key_prefix: str, n_moves: int, top: int = 30) -> None:
@@ -230,8 +260,15 @@ def main(argv=None) -> int:
                   f"appendfsync {args.appendfsync}; rate limiter {'off' if args.no_rate_limit else 'on'}; "
                   f"clients {args.procs} x {args.threads}; {args.seconds:.0f}s per phase; "
                   f"{os.cpu_count()} CPUs", flush=True)
-            ceiling = run_phase("readyz", api.port, args.procs, args.threads, args.seconds)
-            games = run_phase("games", api.port, args.procs, args.threads, args.seconds)
+            results = {}
+            for kind in ("readyz", "games"):
+                before = cpu_snapshot(api.proc.pid, redis.proc.pid)
+                results[kind] = run_phase(kind, api.port, args.procs, args.threads, args.seconds)
+                after = cpu_snapshot(api.proc.pid, redis.proc.pid)
+                n = max(1, results[kind]["count"])
+                results[kind]["api_cpu_ms"] = (after["api"] - before["api"]) / n * 1000
+                results[kind]["redis_cpu_ms"] = (after["redis"] - before["redis"]) / n * 1000
+            ceiling, games = results["readyz"], results["games"]
         finally:
             api.stop()
         if args.profile:
@@ -242,10 +279,13 @@ def main(argv=None) -> int:
         else:
             redis.stop()
 
-    print(f"\n{'':24} {'count':>8} {'per s':>9} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'errors':>7}")
+    print(f"\n{'':24} {'count':>8} {'per s':>9} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'errors':>7} "
+          f"{'API CPU ms':>11} {'Redis CPU ms':>13}")
     for name, r in (("GET /readyz (ceiling)", ceiling), ("POST moves (games)", games)):
         print(f"{name:24} {r['count']:>8} {r['rate']:>9.1f} {r['p50']:>8.2f} {r['p95']:>8.2f} {r['p99']:>8.2f} "
-              f"{len(r['errors']):>7}")
+              f"{len(r['errors']):>7} {r['api_cpu_ms']:>11.2f} {r['redis_cpu_ms']:>13.3f}")
+    print("(CPU ms: CPU time the gunicorn processes / redis-server used in the phase, per request or move;"
+          " game creations are counted in the moves' share)")
     ratio = games["rate"] / ceiling["rate"] if ceiling["rate"] else float("nan")
     print(f"\nwhole games finished: {games['games']}")
     print(f"moves/s / ceiling requests/s = {ratio:.2f} (target >= 0.50: {'met' if ratio >= 0.5 else 'MISSED'}); "
