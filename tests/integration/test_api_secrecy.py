@@ -22,6 +22,8 @@ from support.decks import build_deck
 from support.visibility import GameKnowledge, HandKnowledge, MoveRecord, cards_in
 
 MAX_MOVES = 400
+#: the parts of a view that report finished hands (RULES.md §1: cards laid down at a hand's end are public)
+HISTORY_FIELDS = ("last_hand", "hand_results")
 
 
 @dataclass
@@ -190,12 +192,21 @@ def test_no_viewer_ever_receives_a_card_it_may_not_see(api, variant, explicit, s
         for advice_text, allowed_viewers in rec.advice:
             if advice_text in text and ob.viewer not in allowed_viewers:
                 leaks.append(f"{ob.kind} v{ob.version} for viewer {ob.viewer}: advice {advice_text!r}")
-        allowed = know.allowed(ob.viewer, ob.version, history=ob.kind in ("view", "state"))
-        if allowed is None:
+        now = know.allowed(ob.viewer, ob.version, history=False)
+        if now is None:
             continue
-        seen = cards_in(ob.payload) - cut_cards
-        if seen - allowed:
-            leaks.append(f"{ob.kind} v{ob.version} for viewer {ob.viewer}: {sorted(seen - allowed)}")
+        # a view's results of finished hands may show those hands' laid-down cards; every
+        # other part of a view, and every event, may show only what the current hand allows
+        payload = ob.payload
+        if ob.kind in ("view", "state"):
+            history = {k: payload.get(k) for k in HISTORY_FIELDS}
+            payload = {k: v for k, v in payload.items() if k not in HISTORY_FIELDS}
+            past = cards_in(history) - cut_cards - know.allowed(ob.viewer, ob.version, history=True)
+            if past:
+                leaks.append(f"{ob.kind} v{ob.version} for viewer {ob.viewer}: hand results {sorted(past)}")
+        seen = cards_in(payload) - cut_cards
+        if seen - now:
+            leaks.append(f"{ob.kind} v{ob.version} for viewer {ob.viewer}: {sorted(seen - now)}")
     assert not leaks, f"{len(leaks)} leaks, first ones:\n" + "\n".join(leaks[:20])
     # the check is not vacuous: each seat was shown its cards, the spectator the discards
     for x in viewers:
