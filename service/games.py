@@ -54,9 +54,9 @@ class TokenStore:
         if tokens:
             self.redis.hset(self.key(game_id), mapping={str(s): hash_token(t) for s, t in tokens.items()})
 
-    def claim(self, game_id: str, seat: int, token: str) -> bool:
-        """Record the token of a claimed seat, unless that seat already has one."""
-        return bool(self.redis.hsetnx(self.key(game_id), str(seat), hash_token(token)))
+    def claim(self, game_id: str, seat: int, token: str) -> None:
+        """Record the token of a seat whose claim the log has just recorded (the log decides who sits)."""
+        self.redis.hset(self.key(game_id), str(seat), hash_token(token))
 
     def seat_of(self, game_id: str, token: str) -> int | None:
         """The seat whose token this is, or None."""
@@ -204,8 +204,7 @@ class GameService:
             except ConcurrencyError:
                 continue  # someone else's command landed first: decide again on the new state
             token = issue_token()
-            if not self.tokens.claim(game_id, seat, token):
-                raise ApiError(409, "seat_taken", f"seat {seat} already has a player")
+            self.tokens.claim(game_id, seat, token)
             self._appended(game_id, new_state)
             return token, Answer(self.render(game_id, new_state, seat), version)
         raise ApiError(409, "conflict", "the game kept changing while the seat was claimed; retry")
