@@ -16,6 +16,7 @@ from typing import Any
 
 from service import bots
 from service.rules import commands, game, views
+from service.rules.errors import RulesError
 from service.rules.events import AdviceGiven
 
 from workers.policies import advice_text, basic_move, make_policy, read
@@ -199,11 +200,34 @@ def play_bot_turn(game_id: str, version: int) -> str:
     kind, seat = action
     player = state.players[seat]
     t0 = time.perf_counter()
-    command = choose(loaded, game_id, seat, _policy_for(player, ctx.settings), advise=(kind == "advise"))
+    try:
+        command = choose(loaded, game_id, seat, _policy_for(player, ctx.settings), advise=(kind == "advise"))
+    except Exception:  # noqa: BLE001 (a policy bug must not stall the game: the basic move stands in)
+        log.exception("policy %r failed in game %s at version %s", player.get("bot"), game_id, version)
+        command = fallback_move(state, seat, advise=(kind == "advise"))
     ctx.stats["last_think_s"] = time.perf_counter() - t0
-    if not _append(ctx, game_id, seat, command, version):
+    try:
+        appended = _append(ctx, game_id, seat, command, version)
+    except RulesError as err:
+        # the engine refused the policy's move at this very version (If-Match is checked before
+        # the engine decides, so this is no race): play a move it lists as legal instead, so
+        # that the job does not fail (and get retried, then swept) for ever on the same refusal
+        log.error("game %s version %s: engine refused %r (%s); playing a listed move", game_id, version,
+                  command, err.code)
+        appended = _append(ctx, game_id, seat, fallback_move(state, seat, advise=(kind == "advise")), version)
+    if not appended:
         return "moved_on"
     return "advised" if kind == "advise" else "moved"
+
+
+def fallback_move(state, seat: int, advise: bool = False):
+    """A move the engine lists as legal for ``seat`` (the basic policy's pick among them)."""
+    if advise:
+        return commands.Advise("Play as you see fit.")
+    try:
+        return basic_move(read(views.view_state(state, seat)))
+    except Exception:  # noqa: BLE001
+        return game.legal_moves(state, seat)[0]
 
 
 def play_timed_out_turn(game_id: str, version: int) -> str:

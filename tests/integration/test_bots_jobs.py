@@ -211,3 +211,32 @@ def test_the_jobs_move_is_reproducible_for_a_given_game_and_version(ctx):
     assert a == b
     rng = random.Random(f"{game_id}:{state.version}:{seat}")
     assert a == policy.choose(views.view_state(state, seat), rng)
+
+
+def test_a_policy_that_fails_or_proposes_an_illegal_move_does_not_stall_the_game(ctx, monkeypatch):
+    game_id = new_game(ctx, [{"bot": "basic"}, {"bot": "basic"}])
+    state = ctx.repository.load_state(game_id)
+    seat = state.to_act[0]
+
+    class Broken:
+        name = "broken"
+
+        def choose(self, view, rng, events=None):
+            raise RuntimeError("a bug")
+
+    class Cheat:
+        name = "cheat"
+
+        def choose(self, view, rng, events=None):
+            from service.rules.commands import Discard
+
+            return Discard("AS")  # in the upcard phase: wrong_phase, and maybe not even held
+
+    expected = G.decide(state, seat, basic_move(read(views.view_state(state, seat))))
+    for broken in (Broken(), Cheat()):
+        monkeypatch.setattr(jobs, "_policy_for", lambda player, settings=None, p=broken: p)
+        v = ctx.store.version(game_id)
+        assert jobs.play_bot_turn(game_id, v) == "moved"
+        if isinstance(broken, Broken):
+            assert [r.event for r in ctx.store.load(game_id, after=v)] == expected
+        assert ctx.store.version(game_id) > v

@@ -14,7 +14,9 @@ How it decides:
   (``exp(-last_discard_weight * points)``).
 * Hand value. A 10-card hand is valued by its expected deadwood after one more draw from the
   unseen cards, followed by the best discard (``E1``): this counts both the deadwood now and the
-  outs that would meld.
+  outs that would meld. When the opponent may knock before that draw (``urgency``: the share of
+  sampled opponent hands that could knock after their next draw), the deadwood held now counts
+  with that weight.
 * Danger. Discarding a card the opponent would meld feeds it: each discard costs
   ``danger_weight`` times the (weighted) share of sampled opponent hands that meld it.
 * Draw. Taking the pile's top card is compared with the average, over the unseen cards, of the
@@ -71,6 +73,7 @@ class ExpertParams:
     danger_weight: float = 4.0    # deadwood points charged for a discard every opponent would meld
     knock_margin: float = 0.0     # knock when its expectation beats playing on by this much
     play_on: bool = True          # weigh knocking against playing on (False: knock at any gain)
+    urgency: bool = True          # value a hand by its deadwood now as the opponent nears a knock
 
 
 # --------------------------------------------------------------------------- card maths
@@ -183,6 +186,7 @@ class _Search:
         self.samples: list[tuple[int, float, int]] = []  # (hand, weight, its deadwood)
         self.total_weight = 0.0
         self._danger: dict[int, float] = {}
+        self._urgency: float | None = None
 
     def time_left(self) -> bool:
         return self.deadline is not None and time.perf_counter() < self.deadline
@@ -265,8 +269,38 @@ class _Search:
             self._e1[h] = got
         return got
 
+    def urgency(self) -> float:
+        """Chance that the opponent can knock on its next turn (after its draw), over the samples."""
+        if self._urgency is None:
+            self.ensure_samples()
+            k = self.k
+            limit = k.knock_limit
+            pool = [x for x in self.pool]
+            s = 0.0
+            if pool:
+                for h, w, _ in self.samples:
+                    # its draw comes from the cards neither of us holds
+                    n = can = 0
+                    for y in pool:
+                        if not h >> y & 1:
+                            n += 1
+                            if dwad(h | 1 << y) <= limit:
+                                can += 1
+                    if n:
+                        s += w * can / n
+            self._urgency = s / self.total_weight if self.total_weight else 0.0
+        return self._urgency
+
+    def hand_cost(self, h10: int) -> float:
+        """Expected deadwood at the next point that counts: now if the opponent knocks first, else after a draw."""
+        e1 = self.e1(h10)
+        if not self.p.urgency:
+            return e1
+        u = self.urgency()
+        return u * dw(h10) + (1 - u) * e1 if u else e1
+
     def discard_cost(self, h11: int, card: int) -> float:
-        return self.e1(h11 & ~(1 << card)) + self.p.danger_weight * self.danger(card)
+        return self.hand_cost(h11 & ~(1 << card)) + self.p.danger_weight * self.danger(card)
 
     def best_discard(self, h11: int, forbidden: int = -1) -> tuple[float, int]:
         """(cost, card) of the best discard from an 11-card hand."""
