@@ -1,4 +1,4 @@
-"""RQ entry points: play a bot's turn, play a human's timed-out turn, sweep stalled games.
+"""RQ entry points: play a bot's turn (or its advice), play a human's timed-out turn.
 
 Jobs take only ids (``game_id``, the ``version`` they answer) and find their connections in the
 worker's context, built once at start-up (workers/runner.py). Each is safe to run twice: it does
