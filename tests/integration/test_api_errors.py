@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from support.apiclient import ValidatingClient, load_openapi, make_app
 from support.cardmath import min_deadwood
 from support.decks import build_deck
 from support.gameplay import create_game
@@ -225,3 +226,14 @@ def test_unknown_routes_and_methods_are_problems_too(api):
     resp = api.delete("/games")
     _problem(resp, 405, "method_not_allowed")
     assert "POST" in resp.headers["Allow"]
+
+
+def test_over_the_rate_limit_is_429_rate_limited_with_retry_after(redis_url, key_prefix):
+    strict = ValidatingClient(make_app(redis_url, key_prefix, rate_limit_per_minute=3), load_openapi())
+    answers = [strict.get("/games") for _ in range(4)]
+    assert [r.status_code for r in answers[:3]] == [200, 200, 200]
+    problem = _problem(answers[3], 429, "rate_limited")
+    assert int(answers[3].headers["Retry-After"]) >= 1
+    assert problem["detail"]
+    # the probes are never limited: an orchestrator must always reach them
+    assert strict.get("/healthz").status_code == 200

@@ -48,7 +48,8 @@ def make_app(redis_url: str, key_prefix: str, **overrides):
     from service.app import create_app
     from service.config import Settings
 
-    settings = Settings(redis_url=redis_url, key_prefix=key_prefix, rate_limit_per_minute=100000, **overrides)
+    settings = Settings(**{"redis_url": redis_url, "key_prefix": key_prefix, "rate_limit_per_minute": 100000,
+                           **overrides})
     return create_app(settings)
 
 
