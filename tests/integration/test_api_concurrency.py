@@ -126,3 +126,16 @@ def test_threads_playing_a_whole_game_at_once_record_exactly_one_move_per_succes
     assert [e["version"] for e in log] == list(range(1, log[-1]["version"] + 1))
     actions = [e for e in log if e["version"] > start and e["type"] in ACTION_EVENTS]
     assert len(actions) == len(successes)
+
+
+def test_concurrent_retries_with_one_idempotency_key_all_get_the_first_answer(api):
+    """Same key + same body -> the first answer (same status and body), even when the copies race."""
+    for round_no in range(5):
+        g = create_game(api, "gin-rami", [{"name": "ann"}, {"name": "bob"}], first_dealer=0)
+        v = g.version()
+        results = _race([lambda: g.post_move(1, {"type": "pass_upcard"}, key=f"retry-{round_no}")
+                         for _ in range(8)])
+        answers = {(r.status_code, r.get_data()) for r in results}
+        assert len(answers) == 1, f"round {round_no}: {sorted((s, b[:80]) for s, b in answers)}"
+        assert results[0].status_code == 200
+        assert g.version() == v + 1
