@@ -18,6 +18,7 @@ from typing import Any, Callable, Collection, Iterator
 
 from service.api.problems import ApiError
 from service.rules import commands, events as ev, fairness, game, views
+from service.rules.errors import RulesError
 from service.store.base import canonical_json
 from service.store.errors import ConcurrencyError, IdempotencyConflict
 
@@ -305,6 +306,19 @@ class GameService:
             answer = self._idempotent_answer(game_id, seat, idempotency_key, fingerprint)
             if answer is not None:
                 return answer
+        try:
+            return self._decide_and_append(game_id, seat, command, if_match, idempotency_key, fingerprint)
+        except (ApiError, RulesError, ConcurrencyError):
+            # a copy of this very request (same key and body) may have been recorded between our
+            # look-up and our decision, so that the state we decided on already had its move:
+            # the copy's answer is ours
+            if idempotency_key is not None:
+                answer = self._idempotent_answer(game_id, seat, idempotency_key, fingerprint)
+                if answer is not None:
+                    return answer
+            raise
+
+    def _decide_and_append(self, game_id, seat, command, if_match, idempotency_key, fingerprint) -> Answer:
         state = self.repository.load_state(game_id)
         if if_match is not None and state.version not in if_match:
             raise ApiError(412, "version_mismatch", f"the game is at version {state.version}, not the one in If-Match",
