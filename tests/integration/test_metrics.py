@@ -177,3 +177,32 @@ def test_in_multiprocess_mode_the_counts_of_every_process_are_added_up(tmp_path)
                          capture_output=True, text=True).stdout
     assert value(out, "ginbox_bot_turns_total", kind="move", outcome="moved") == 5
     assert value(out, "ginbox_bot_turn_duration_seconds_count", kind="move") == 5
+
+
+def test_under_gunicorn_with_two_workers_metrics_count_the_requests_of_both(tmp_path, redis_url, key_prefix):
+    """Multiprocess mode end to end: gunicorn loads service.metrics as its config (child_exit hook).
+
+    Each worker process is replaced after 10 requests (--max-requests), so 40 requests are
+    answered by at least four processes, most of them gone by the time of the scrape: only
+    counts added up over every process (live or not) give the total.
+    """
+    from support.servers import ApiServer, HttpClient, service_env
+
+    prom_dir = tmp_path / "prom"
+    prom_dir.mkdir()
+    env = service_env(redis_url, key_prefix, PROMETHEUS_MULTIPROC_DIR=prom_dir, GINBOX_RATE_LIMIT=10**9)
+    api = ApiServer(env, tmp_path / "gunicorn.log", workers=2, threads=2,
+                    extra_args=["--config", "python:service.metrics", "--max-requests", "10"]).start()
+    try:
+        n = 40
+        for i in range(n):
+            http = HttpClient("127.0.0.1", api.port, timeout=30)  # a new connection each: both workers serve
+            assert http.call("GET", f"/games/nosuchgame{i:07d}").status == 404
+            http.close()
+        text = HttpClient("127.0.0.1", api.port, timeout=30).call("GET", "/metrics").raw.decode()
+    finally:
+        api.stop()
+    assert value(text, "ginbox_http_requests_total", method="GET", route="/games/<game_id>", status="404") == n
+    # each process that counted wrote its own file
+    pids = {p.stem.rsplit("_", 1)[-1] for p in prom_dir.glob("counter_*.db")}
+    assert len(pids) >= 4, pids
