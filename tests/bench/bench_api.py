@@ -10,7 +10,8 @@ connection per thread (http.client), then:
    the run and creation and game ends are part of the mix) and play them to the end, one POST
    /games/{id}/moves per move (the client knows the rules: in the upcard phase it takes or
    passes, in the draw phase it draws from the stock, and after a draw it picks from the
-   legal_moves its own answer lists, knocking when it can), for ``--seconds``.
+   legal_moves its own answer lists: a knock when it can, else the discard that leaves the
+   least deadwood), for ``--seconds``.
 
 It prints requests or moves per second and p50/p95/p99 latency for both, and their ratio.
 Target: moves/s >= 0.5 x the ceiling's requests/s, with no error. With ``--profile N`` it then
@@ -66,7 +67,12 @@ def choose(view: dict, rng: random.Random, same_seat: bool) -> dict:
     knocks = [m for m in moves if m["type"] == "knock"]
     if knocks and rng.random() < 0.9:
         return rng.choice(knocks)
-    return rng.choice([m for m in moves if m["type"] == "discard"])
+    # the discard that leaves the least deadwood (ties at random), so that hands and games end
+    from service.rules.melds import deadwood
+
+    hand = view["hand"]
+    scored = [(deadwood([c for c in hand if c != m["card"]]), rng.random(), m) for m in moves if m["type"] == "discard"]
+    return min(scored, key=lambda t: t[:2])[2]
 
 
 def play_games(port: int, until: float, seed: int, out: dict) -> None:
