@@ -16,7 +16,8 @@ How it decides:
   unseen cards, followed by the best discard (``E1``): this counts both the deadwood now and the
   outs that would meld. When the opponent may knock before that draw (``urgency``: the share of
   sampled opponent hands that could knock after their next draw), the deadwood held now counts
-  with that weight.
+  with that weight. The chance of being able to knock after that draw earns a bonus
+  (``knock_outs_weight`` points of deadwood for a certain knock).
 * Danger. Discarding a card the opponent would meld feeds it: each discard costs
   ``danger_weight`` times the (weighted) share of sampled opponent hands that meld it.
 * Draw. Taking the pile's top card is compared with the average, over the unseen cards, of the
@@ -74,6 +75,7 @@ class ExpertParams:
     knock_margin: float = 0.0     # knock when its expectation beats playing on by this much
     play_on: bool = True          # weigh knocking against playing on (False: knock at any gain)
     urgency: bool = True          # value a hand by its deadwood now as the opponent nears a knock
+    knock_outs_weight: float = 10.0  # deadwood points a certain knock after the next draw is worth
 
 
 # --------------------------------------------------------------------------- card maths
@@ -182,6 +184,7 @@ class _Search:
         self.deadline = None if p.budget_s is None else time.perf_counter() + p.budget_s
         self.pool = C.cards_of(k.unseen)
         self._e1: dict[int, float] = {}
+        self._pk: dict[int, float] = {}  # 10-card hand -> chance to be able to knock after one draw
         self._dwad: dict[int, int] = {}  # 11-card hand -> least deadwood after a discard
         self.samples: list[tuple[int, float, int]] = []  # (hand, weight, its deadwood)
         self.total_weight = 0.0
@@ -258,14 +261,18 @@ class _Search:
                 # the same 11 cards come up again and again (h - d + x + y for either order of
                 # x and y): keep their values
                 cache = self._dwad
-                total = 0
+                limit = self.k.knock_limit
+                total = knocks = 0
                 for x in pool:
                     m = h | 1 << x
                     v = cache.get(m)
                     if v is None:
                         v = cache[m] = dwad(m)
                     total += v
+                    if v <= limit:
+                        knocks += 1
                 got = total / len(pool)
+                self._pk[h] = knocks / len(pool)
             self._e1[h] = got
         return got
 
@@ -294,10 +301,11 @@ class _Search:
     def hand_cost(self, h10: int) -> float:
         """Expected deadwood at the next point that counts: now if the opponent knocks first, else after a draw."""
         e1 = self.e1(h10)
+        bonus = self.p.knock_outs_weight * self._pk.get(h10, 0.0)
         if not self.p.urgency:
-            return e1
+            return e1 - bonus
         u = self.urgency()
-        return u * dw(h10) + (1 - u) * e1 if u else e1
+        return (u * dw(h10) + (1 - u) * e1 if u else e1) - bonus
 
     def discard_cost(self, h11: int, card: int) -> float:
         return self.hand_cost(h11 & ~(1 << card)) + self.p.danger_weight * self.danger(card)
