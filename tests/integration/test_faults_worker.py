@@ -1,4 +1,4 @@
-"""Bot workers under faults: killed -9 in the middle of a turn, and Redis restarted under them.
+"""Bot workers under faults: killed -9 in the middle of a turn, and Redis killed in the middle of one.
 
 A ``ginbox worker`` process plays every bot turn. To kill it *inside* a turn, and not merely
 somewhere in a game, it reaches Redis through a relay (support.servers.FreezingProxy) that
@@ -6,7 +6,9 @@ freezes the moment the worker sends the append of one of its moves: either befor
 reaches Redis (the turn was decided but not recorded) or after Redis ran it but before the worker
 heard back (recorded, but the job never finished nor scheduled the next turn). The worker is
 then killed -9, a new worker started, and the game must finish with each turn in its log once:
-the log is cut into groups, each exactly one legal command of the seat to act.
+the log is cut into groups, each exactly one legal command of the seat to act. The same relay
+holds a worker inside a turn while Redis itself is killed -9 and later restarted on its data:
+the worker must not exit, and must play the game to its end.
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ GAME_DEADLINE_S = 90
 TARGET_SCORE = 25            # short games: a few hands of bots
 STALL_S = 1.0                # the workers' bot_stall_s: how soon a lost turn is re-enqueued
 KILL_AT_APPEND = 6           # the worker is caught at its 6th move of the game
+# Redis stays down longer than the worker's pause before it starts its loop again (1 s), so the
+# restart of the loop happens while Redis is still away
+REDIS_DOWN_S = 3.0
 
 
 def settings_for(redis_url: str, key_prefix: str) -> Settings:
@@ -125,34 +130,37 @@ def test_a_worker_killed_in_the_middle_of_a_bot_turn_leaves_the_turn_played_exac
         conn.close()
 
 
-def test_workers_resume_by_themselves_when_redis_is_restarted_under_them(tmp_path, key_prefix):
+def test_a_worker_resumes_by_itself_when_redis_is_killed_in_the_middle_of_a_turn_and_restarted(tmp_path, key_prefix):
+    """Redis dies while the worker is inside a bot turn (held at its append by the relay), stays
+    down for a few seconds, and comes back on its data: the same worker process plays on."""
     server = RedisServerProcess(tmp_path / "redis", appendfsync="always").start()
     settings = settings_for(server.url, key_prefix)
-    worker = WorkerProcess(worker_env(server.url, key_prefix), tmp_path / "worker.log")
+    worker = proxy = None
     try:
         app = make_app(settings)
         client = app.test_client()
         store = app.extensions["ginbox"].store
-        games = [create_bot_game(client) for _ in range(2)]
-        worker.start()
-        wait_for(lambda: all(store.version(g) >= 20 for g in games), GAME_DEADLINE_S, "the bots to play")
+        game_id = create_bot_game(client)
+        proxy = FreezingProxy(server.host, server.port, appends_of(game_id), nth=KILL_AT_APPEND, mode="drop")
+        worker = WorkerProcess(worker_env(proxy.url, key_prefix), tmp_path / "worker.log").start()
+        assert proxy.frozen.wait(GAME_DEADLINE_S), "the worker never got to its move"
 
-        server.kill()  # kill -9 while the worker is playing
-        time.sleep(2.0)
-        assert worker.proc.poll() is None, "the worker exited when Redis went away"
+        server.kill()      # kill -9 while the worker waits for its append
+        proxy.release()    # its connections break now, in the middle of the job
+        time.sleep(REDIS_DOWN_S)
+        assert worker.proc.poll() is None, "the worker exited while Redis was down"
         server = RedisServerProcess(server.data_dir, port=server.port, appendfsync="always").start()
-        at_restart = {g: store.version(g) for g in games}
+        at_restart = store.version(game_id)
 
-        def finished():
-            views = [client.get(f"/games/{g}").get_json() for g in games]
-            return all(v["status"] == "over" for v in views) and views
-
-        finals = wait_for(finished, GAME_DEADLINE_S, "both games to finish after the restart")
+        final = wait_for(lambda: (v := client.get(f"/games/{game_id}").get_json())["status"] == "over" and v,
+                         GAME_DEADLINE_S, "the game to finish after the restart")
         assert worker.proc.poll() is None, "the same worker process played on"
-        for game_id, final in zip(games, finals):
-            assert final["version"] > at_restart[game_id]
-            assert max(final["scores"]) >= TARGET_SCORE
-            commands_in_log(store.load(game_id))
+        assert final["version"] > at_restart
+        assert max(final["scores"]) >= TARGET_SCORE
+        commands_in_log(store.load(game_id))
     finally:
-        worker.stop()
+        if worker is not None:
+            worker.stop()
+        if proxy is not None:
+            proxy.close()
         server.kill()

@@ -221,6 +221,20 @@ class HttpClient:
         return Reply(status, rhdrs, parsed, elapsed, data)
 
 
+def _shut(sock) -> None:
+    """Close a socket another thread may be blocked on (shutdown wakes a blocked recv)."""
+    import socket
+
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+    try:
+        sock.close()
+    except OSError:
+        pass
+
+
 class FreezingProxy:
     """A TCP relay to a Redis server that freezes when a client sends a matching command.
 
@@ -310,12 +324,18 @@ class FreezingProxy:
             except OSError:
                 return
 
+    def release(self) -> None:
+        """Cut every relayed connection, then relay new ones again (the trigger is spent)."""
+        with self._lock:
+            sockets, self._sockets = self._sockets, []
+            self.nth = float("inf")
+            self.frozen.clear()
+        for s in sockets:
+            _shut(s)
+
     def close(self) -> None:
         self._closed.set()
         self._listener.close()
         with self._lock:
             for s in self._sockets:
-                try:
-                    s.close()
-                except OSError:
-                    pass
+                _shut(s)
