@@ -3,6 +3,7 @@
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
+    PROMETHEUS_MULTIPROC_DIR=/tmp/ginbox-metrics \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
@@ -12,10 +13,11 @@ COPY pyproject.toml README.md openapi.yaml ./
 COPY service ./service
 COPY schemas ./schemas
 COPY workers ./workers
-RUN pip install . && useradd --create-home --uid 10001 ginbox
+RUN pip install . && useradd --create-home --uid 10001 ginbox \
+    && mkdir -p /tmp/ginbox-metrics && chown ginbox /tmp/ginbox-metrics
 USER ginbox
 
 EXPOSE 8000
 # REDIS_URL must point at a Redis server (the image has no embedded one).
 CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--workers", "2", "--worker-class", "gthread", "--threads", "16", \
-     "--timeout", "0", "--access-logfile", "-", "service.wsgi:app"]
+     "--timeout", "0", "--config", "python:service.metrics", "service.wsgi:app"]

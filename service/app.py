@@ -11,7 +11,8 @@ from service.config import Settings
 from service.connections import redis_client
 
 # answered without counting against any rate limit: probes and the static documentation
-UNLIMITED_ENDPOINTS = {"health.healthz", "health.readyz", "docs.openapi_yaml", "docs.docs_page", "docs.docs_asset"}
+UNLIMITED_ENDPOINTS = {"health.healthz", "health.readyz", "docs.openapi_yaml", "docs.docs_page", "docs.docs_asset",
+                       "metrics.metrics"}
 
 
 @dataclass

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -30,6 +31,13 @@ def cmd_serve(args) -> int:
         redis_server = _start_embedded_redis(settings)
         settings.redis_url = redis_server.url
     env = dict(os.environ, REDIS_URL=settings.redis_url)
+    if "PROMETHEUS_MULTIPROC_DIR" not in env:
+        # /metrics adds up the counts of every gunicorn and worker process through this directory;
+        # it must start empty, or a previous run's counts would be added in
+        metrics_dir = Path(settings.data_dir).resolve() / "metrics"
+        shutil.rmtree(metrics_dir, ignore_errors=True)
+        metrics_dir.mkdir(parents=True)
+        env["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_dir)
     children: list[subprocess.Popen] = []
     try:
         if args.workers_bots > 0:
@@ -41,7 +49,7 @@ def cmd_serve(args) -> int:
             "--workers", str(args.processes),
             "--worker-class", "gthread", "--threads", str(args.threads),
             "--timeout", "0",  # streams stay open; a hung request is cut by Redis timeouts instead
-            "--access-logfile", "-",
+            "--config", "python:service.metrics",  # its child_exit hook drops a dead process's samples
             "service.wsgi:app",
         ]
         api = subprocess.Popen(gunicorn, env=env)
