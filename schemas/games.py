@@ -64,8 +64,12 @@ class SeatSpecField(fields.Field):
     def _deserialize(self, value, attr, data, **kwargs):
         if not isinstance(value, dict):
             raise ValidationError("A seat is {'name': ...}, {'bot': ..., 'name'?: ...} or null.")
-        schema = BotSeatSchema() if "bot" in value else HumanSeatSchema()
-        return schema.load(value)
+        return (_BOT_SEAT if "bot" in value else _HUMAN_SEAT).load(value)
+
+
+# built once: a schema instance holds no per-call state, and building one deep-copies its fields
+_BOT_SEAT = BotSeatSchema()
+_HUMAN_SEAT = HumanSeatSchema()
 
 
 class RolesSchema(StrictSchema):
@@ -162,6 +166,8 @@ MOVE_SCHEMAS: dict[str, type[Schema]] = {
     "knock": KnockSchema,
 }
 
+_MOVE_SCHEMA_INSTANCES = {kind: schema() for kind, schema in MOVE_SCHEMAS.items()}
+
 
 class MoveSchema(Schema):
     """POST /games/{id}/moves: one command, its fields chosen by its ``type``."""
@@ -172,7 +178,7 @@ class MoveSchema(Schema):
         kind = data.get("type")
         if not isinstance(kind, str) or kind not in MOVE_SCHEMAS:
             raise ValidationError({"type": [f"Must be one of: {', '.join(MOVE_SCHEMAS)}."]})
-        return MOVE_SCHEMAS[kind]().load(data)
+        return _MOVE_SCHEMA_INSTANCES[kind].load(data)
 
 
 # -- listings, events, time travel ---------------------------------------------------------------

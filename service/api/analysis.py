@@ -13,11 +13,15 @@ bp = Blueprint("analysis", __name__)
 # the default knock limit (RULES.md §4): the calculator knows no game, so it uses the standard rule
 KNOCK_LIMIT = 10
 
+# built once per process (building a schema deep-copies its fields)
+_MELDS_REQUEST = MeldsRequestSchema()
+_MELDS_RESPONSE = MeldsResponseSchema()
+
 
 @bp.post("/analysis/melds")
 def analyse_melds():
     """Melds, deadwood and, for 11 cards, what each discard would leave."""
-    body, _ = load_body(MeldsRequestSchema())
+    body, _ = load_body(_MELDS_REQUEST)
     hand = body["cards"]
     best = melds.best_arrangement(hand)
     out = {
@@ -30,4 +34,4 @@ def analyse_melds():
         out["deadwood_after_discard"] = melds.deadwood_after_discard(hand)
         out["knock_discards"] = [{"card": cards.code(c), "deadwood": d} for c, d in options]
         out["gin_discards"] = [cards.code(c) for c, d in options if d == 0]
-    return json_response(MeldsResponseSchema().dump(out))
+    return json_response(_MELDS_RESPONSE.dump(out))

@@ -32,6 +32,22 @@ bp = Blueprint("games", __name__)
 
 _GAME_ID = re.compile(GAME_ID_PATTERN)
 
+# built once per process: building a schema deep-copies its fields, which cost more than the dump
+_CREATE_GAME_SCHEMA = CreateGameSchema()
+_CREATED_GAME_SCHEMA = CreatedGameSchema()
+_GAME_LIST_SCHEMA = GameListSchema()
+_LIST_GAMES_QUERY = ListGamesQuery()
+_CLAIM_SEAT_SCHEMA = ClaimSeatSchema()
+_SEAT_CLAIMED_SCHEMA = SeatClaimedSchema()
+_MOVE_SCHEMA = MoveSchema()
+_ADVICE_SCHEMA = AdviceSchema()
+_EVENTS_QUERY = EventsQuery()
+_EVENT_LIST_SCHEMA = EventListSchema()
+_STATE_QUERY = StateQuery()
+_VIEW_SCHEMA = ViewSchema()
+_AUDIT_SCHEMA = AuditSchema()
+_STREAM_QUERY = StreamQuery()
+
 
 def _games() -> GameService:
     return current_app.extensions["ginbox"].games
@@ -52,22 +68,22 @@ def _caller(svc: GameService, game_id: str, required: bool, allow_query: bool = 
 
 
 def _view_answer(answer: Answer, status: int = 200, headers: dict | None = None) -> Response:
-    return json_response(ViewSchema().dump(answer.view), status, {"ETag": etag(answer.version), **(headers or {})})
+    return json_response(_VIEW_SCHEMA.dump(answer.view), status, {"ETag": etag(answer.version), **(headers or {})})
 
 
 @bp.post("/games")
 def create_game():
     """Create a game; human seats get their tokens in this answer only."""
-    body, _ = load_body(CreateGameSchema())
+    body, _ = load_body(_CREATE_GAME_SCHEMA)
     created = _games().create_game(body)
-    return json_response(CreatedGameSchema().dump(created), 201,
+    return json_response(_CREATED_GAME_SCHEMA.dump(created), 201,
                          {"Location": f"/games/{created['game_id']}", "ETag": etag(created["view"]["version"])})
 
 
 @bp.get("/games")
 def list_games():
     """Games newest first, filtered by status and variant, a page at a time."""
-    q = load_query(ListGamesQuery())
+    q = load_query(_LIST_GAMES_QUERY)
     games, next_cursor = _games().store.list_games(q.get("status"), q.get("variant"), q.get("cursor"), q["limit"])
     headers = {}
     if next_cursor:
@@ -76,7 +92,7 @@ def list_games():
         headers["Link"] = f'</games?{urlencode(params)}>; rel="next"'
     payload = {"games": [{k: g[k] for k in ("game_id", "variant", "status", "created", "updated", "version")}
                          for g in games], "next_cursor": next_cursor}
-    return json_response(GameListSchema().dump(payload), 200, headers)
+    return json_response(_GAME_LIST_SCHEMA.dump(payload), 200, headers)
 
 
 @bp.get("/games/<game_id>")
@@ -91,10 +107,10 @@ def get_game(game_id: str):
 def claim_seat(game_id: str, seat: int):
     """Sit at an open seat; the token is in this answer only."""
     svc = _existing(game_id)
-    body, _ = load_body(ClaimSeatSchema())
+    body, _ = load_body(_CLAIM_SEAT_SCHEMA)
     token, answer = svc.claim_seat(game_id, seat, body["name"])
     payload = {"seat": seat, "token": token, "view": answer.view}
-    return json_response(SeatClaimedSchema().dump(payload), 201,
+    return json_response(_SEAT_CLAIMED_SCHEMA.dump(payload), 201,
                          {"ETag": etag(answer.version), "Location": f"/games/{game_id}"})
 
 
@@ -113,13 +129,13 @@ def _command(game_id: str, schema, to_command) -> Response:
 @bp.post("/games/<game_id>/moves")
 def post_move(game_id: str):
     """Play one move for the token's seat."""
-    return _command(game_id, MoveSchema(), commands.command_from_dict)
+    return _command(game_id, _MOVE_SCHEMA, commands.command_from_dict)
 
 
 @bp.post("/games/<game_id>/advice")
 def post_advice(game_id: str):
     """The advisor's message to the captain (three-hand)."""
-    return _command(game_id, AdviceSchema(), lambda body: commands.Advise(body["text"]))
+    return _command(game_id, _ADVICE_SCHEMA, lambda body: commands.Advise(body["text"]))
 
 
 @bp.get("/games/<game_id>/events")
@@ -127,8 +143,8 @@ def list_events(game_id: str):
     """The game's events after a version, each redacted for the caller."""
     svc = _existing(game_id)
     seat = _caller(svc, game_id, required=False)
-    q = load_query(EventsQuery())
-    return json_response(EventListSchema().dump(svc.events(game_id, seat, q["after"], q["limit"])))
+    q = load_query(_EVENTS_QUERY)
+    return json_response(_EVENT_LIST_SCHEMA.dump(svc.events(game_id, seat, q["after"], q["limit"])))
 
 
 @bp.get("/games/<game_id>/state")
@@ -136,15 +152,15 @@ def state_at(game_id: str):
     """The caller's view as the game stood at a past version."""
     svc = _existing(game_id)
     seat = _caller(svc, game_id, required=False)
-    q = load_query(StateQuery())
-    return json_response(ViewSchema().dump(svc.state_at(game_id, seat, q["version"]).view))
+    q = load_query(_STATE_QUERY)
+    return json_response(_VIEW_SCHEMA.dump(svc.state_at(game_id, seat, q["version"]).view))
 
 
 @bp.get("/games/<game_id>/audit")
 def audit(game_id: str):
     """The fairness audit of a finished game."""
     svc = _existing(game_id)
-    return json_response(AuditSchema().dump(svc.audit(game_id)))
+    return json_response(_AUDIT_SCHEMA.dump(svc.audit(game_id)))
 
 
 @bp.get("/games/<game_id>/export")
@@ -162,7 +178,7 @@ def stream(game_id: str):
     """Server-sent events: the caller's redacted events, live."""
     svc = _existing(game_id)
     seat = _caller(svc, game_id, required=False, allow_query=True)
-    q = load_query(StreamQuery())
+    q = load_query(_STREAM_QUERY)
     after = q.get("after")
     if after is None:
         last = request.headers.get("Last-Event-ID", "").strip()
