@@ -1,8 +1,8 @@
 """The service layer: games kept only as event logs, seat tokens, and each use case of the API.
 
-Every command follows one path: load the state (snapshot + log), let the engine decide, append
-the events with the version the decision was based on (optimistic concurrency), then tell the
-bot scheduler. Everything a caller sees of a game passes through ``service.rules.views``.
+Every command follows one path: load the state (the repository's: a state it holds or a
+snapshot, brought up to date from the log), let the engine decide, append the events with the
+version the decision was based on (optimistic concurrency), then tell the bot scheduler. Everything a caller sees of a game passes through ``service.rules.views``.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from service.api.problems import ApiError
 from service.rules import commands, events as ev, fairness, game, views
 from service.rules.errors import RulesError
 from service.store.base import canonical_json
-from service.store.errors import ConcurrencyError, IdempotencyConflict
+from service.store.errors import ConcurrencyError, IdempotencyConflict, UnknownGame
 
 log = logging.getLogger(__name__)
 
@@ -121,8 +121,10 @@ class GameService:
 
     def state(self, game_id: str, upto: int | None = None):
         """The game's state (as of ``upto``); 404 game_not_found if there is no such game."""
-        self.version_of(game_id)
-        return self.repository.load_state(game_id, upto=upto)
+        try:
+            return self.repository.load_state(game_id, upto=upto)
+        except UnknownGame:
+            raise ApiError(404, "game_not_found", f"there is no game {game_id!r}") from None
 
     def seat_for(self, game_id: str, token: str | None) -> int | None:
         """The seat a token belongs to (None for no token); 401 unauthorized for a token of no seat."""
@@ -168,13 +170,12 @@ class GameService:
             first_dealer=body.get("first_dealer"),
         )
         new_events = game.start(spec)
-        state = game.replay(new_events)
         game_id = self.id_factory()
         tokens = {i: issue_token() for i, p in enumerate(players) if p is not None and "bot" not in p}
         # tokens first: a crash between the two writes leaves unused hashes, never a game
         # whose human seats nobody can prove to hold
         self.tokens.save(game_id, tokens)
-        self.store.append(game_id, new_events, 0, meta={"status": state.status, "variant": state.variant})
+        state = self.repository.save(game_id, None, new_events).state
         self._appended(game_id, state)
         seats = []
         for i, p in enumerate(players):
@@ -198,10 +199,9 @@ class GameService:
             state = self.state(game_id)
             if not 0 <= seat < len(state.players):
                 raise ApiError(404, "seat_not_found", f"this game has seats 0 to {len(state.players) - 1}")
-            new_state, new_events = game.apply(state, None, commands.ClaimSeat(seat, {"name": name}))
+            new_events = game.decide(state, None, commands.ClaimSeat(seat, {"name": name}))
             try:
-                version = self.store.append(game_id, new_events, state.version,
-                                            meta={"status": new_state.status})
+                version, new_state = self.repository.save(game_id, state, new_events)
             except ConcurrencyError:
                 continue  # someone else's command landed first: decide again on the new state
             token = issue_token()
@@ -212,14 +212,14 @@ class GameService:
 
     # -- reading -------------------------------------------------------------------------------
 
-    def view(self, game_id: str, seat: int | None) -> Answer:
-        """The current view of a seat (or a spectator)."""
-        state = self.state(game_id)
+    def view(self, game_id: str, seat: int | None, state=None) -> Answer:
+        """The current view of a seat (or a spectator); ``state``: the current state, if just loaded."""
+        state = state if state is not None else self.state(game_id)
         return Answer(self.render(game_id, state, seat), state.version)
 
     def state_at(self, game_id: str, seat: int | None, version: int) -> Answer:
         """The view of a seat as the game stood after event ``version``."""
-        current = self.version_of(game_id)
+        current = self.state(game_id).version
         if version < 1:
             raise ApiError(422, "invalid_version", "versions start at 1 (the game's creation)")
         if version > current:
@@ -295,19 +295,22 @@ class GameService:
         return Answer(self.render(game_id, state, seat), version)
 
     def run_command(self, game_id: str, seat: int, command, *, if_match: Collection[int] | None = None,
-                    idempotency_key: str | None = None, fingerprint: str | None = None) -> Answer:
+                    idempotency_key: str | None = None, fingerprint: str | None = None, state=None) -> Answer:
         """Decide ``command`` for ``seat`` and append its events; the mover's new view.
 
         ``if_match``: the versions the client accepts (412 version_mismatch if the game is elsewhere);
-        without it the current version is used and a lost race is 409 conflict.
+        without it the current version is used and a lost race is 409 conflict. ``state``: the
+        game's current state if the caller has just loaded it (a state that has fallen behind
+        meanwhile only loses the race at the append, as any other would).
         """
-        self.version_of(game_id)
+        if state is None:
+            state = self.state(game_id)
         if idempotency_key is not None:
             answer = self._idempotent_answer(game_id, seat, idempotency_key, fingerprint)
             if answer is not None:
                 return answer
         try:
-            return self._decide_and_append(game_id, seat, command, if_match, idempotency_key, fingerprint)
+            return self._decide_and_append(game_id, state, seat, command, if_match, idempotency_key, fingerprint)
         except (ApiError, RulesError, ConcurrencyError):
             # a copy of this very request (same key and body) may have been recorded between our
             # look-up and our decision, so that the state we decided on already had its move:
@@ -318,16 +321,15 @@ class GameService:
                     return answer
             raise
 
-    def _decide_and_append(self, game_id, seat, command, if_match, idempotency_key, fingerprint) -> Answer:
-        state = self.repository.load_state(game_id)
+    def _decide_and_append(self, game_id, state, seat, command, if_match, idempotency_key, fingerprint) -> Answer:
         if if_match is not None and state.version not in if_match:
             raise ApiError(412, "version_mismatch", f"the game is at version {state.version}, not the one in If-Match",
                            headers={"ETag": f'"{state.version}"'})
         self._check_role(state, seat, command)
-        new_state, new_events = game.apply(state, seat, command)
+        new_events = game.decide(state, seat, command)
         try:
-            version = self.store.append(game_id, new_events, state.version, idempotency_key,
-                                        fingerprint=fingerprint, meta={"status": new_state.status})
+            version, new_state = self.repository.save(game_id, state, new_events, idempotency_key,
+                                                      fingerprint=fingerprint)
         except ConcurrencyError as err:
             if if_match is not None:
                 raise ApiError(412, "version_mismatch",
@@ -338,7 +340,7 @@ class GameService:
                            "this Idempotency-Key was already used for a different request") from err
         if version != state.version + len(new_events):
             # the same key and body raced with us and won: answer what the first request got
-            return Answer(self.render(game_id, self.repository.load_state(game_id, upto=version), seat), version)
+            return Answer(self.render(game_id, new_state, seat), version)
         self._appended(game_id, new_state)
         return Answer(self.render(game_id, new_state, seat), version)
 

@@ -53,13 +53,12 @@ def _games() -> GameService:
     return current_app.extensions["ginbox"].games
 
 
-def _existing(game_id: str) -> GameService:
-    """The service, once the game is known to exist (404 game_not_found otherwise)."""
+def _existing(game_id: str):
+    """(the service, the game's current state): 404 game_not_found if there is no such game."""
     svc = _games()
     if not _GAME_ID.match(game_id):
         raise ApiError(404, "game_not_found", f"there is no game {game_id!r}")
-    svc.version_of(game_id)
-    return svc
+    return svc, svc.state(game_id)
 
 
 def _caller(svc: GameService, game_id: str, required: bool, allow_query: bool = False) -> int | None:
@@ -98,15 +97,15 @@ def list_games():
 @bp.get("/games/<game_id>")
 def get_game(game_id: str):
     """The caller's view of the game (a spectator's without a token)."""
-    svc = _existing(game_id)
+    svc, state = _existing(game_id)
     seat = _caller(svc, game_id, required=False)
-    return _view_answer(svc.view(game_id, seat))
+    return _view_answer(svc.view(game_id, seat, state))
 
 
 @bp.post("/games/<game_id>/seats/<int:seat>")
 def claim_seat(game_id: str, seat: int):
     """Sit at an open seat; the token is in this answer only."""
-    svc = _existing(game_id)
+    svc, _ = _existing(game_id)
     body, _ = load_body(_CLAIM_SEAT_SCHEMA)
     token, answer = svc.claim_seat(game_id, seat, body["name"])
     payload = {"seat": seat, "token": token, "view": answer.view}
@@ -116,13 +115,13 @@ def claim_seat(game_id: str, seat: int):
 
 def _command(game_id: str, schema, to_command) -> Response:
     """The shared path of moves and advice: auth, body, idempotency, precondition, decide, append."""
-    svc = _existing(game_id)
+    svc, state = _existing(game_id)
     seat = _caller(svc, game_id, required=True)
     body, raw = load_body(schema)
     key = idempotency_key()
     fingerprint = request_fingerprint(request.method, request.path, seat, raw) if key else None
     answer = svc.run_command(game_id, seat, to_command(body), if_match=if_match_versions(),
-                             idempotency_key=key, fingerprint=fingerprint)
+                             idempotency_key=key, fingerprint=fingerprint, state=state)
     return _view_answer(answer)
 
 
@@ -141,7 +140,7 @@ def post_advice(game_id: str):
 @bp.get("/games/<game_id>/events")
 def list_events(game_id: str):
     """The game's events after a version, each redacted for the caller."""
-    svc = _existing(game_id)
+    svc, _ = _existing(game_id)
     seat = _caller(svc, game_id, required=False)
     q = load_query(_EVENTS_QUERY)
     return json_response(_EVENT_LIST_SCHEMA.dump(svc.events(game_id, seat, q["after"], q["limit"])))
@@ -150,7 +149,7 @@ def list_events(game_id: str):
 @bp.get("/games/<game_id>/state")
 def state_at(game_id: str):
     """The caller's view as the game stood at a past version."""
-    svc = _existing(game_id)
+    svc, _ = _existing(game_id)
     seat = _caller(svc, game_id, required=False)
     q = load_query(_STATE_QUERY)
     return json_response(_VIEW_SCHEMA.dump(svc.state_at(game_id, seat, q["version"]).view))
@@ -159,14 +158,14 @@ def state_at(game_id: str):
 @bp.get("/games/<game_id>/audit")
 def audit(game_id: str):
     """The fairness audit of a finished game."""
-    svc = _existing(game_id)
+    svc, _ = _existing(game_id)
     return json_response(_AUDIT_SCHEMA.dump(svc.audit(game_id)))
 
 
 @bp.get("/games/<game_id>/export")
 def export(game_id: str):
     """The finished game's event log as NDJSON."""
-    svc = _existing(game_id)
+    svc, _ = _existing(game_id)
     lines = svc.export(game_id)
     resp = Response("".join(lines), mimetype="application/x-ndjson")
     resp.headers["Content-Disposition"] = f'attachment; filename="{game_id}.ndjson"'
@@ -176,7 +175,7 @@ def export(game_id: str):
 @bp.get("/games/<game_id>/stream")
 def stream(game_id: str):
     """Server-sent events: the caller's redacted events, live."""
-    svc = _existing(game_id)
+    svc, _ = _existing(game_id)
     seat = _caller(svc, game_id, required=False, allow_query=True)
     q = load_query(_STREAM_QUERY)
     after = q.get("after")

@@ -169,6 +169,21 @@ class EventStore(ABC):
     def load(self, game_id: str, after: int = 0, upto: int | None = None) -> list[Recorded]:
         """The events with ``after < version <= upto`` (all after ``after`` when upto is None)."""
 
+    def tail(self, game_id: str, known: int) -> list[Recorded] | None:
+        """The events after version ``known`` (>= 1), or None if the log does not hold event ``known``.
+
+        What a reader holding the state after ``known`` needs to bring it up to date, in one read:
+        None says the log is shorter than the reader believes (a Redis that lost writes), so that
+        the state it holds is not the log's.
+        """
+        check_version("known", known)
+        if known < 1:
+            raise ValueError("known must be >= 1 (a state the log recorded)")
+        records = self.load(game_id, after=known - 1)
+        if not records or records[0].version != known:
+            return None
+        return records[1:]
+
     @abstractmethod
     def version(self, game_id: str) -> int:
         """The number of events of the game (0: no such game)."""

@@ -264,6 +264,17 @@ class RedisEventStore(EventStore):
         )
         return [self._from_entry(entry_id, fields) for entry_id, fields in entries]
 
+    def tail(self, game_id, known) -> list[Recorded] | None:
+        check_game_id(game_id)
+        check_version("known", known)
+        if known < 1:
+            raise ValueError("known must be >= 1 (a state the log recorded)")
+        # one XRANGE from event ``known`` itself: its presence is the check, the rest is the tail
+        entries = self.redis.xrange(self._key(game_id, "stream"), min=f"{known}-1", max="+")
+        if not entries or _s(entries[0][0]) != f"{known}-1":
+            return None
+        return [self._from_entry(entry_id, fields) for entry_id, fields in entries[1:]]
+
     def _from_entry(self, entry_id, fields) -> Recorded:
         fields = {_s(k): v for k, v in fields.items()}
         version = int(_s(entry_id).split("-", 1)[0])

@@ -2,11 +2,19 @@
 
 The log is the truth; snapshots only shorten the replay. A snapshot that cannot be read (say,
 written by an older engine) is ignored and the game is replayed from its first event.
+
+Each repository also keeps the states it last saw in memory (:class:`StateCache`). The state
+after version v of a game never changes, so a cached state is only ever *behind*: reading the
+latest state asks the log for the events after the cached version, in the same single read that
+checks that the log still holds that version. A cache hit saves the snapshot read and the replay,
+never the look at the log.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
+from collections import OrderedDict
 from typing import Any, NamedTuple
 
 from service.rules import game
@@ -14,6 +22,10 @@ from service.store.base import EventStore
 from service.store.errors import UnknownGame
 
 log = logging.getLogger(__name__)
+
+#: games whose states a repository keeps in memory, and states kept per game
+CACHED_GAMES = 2000
+CACHED_STATES_PER_GAME = 4
 
 
 class Saved(NamedTuple):
@@ -23,19 +35,71 @@ class Saved(NamedTuple):
     state: Any  # GameState after ``version``
 
 
+class StateCache:
+    """Recent states of recently used games by (game id, version); the least recently used game goes first.
+
+    Thread-safe (one lock around dict operations only). States are immutable, so one state
+    object may be handed to many readers.
+    """
+
+    def __init__(self, max_games: int = CACHED_GAMES, per_game: int = CACHED_STATES_PER_GAME):
+        if max_games < 1 or per_game < 1:
+            raise ValueError("a state cache holds at least one game and one state per game")
+        self.max_games = max_games
+        self.per_game = per_game
+        self._games: OrderedDict[str, dict[int, Any]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id: str, upto: int | None = None):
+        """The cached state at version ``upto``, else the newest one before it (any when None); None if none."""
+        with self._lock:
+            states = self._games.get(game_id)
+            if not states:
+                return None
+            self._games.move_to_end(game_id)
+            if upto is None:
+                return states[max(states)]
+            if upto in states:
+                return states[upto]
+            best = max((v for v in states if v < upto), default=None)
+            return None if best is None else states[best]
+
+    def put(self, game_id: str, state) -> None:
+        """Remember ``state`` (a state the log recorded) under its version."""
+        with self._lock:
+            states = self._games.get(game_id)
+            if states is None:
+                states = self._games[game_id] = {}
+                while len(self._games) > self.max_games:
+                    self._games.popitem(last=False)
+            else:
+                self._games.move_to_end(game_id)
+            states[state.version] = state
+            while len(states) > self.per_game:
+                del states[min(states)]
+
+    def forget(self, game_id: str) -> None:
+        """Drop every state of the game."""
+        with self._lock:
+            self._games.pop(game_id, None)
+
+
 class GameRepository:
     """Loads and saves game states over an EventStore, with a snapshot every so many events."""
 
-    def __init__(self, store: EventStore, snapshot_every: int = 50):
+    def __init__(self, store: EventStore, snapshot_every: int = 50, cache: StateCache | None = None):
         if snapshot_every < 1:
             raise ValueError("snapshot_every must be >= 1")
         self.store = store
         self.snapshot_every = snapshot_every
+        self.cache = cache if cache is not None else StateCache()
 
     def load_state(self, game_id: str, upto: int | None = None):
         """The state after event ``upto`` (the latest when None); UnknownGame if there is none."""
-        state, after = self._from_snapshot(game_id, upto)
-        records = self.store.load(game_id, after=after, upto=upto)
+        state, records = self._from_cache(game_id, upto)
+        if state is None:
+            state, after = self._from_snapshot(game_id, upto)
+            records = self.store.load(game_id, after=after, upto=upto)
         for record in records:
             state = game.evolve(state, record.event)
         if state is None:
@@ -43,14 +107,36 @@ class GameRepository:
         if len(records) >= self.snapshot_every:
             # whoever appended did not leave a snapshot here: spare the next reader this replay
             self._snapshot(game_id, state)
+        self.cache.put(game_id, state)
         return state
 
+    def _from_cache(self, game_id: str, upto: int | None):
+        """(a cached state, the events after it up to ``upto``), or (None, []) when the cache cannot serve."""
+        cached = self.cache.get(game_id, upto)
+        if cached is None:
+            return None, []
+        if upto is None:
+            records = self.store.tail(game_id, cached.version)
+            if records is None:
+                # the log no longer holds the version we saw: what we remember is not the log's
+                log.warning("game %s no longer holds version %d; its cached states are dropped",
+                            game_id, cached.version)
+                self.cache.forget(game_id)
+                return None, []
+            return cached, records
+        if cached.version == upto:
+            return cached, []
+        if upto - cached.version >= self.snapshot_every:
+            return None, []  # a snapshot may be nearer
+        return cached, self.store.load(game_id, after=cached.version, upto=upto)
+
     def save(self, game_id: str, state_before, events: list, idempotency_key: str | None = None, *,
-             fingerprint: str | None = None) -> Saved:
+             fingerprint: str | None = None, meta: dict | None = None) -> Saved:
         """Append ``events`` decided on ``state_before`` (None for a new game); the state after.
 
         Raises what EventStore.append raises (ConcurrencyError, IdempotencyConflict). Writes a
-        snapshot when the version crosses a multiple of ``snapshot_every``.
+        snapshot when the version crosses a multiple of ``snapshot_every``. ``meta`` adds to the
+        status and variant the index is given (e.g. ``created``).
         """
         expected = state_before.version if state_before is not None else 0
         state = state_before
@@ -58,11 +144,15 @@ class GameRepository:
             state = game.evolve(state, event)
         version = self.store.append(
             game_id, events, expected, idempotency_key,
-            fingerprint=fingerprint, meta={"status": state.status, "variant": state.variant},
+            fingerprint=fingerprint, meta={"status": state.status, "variant": state.variant, **(meta or {})},
         )
         if version != expected + len(events):
             # the key had been used: these events were not appended, the first request's were
             return Saved(version, self.load_state(game_id, upto=version))
+        if idempotency_key is None:
+            # with a key, a copy of this request recorded first also answers this version, and its
+            # events need not be ours (a policy on a clock may choose differently): only the log knows
+            self.cache.put(game_id, state)
         if expected // self.snapshot_every != version // self.snapshot_every:
             self._snapshot(game_id, state)
         return Saved(version, state)
