@@ -12,7 +12,9 @@ import hmac
 import json
 import logging
 import secrets
+import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable, Collection, Iterator
 
@@ -26,6 +28,8 @@ log = logging.getLogger(__name__)
 
 BotScheduler = Callable[[str, Any], None]
 CLAIM_ATTEMPTS = 5
+#: (game, token) pairs whose seat a TokenStore remembers
+KNOWN_TOKENS = 10_000
 
 
 # -- seat tokens ---------------------------------------------------------------------------------
@@ -41,11 +45,20 @@ def hash_token(token: str) -> str:
 
 
 class TokenStore:
-    """Seat token hashes of each game, in the hash ``{prefix}:{<game_id>}:tokens`` (seat -> sha256)."""
+    """Seat token hashes of each game, in the hash ``{prefix}:{<game_id>}:tokens`` (seat -> sha256).
 
-    def __init__(self, redis, prefix: str):
+    A seat's hash is written once, when the game is created or when the log records the seat's
+    claim, and a seat is never vacated: a token that matched a seat matches it for good. So the
+    seats of tokens seen lately are remembered in this process (never the tokens themselves, and
+    never a miss: a claim may be recorded a moment later).
+    """
+
+    def __init__(self, redis, prefix: str, known: int = KNOWN_TOKENS):
         self.redis = redis
         self.prefix = prefix
+        self.known = known
+        self._seats: OrderedDict[tuple[str, str], int] = OrderedDict()
+        self._lock = threading.Lock()
 
     def key(self, game_id: str) -> str:
         return f"{self.prefix}:{{{game_id}}}:tokens"
@@ -62,12 +75,22 @@ class TokenStore:
     def seat_of(self, game_id: str, token: str) -> int | None:
         """The seat whose token this is, or None."""
         presented = hash_token(token)
-        found = None
+        with self._lock:
+            # a digest of the presented token is the key: looking it up tells nothing of a stored one
+            found = self._seats.get((game_id, presented))
+            if found is not None:
+                self._seats.move_to_end((game_id, presented))
+                return found
         # compare with every seat's hash (at most three) in constant time, without early exit
         for seat, stored in self.redis.hgetall(self.key(game_id)).items():
             stored = stored.decode() if isinstance(stored, bytes) else stored
             if hmac.compare_digest(presented, stored):
                 found = int(seat)
+        if found is not None:
+            with self._lock:
+                self._seats[(game_id, presented)] = found
+                while len(self._seats) > self.known:
+                    self._seats.popitem(last=False)
         return found
 
 
