@@ -11,6 +11,7 @@ from rq.serializers import JSONSerializer
 from service.bots import BotScheduler, bot_queue
 from service.config import Settings
 from service.connections import redis_client
+from service.logging import configure_logging
 from workers import jobs
 from workers.sweeper import Sweeper
 
@@ -57,19 +58,21 @@ def run_worker(settings: Settings, burst: bool = False) -> int:
     fork and the connections built at start-up are reused. If Redis goes away the RQ loop ends;
     it is started again after a pause instead of leaving the games without a worker.
     """
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    configure_logging()
     ctx = build_context(settings)
     jobs.set_context(ctx)
     sweeper = Sweeper(ctx)
     sweeper.start()
     try:
         while True:
-            worker = BotWorker([ctx.queue], connection=ctx.queue.connection, serializer=JSONSerializer)
+            worker = None
             try:
+                # built inside the try: RQ's constructor talks to Redis, which may still be down
+                worker = BotWorker([ctx.queue], connection=ctx.queue.connection, serializer=JSONSerializer)
                 worker.work(burst=burst, logging_level="WARNING")
             except Exception:  # noqa: BLE001
                 log.exception("worker loop failed")
-            if burst or worker.stop_signalled or worker._stop_requested:
+            if burst or (worker is not None and (worker.stop_signalled or worker._stop_requested)):
                 return 0
             log.warning("worker loop ended (Redis unavailable?): starting again in 1s")
             time.sleep(1.0)
