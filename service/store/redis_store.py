@@ -123,12 +123,17 @@ if idx ~= '' then
   local new_where = version .. '\\n' .. status .. '\\n' .. variant .. '\\n' .. created
   local was = redis.call('HGET', where_key, gid)
   local old_keys, old_member = {}, ''
+  local parts = {}
   if was then
-    local parts = {}
     for part in string.gmatch(was .. '\\n', '([^\\n]*)\\n') do table.insert(parts, part) end
-    old_keys, old_member = index_keys(idx, parts[2], parts[3]), member(parts[4], gid)
   end
-  index_move(where_key, gid, old_keys, old_member, index_keys(idx, status, variant), member(created, gid), new_where)
+  if was and parts[2] == status and parts[3] == variant and parts[4] == tostring(created) then
+    -- most appends change neither status nor variant: the game stays in the same sets
+    redis.call('HSET', where_key, gid, new_where)
+  else
+    if was then old_keys, old_member = index_keys(idx, parts[2], parts[3]), member(parts[4], gid) end
+    index_move(where_key, gid, old_keys, old_member, index_keys(idx, status, variant), member(created, gid), new_where)
+  end
 end
 return {'ok', tostring(version)}
 """.replace("MAX_TS", str(MAX_TS))
