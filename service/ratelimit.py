@@ -8,7 +8,21 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
+from redis.cluster import RedisCluster
+
 WINDOW_S = 60
+
+# KEYS: one counter per identity   ARGV: seconds the counters live   -> the highest count
+# A counter's TTL is set when it is created: the key names its window, so it only has to outlive it.
+_HIT = """
+local highest = 0
+for _, key in ipairs(KEYS) do
+  local count = redis.call('INCR', key)
+  if count == 1 then redis.call('EXPIRE', key, ARGV[1]) end
+  if count > highest then highest = count end
+end
+return highest
+"""
 
 
 @dataclass(frozen=True)
@@ -31,6 +45,7 @@ class RateLimiter:
         self.prefix = prefix
         self.limit = limit_per_minute
         self.clock = clock
+        self._hit = redis.register_script(_HIT)
 
     def key(self, kind: str, identity: str, window: int) -> str:
         """The Redis key counting ``identity``'s requests in one window."""
@@ -43,13 +58,14 @@ class RateLimiter:
             return Verdict(True)
         now = self.clock()
         window = int(now // WINDOW_S)
-        pipe = self.redis.pipeline(transaction=False)
-        for kind, identity in identities:
-            k = self.key(kind, identity, window)
-            pipe.incr(k)
-            # the key names its window, so a fresh TTL on every hit never extends a window
-            pipe.expire(k, WINDOW_S + 1)
-        counts = pipe.execute()[0::2]
-        if all(c <= self.limit for c in counts):
+        keys = [self.key(kind, identity, window) for kind, identity in identities]
+        # one script call counts every identity: a round trip per request, cheaper than a pipeline.
+        # The counters of one request live in different slots, which only a single server allows
+        # in one script: on a cluster each is counted by its own call.
+        if not isinstance(self.redis, RedisCluster):
+            highest = int(self._hit(keys=keys, args=[WINDOW_S + 1]))
+        else:
+            highest = max(int(self._hit(keys=[k], args=[WINDOW_S + 1])) for k in keys)
+        if highest <= self.limit:
             return Verdict(True)
         return Verdict(False, max(1, math.ceil((window + 1) * WINDOW_S - now)))
