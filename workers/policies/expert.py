@@ -20,13 +20,20 @@ How it decides:
   (``knock_outs_weight`` points of deadwood for a certain knock).
 * Danger. Discarding a card the opponent would meld feeds it: each discard costs
   ``danger_weight`` times the (weighted) share of sampled opponent hands that meld it.
-* Draw. Taking the pile's top card is compared with the average, over the unseen cards, of the
-  best discard after a stock draw (a two-ply expectimax over determinized draws), within the time
-  budget.
+* Search (determinized Monte Carlo). The rules above propose a move: the best discards by hand
+  value and danger, the draw the basic rule would make, and a knock when its expectation beats
+  playing on (below). For each determinization (a weighted opponent hand and a shuffled stock)
+  every candidate is played out to the end of the hand on card masks (rollout.py: both sides
+  with the basic habits), and the points are averaged. All candidates meet the same
+  determinizations, and a candidate replaces the rules' proposal only when its mean gain exceeds
+  ``rollout_z`` standard errors. The upcard decision, where passing is not a stock draw, is
+  settled by the hand values two plies deep.
 * Knock. For each allowed knock, and for each least-deadwood arrangement of the melds laid out,
   the score is averaged over sampled opponent hands with their own melds and lay-offs (undercuts
-  included). It knocks when that expectation beats playing on, estimated from the chance of the
-  opponent knocking first and of reaching gin. Gin is always taken, big gin before gin.
+  included), so the melds laid out keep the opponent's likely cards from being laid off. The
+  rules knock when that expectation beats playing on (the chance of the opponent knocking first
+  and of reaching gin); the search then weighs the knock against the best discards played out.
+  Big gin is always taken; gin unless a plain knock is expected to score ``gin_margin`` more.
 
 The search stops at ``budget_s`` seconds per move (the first samples are always taken, so a
 tiny budget still gives a sensible move). With ``budget_s`` None it does exactly the minimum
@@ -52,7 +59,9 @@ from service.rules.commands import (
     Knock,
 )
 
+from .cardmath import arrangements, defender_deadwood, hand_points, melds_codes
 from .knowledge import Knowledge, bit, read
+from .rollout import finish_hand, takes as improves
 
 _INDEX = {code: i for i, code in enumerate(C.DECK)}
 _VALUE = C.VALUE
@@ -75,100 +84,13 @@ class ExpertParams:
     knock_margin: float = 0.0     # knock when its expectation beats playing on by this much
     play_on: bool = True          # weigh knocking against playing on (False: knock at any gain)
     urgency: bool = True          # value a hand by its deadwood now as the opponent nears a knock
+    gin_margin: float = 10.0      # a plain knock must beat the gin at hand by this much to be preferred
+    rollouts: bool = True         # settle draws, discards and knocks by playing the hand out
+    candidates: int = 3           # discards (best by hand value) that the rollouts compare
+    min_rollouts: int = 16        # determinizations always played out per decision
+    max_rollouts: int = 400
+    rollout_z: float = 1.0        # standard errors by which the search must beat the rules' choice
     knock_outs_weight: float = 10.0  # deadwood points a certain knock after the next draw is worth
-
-
-# --------------------------------------------------------------------------- card maths
-
-
-def _run_blocks(field: int, suit: int) -> list[int]:
-    """Masks (52-bit) of each maximal block of 3+ consecutive ranks in a suit field."""
-    out = []
-    r = 0
-    while field >> r:
-        if field >> r & 7 == 7:
-            start = r
-            while field >> r & 1:
-                r += 1
-            out.append(((1 << (r - start)) - 1) << (13 * suit + start))
-        else:
-            r += 1
-    return out
-
-
-def arrangements(m: int) -> list[tuple[list[int], int]]:
-    """Every (melds as masks, deadwood) made of a choice of sets plus maximal runs of the rest."""
-    a, b, c, d = m & _SUIT, m >> 13 & _SUIT, m >> 26 & _SUIT, m >> 39
-    t = (a & b & (c | d)) | (c & d & (a | b))
-    choices: list[tuple[int, list[int]]] = [(m, [])]
-    while t:
-        low = t & -t
-        t ^= low
-        r = low.bit_length() - 1
-        suits = [s for s in range(4) if m >> (13 * s + r) & 1]
-        sets = []
-        if len(suits) == 4:
-            sets.append(sum(1 << (13 * s + r) for s in suits))
-            for skip in suits:
-                sets.append(sum(1 << (13 * s + r) for s in suits if s != skip))
-        else:
-            sets.append(sum(1 << (13 * s + r) for s in suits))
-        choices += [(rest & ~st, ms + [st]) for rest, ms in choices for st in sets if rest & st == st]
-    out = []
-    for rest, ms in choices:
-        melds = list(ms)
-        left = rest
-        for s in range(4):
-            for blk in _run_blocks(rest >> (13 * s) & _SUIT, s):
-                melds.append(blk)
-                left &= ~blk
-        out.append((melds, sum(_VALUE[x] for x in C.cards_of(left))))
-    return out
-
-
-def layoff_options(defender: int, meld: int) -> list[int]:
-    """Masks of defender cards that can go onto one knocker meld together (chains included)."""
-    cs = C.cards_of(meld)
-    if len({x % 13 for x in cs}) == 1:  # a set
-        if len(cs) == 4:
-            return [0]
-        r = cs[0] % 13
-        fourth = sum(1 << (13 * s + r) for s in range(4)) & ~meld
-        return [0, fourth] if defender & fourth else [0]
-    lo, hi = cs[0], cs[-1]
-    lows, highs = [0], [0]
-    x = lo - 1
-    while x >= 0 and x % 13 != 12 and defender >> x & 1:
-        lows.append(lows[-1] | 1 << x)
-        x -= 1
-    x = hi + 1
-    while x % 13 != 0 and defender >> x & 1:
-        highs.append(highs[-1] | 1 << x)
-        x += 1
-    return [p | q for p in lows for q in highs]
-
-
-def defender_deadwood(defender: int, melds: list[int]) -> int:
-    """The defender's least deadwood after its own melds and lay-offs onto ``melds``."""
-    combos = [0]
-    for meld in melds:
-        opts = layoff_options(defender, meld)
-        if len(opts) > 1:
-            combos = [u | o for u in combos for o in opts if not u & o]
-    return min(dw(defender & ~u) for u in combos)
-
-
-def hand_points(k: int, d: int, gin: bool, options: dict) -> int:
-    """Points to the knocker (negative: to the defender) for knocker deadwood k, defender d."""
-    if gin:
-        return options.get("gin_bonus", 20) + (d if options.get("gin_adds_deadwood") else 0)
-    if k < d:
-        return d - k
-    return -(options.get("undercut_bonus", 10) + k - d)
-
-
-def melds_codes(melds: list[int]) -> list[list[str]]:
-    return [C.codes_of(m) for m in melds]
 
 
 # --------------------------------------------------------------------------- search
@@ -338,11 +260,14 @@ class _Search:
         return total / n
 
     # ---- knocking
-    def knock_plans(self) -> list[tuple[float, Knock, int]]:
-        """(expected points, command, deadwood) of every allowed knock with its best arrangement."""
+    def knock_plans(self, grow: bool = True) -> list[tuple[float, Knock, int, list[int]]]:
+        """(expected points, command, deadwood, melds) of every allowed knock, best arrangement each."""
         k = self.k
         opts = k.options
-        self.grow_samples()
+        if grow:
+            self.grow_samples()
+        else:
+            self.ensure_samples()
         out = []
         for m in k.moves:
             if not isinstance(m, Knock) or m.discard is None:
@@ -366,8 +291,69 @@ class _Search:
                 ev /= self.total_weight
                 if best is None or ev > best[0]:
                     best = (ev, melds)
-            out.append((best[0], Knock(m.discard, melds_codes(best[1])), least))
+            out.append((best[0], Knock(m.discard, melds_codes(best[1])), least, best[1]))
         return out
+
+    def stock_for(self, opp: int) -> list[int]:
+        """A random order (top last) of the stock that goes with an opponent hand ``opp``."""
+        stock = C.cards_of(self.k.unseen & ~opp)
+        self.rng.shuffle(stock)
+        return stock
+
+    def outcome(self, option: tuple, opp: int, stock: list[int]) -> float:
+        """Points to this seat of ``option`` against one determinization (opponent hand, stock)."""
+        k = self.k
+        kind = option[0]
+        if kind == "knock":
+            _, melds, least = option[1], option[2], option[3]
+            d = dw(opp) if least == 0 else defender_deadwood(opp, melds)
+            return hand_points(least, d, least == 0, k.options)
+        try:
+            if kind == "discard":
+                card = option[1]
+                if len(stock) <= 2:
+                    return 0.0  # this discard leaves two cards in the stock: a drawn hand
+                return finish_hand([k.hand & ~(1 << card), opp], k.pile_order + [card], stock, 1, k.options)
+            # ("draw", "pile" | "stock")
+            return finish_hand([k.hand, opp], list(k.pile_order), stock, 0, k.options, first_draw=option[1])
+        except IndexError:
+            return 0.0  # the stock ran out inside the simulation: count it as drawn
+
+    def rollout_choice(self, options: list[tuple]) -> int:
+        """Index of the option the played-out determinizations show best; 0 unless clearly so.
+
+        ``options[0]`` is the choice of the hand-value rules. Every option meets the same
+        determinizations (common random numbers), and another option replaces the first only if
+        its mean gain over it exceeds ``rollout_z`` standard errors: a handful of lucky rollouts
+        must not overturn a sound rule.
+        """
+        n_opt = len(options)
+        diffs: list[list[tuple[float, float]]] = [[] for _ in range(n_opt)]
+        i = 0
+        while True:
+            if i >= len(self.samples):
+                self.sample_opponents(16)
+            opp, w, _ = self.samples[i]
+            stock = self.stock_for(opp)
+            base = self.outcome(options[0], opp, list(stock))
+            for j in range(1, n_opt):
+                diffs[j].append((w, self.outcome(options[j], opp, list(stock)) - base))
+            i += 1
+            if i >= self.p.max_rollouts or (i >= self.p.min_rollouts and not self.time_left()):
+                break
+        self.rollout_count = i
+        best, best_gain = 0, 0.0
+        for j in range(1, n_opt):
+            ws = sum(w for w, _ in diffs[j])
+            if ws <= 0:
+                continue
+            mean = sum(w * d for w, d in diffs[j]) / ws
+            var = sum(w * (d - mean) ** 2 for w, d in diffs[j]) / ws
+            n_eff = ws * ws / sum(w * w for w, _ in diffs[j])
+            se = math.sqrt(var / n_eff) if n_eff > 0 else float("inf")
+            if mean > self.p.rollout_z * se and mean > best_gain:
+                best, best_gain = j, mean
+        return best
 
     def play_on_value(self, k_dw: int) -> float:
         """Rough expected points of not knocking now with ``k_dw`` deadwood.
@@ -411,29 +397,58 @@ class ExpertPolicy:
         s = _Search(k, rng, self.params)
         types = k.move_types()
         if "take_upcard" in types or "draw_stock" in types:
-            take_move = TAKE_UPCARD if "take_upcard" in types else DRAW_DISCARD
-            other = PASS_UPCARD if "take_upcard" in types else DRAW_STOCK
-            if take_move.TYPE not in types or k.top < 0:
-                return other
-            take_cost = s.best_discard(k.hand | bit(k.top), forbidden=k.top)[0]
-            return take_move if take_cost < s.stock_value() else other
+            return self._draw(k, s, types)
+        return self._discard(k, s)
+
+    def _draw(self, k: Knowledge, s: "_Search", types: set) -> Command:
+        upcard = "take_upcard" in types
+        take_move = TAKE_UPCARD if upcard else DRAW_DISCARD
+        other = PASS_UPCARD if upcard else DRAW_STOCK
+        if take_move.TYPE not in types or k.top < 0:
+            return other
+        if self.params.rollouts and not upcard:
+            options = [("draw", "pile"), ("draw", "stock")]
+            if not improves(k.hand, k.top):
+                options.reverse()  # the rules' choice goes first: draw from the stock
+            best = options[s.rollout_choice(options)]
+            return take_move if best[1] == "pile" else other
+        # the upcard (passing it is not a stock draw: the dealer may take it) and the search-free
+        # mode: compare hand values two plies deep
+        take_cost = s.best_discard(k.hand | bit(k.top), forbidden=k.top)[0]
+        return take_move if take_cost < s.stock_value() else other
+
+    def _discard(self, k: Knowledge, s: "_Search") -> Command:
         knocks = [m for m in k.moves if isinstance(m, Knock)]
         for m in knocks:
             if m.discard is None:
                 return m  # big gin
-        if knocks:
-            plans = s.knock_plans()
-            if plans:
-                ev, cmd, least = max(plans, key=lambda p: p[0])
-                if least == 0:
-                    return cmd
-                play_on = s.play_on_value(least) if self.params.play_on else 0.0
-                if ev > 0 and ev >= play_on + self.params.knock_margin:
-                    return cmd
+        plans = s.knock_plans(grow=not self.params.rollouts) if knocks else []
+        if plans:
+            ev, cmd, least, _ = max(plans, key=lambda p: p[0])
+            gins = [p for p in plans if p[2] == 0]
+            if gins and (least == 0 or ev < gins[0][0] + self.params.gin_margin):
+                # the sampled opponent hands tend to hold more deadwood than a real one that has
+                # played on: a plain knock must beat gin (no lay-offs, no undercut) clearly
+                return gins[0][1]
         discards = [_INDEX[m.card] for m in k.moves if isinstance(m, Discard)]
-        best = None
-        for c in discards:
-            key = (s.discard_cost(k.hand, c), -_VALUE[c], -c)
-            if best is None or key < best[0]:
-                best = (key, c)
-        return Discard(C.code(best[1]))
+        ranked = sorted(discards, key=lambda c: (s.discard_cost(k.hand, c), -_VALUE[c], -c))
+        knock_now = None
+        if plans:
+            ev, cmd, least, melds = max(plans, key=lambda p: p[0])
+            play_on = s.play_on_value(least) if self.params.play_on else 0.0
+            knock_option = ("knock", cmd, melds, least)
+            if ev > 0 and ev >= play_on + self.params.knock_margin:
+                knock_now = knock_option
+        if not self.params.rollouts:
+            return knock_now[1] if knock_now else Discard(C.code(ranked[0]))
+        options: list[tuple] = [("discard", c) for c in ranked[: self.params.candidates]]
+        if plans:
+            # the rules' choice first: knock if they say so, else the best discard
+            if knock_now:
+                options.insert(0, knock_now)
+            else:
+                options.append(knock_option)
+        if len(options) == 1:
+            return Discard(C.code(ranked[0]))
+        chosen = options[s.rollout_choice(options)]
+        return chosen[1] if chosen[0] == "knock" else Discard(C.code(chosen[1]))

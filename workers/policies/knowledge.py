@@ -64,7 +64,7 @@ class Knowledge:
     my_discarded: int = 0
     opp_last_discard: int = -1  # the opponent's latest discard of this hand (its last move), -1
     knock_limit: int = 10
-    extra: dict = field(default_factory=dict)
+    pile_order: list = field(default_factory=list)  # the discard pile, top card last
 
     @property
     def unseen(self) -> int:
@@ -133,6 +133,7 @@ def read(view: dict, events: list[dict] | None = None) -> Knowledge:
         options=dict(view.get("options") or {}),
         variant=view.get("variant", "gin-rami"),
         knock_limit=(view.get("options") or {}).get("knock_limit", 10),
+        pile_order=[_INDEX[c] for c in pile_codes],
     )
     if events:
         remember(k, events)
