@@ -7,7 +7,7 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
-from schemas.common import GAME_ID_PATTERN
+from schemas.common import GAME_ID_PATTERN, quick_dump
 from schemas.games import (
     AdviceSchema,
     AuditSchema,
@@ -34,19 +34,20 @@ _GAME_ID = re.compile(GAME_ID_PATTERN)
 
 # built once per process: building a schema deep-copies its fields, which cost more than the dump
 _CREATE_GAME_SCHEMA = CreateGameSchema()
-_CREATED_GAME_SCHEMA = CreatedGameSchema()
 _GAME_LIST_SCHEMA = GameListSchema()
 _LIST_GAMES_QUERY = ListGamesQuery()
 _CLAIM_SEAT_SCHEMA = ClaimSeatSchema()
-_SEAT_CLAIMED_SCHEMA = SeatClaimedSchema()
 _MOVE_SCHEMA = MoveSchema()
 _ADVICE_SCHEMA = AdviceSchema()
 _EVENTS_QUERY = EventsQuery()
 _EVENT_LIST_SCHEMA = EventListSchema()
 _STATE_QUERY = StateQuery()
-_VIEW_SCHEMA = ViewSchema()
 _AUDIT_SCHEMA = AuditSchema()
 _STREAM_QUERY = StreamQuery()
+# views are the bulk of what the API answers: dumped by functions compiled from their schemas
+_DUMP_VIEW = quick_dump(ViewSchema())
+_DUMP_CREATED_GAME = quick_dump(CreatedGameSchema())
+_DUMP_SEAT_CLAIMED = quick_dump(SeatClaimedSchema())
 
 
 def _games() -> GameService:
@@ -67,7 +68,7 @@ def _caller(svc: GameService, game_id: str, required: bool, allow_query: bool = 
 
 
 def _view_answer(answer: Answer, status: int = 200, headers: dict | None = None) -> Response:
-    return json_response(_VIEW_SCHEMA.dump(answer.view), status, {"ETag": etag(answer.version), **(headers or {})})
+    return json_response(_DUMP_VIEW(answer.view), status, {"ETag": etag(answer.version), **(headers or {})})
 
 
 @bp.post("/games")
@@ -75,7 +76,7 @@ def create_game():
     """Create a game; human seats get their tokens in this answer only."""
     body, _ = load_body(_CREATE_GAME_SCHEMA)
     created = _games().create_game(body)
-    return json_response(_CREATED_GAME_SCHEMA.dump(created), 201,
+    return json_response(_DUMP_CREATED_GAME(created), 201,
                          {"Location": f"/games/{created['game_id']}", "ETag": etag(created["view"]["version"])})
 
 
@@ -109,7 +110,7 @@ def claim_seat(game_id: str, seat: int):
     body, _ = load_body(_CLAIM_SEAT_SCHEMA)
     token, answer = svc.claim_seat(game_id, seat, body["name"])
     payload = {"seat": seat, "token": token, "view": answer.view}
-    return json_response(_SEAT_CLAIMED_SCHEMA.dump(payload), 201,
+    return json_response(_DUMP_SEAT_CLAIMED(payload), 201,
                          {"ETag": etag(answer.version), "Location": f"/games/{game_id}"})
 
 
@@ -152,7 +153,7 @@ def state_at(game_id: str):
     svc, _ = _existing(game_id)
     seat = _caller(svc, game_id, required=False)
     q = load_query(_STATE_QUERY)
-    return json_response(_VIEW_SCHEMA.dump(svc.state_at(game_id, seat, q["version"]).view))
+    return json_response(_DUMP_VIEW(svc.state_at(game_id, seat, q["version"]).view))
 
 
 @bp.get("/games/<game_id>/audit")
