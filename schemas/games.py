@@ -40,6 +40,7 @@ class OptionsSchema(StrictSchema):
     gin_adds_deadwood = StrictBoolean()
     undercut_bonus = StrictInteger(validate=validate.Range(0, 10_000))
     max_turns_per_hand = StrictInteger(validate=validate.Range(1, 100_000))
+    turn_timeout_s = StrictInteger(validate=validate.Range(1, 86_400), allow_none=True)
 
 
 class HumanSeatSchema(StrictSchema):

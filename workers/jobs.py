@@ -233,9 +233,8 @@ def fallback_move(state, seat: int, advise: bool = False):
 def play_timed_out_turn(game_id: str, version: int) -> str:
     """A human seat's clock ran out: if the game is still at ``version``, play the basic move for it.
 
-    The append carries the idempotency key ``clock-<version>``, which the store keeps: a second
-    run of the clock answers the first one's result, and the key marks the move as played by the
-    clock until the engine's events can say so themselves.
+    The events start with TurnTimedOut (the log says the clock played), and the append carries the
+    idempotency key ``clock-<version>``: a second run of the clock answers the first one's result.
     """
     ctx = context()
     state = ctx.repository.load_state(game_id)
@@ -244,7 +243,8 @@ def play_timed_out_turn(game_id: str, version: int) -> str:
     for seat in state.to_act:
         if bots.is_bot(state.players[seat]):
             continue
-        command = basic_move(read(views.view_state(state, seat)))
+        # wrapped so that the log itself says the clock played this move (a TurnTimedOut event first)
+        command = commands.PlayTimedOutTurn(basic_move(read(views.view_state(state, seat))))
         if not _append(ctx, game_id, seat, command, version, idempotency_key=f"clock-{version}"):
             return "moved_on"
         return "auto_played"

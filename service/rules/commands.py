@@ -82,6 +82,16 @@ class Advise:
     TYPE: ClassVar[str] = "advise"
 
 
+@dataclass(frozen=True)
+class PlayTimedOutTurn:
+    """The server plays ``move`` for a seat whose turn clock ran out (rule option turn_timeout_s).
+
+    Not a wire command (absent from COMMAND_TYPES): only the turn clock issues it.
+    """
+
+    move: Any
+
+
 Command = Union[ClaimSeat, TakeUpcard, PassUpcard, DrawStock, DrawDiscard, Discard, Knock, Advise]
 
 COMMAND_TYPES: dict[str, type] = {

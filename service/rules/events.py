@@ -220,6 +220,17 @@ class AdviceGiven:
 
 
 @dataclass(frozen=True)
+class TurnTimedOut:
+    """A seat's turn clock ran out (rule option turn_timeout_s, an extension): the events that
+    follow in the same append are the move the server played for that seat."""
+
+    seat: int
+    hand_no: int
+    TYPE: ClassVar[str] = "turn_timed_out"
+    V: ClassVar[int] = 1
+
+
+@dataclass(frozen=True)
 class GameEnded:
     """A player reached the target score and won (§1 Game); reveals the seed (hex)."""
 
@@ -245,6 +256,7 @@ EVENT_CLASSES = (
     HandScored,
     HandDrawn,
     AdviceGiven,
+    TurnTimedOut,
     GameEnded,
 )
 

@@ -32,6 +32,7 @@ from .commands import (
     DrawStock,
     Knock,
     PassUpcard,
+    PlayTimedOutTurn,
     TakeUpcard,
     MAX_ADVICE_LENGTH,
 )
@@ -51,6 +52,7 @@ from .events import (
     Knocked,
     RolesAssigned,
     SeatClaimed,
+    TurnTimedOut,
     UpcardPassed,
     UpcardTaken,
     decode,
@@ -679,6 +681,11 @@ def decide(state: GameState | None, actor: int | None, command: Command) -> list
         return _decide_claim_seat(state, actor, command)
     if t is Advise:
         return _decide_advise(state, actor, command)
+    if t is PlayTimedOutTurn:
+        if type(command.move) not in _PLAY_DECIDERS:
+            raise _bad("unknown_command", f"{command.move!r} is not a move a turn clock can play")
+        # the move is decided as if the seat had sent it; the first event says who really chose it
+        return [TurnTimedOut(actor, state.hand_no)] + decide(state, actor, command.move)
     raise _bad("unknown_command", f"{command!r} is not a command")
 
 
@@ -910,6 +917,11 @@ def _ev_advice_given(s: GameState, e: AdviceGiven) -> GameState:
     return n
 
 
+def _ev_turn_timed_out(s: GameState, e: TurnTimedOut) -> GameState:
+    # a marker in the log: the move that follows was played by the clock; the game is unchanged
+    return _clone(s)
+
+
 def _ev_game_ended(s: GameState, e: GameEnded) -> GameState:
     n = _clone(s)
     n.status = "over"
@@ -935,6 +947,7 @@ _EVOLVERS = {
     HandScored: _ev_hand_scored,
     HandDrawn: _ev_hand_drawn,
     AdviceGiven: _ev_advice_given,
+    TurnTimedOut: _ev_turn_timed_out,
     GameEnded: _ev_game_ended,
 }
 

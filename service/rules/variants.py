@@ -37,6 +37,8 @@ _COMMON = {
     "knock_limit": 10,
     "undercut_bonus": 10,
     "max_turns_per_hand": 200,
+    # extension: seconds a human seat has to move before the server plays for it; None = no clock
+    "turn_timeout_s": None,
 }
 
 VARIANTS: Mapping[str, Variant] = MappingProxyType(
@@ -68,8 +70,10 @@ _INT_BOUNDS = {
     "big_gin_bonus": (0, 10_000),
     "undercut_bonus": (0, 10_000),
     "max_turns_per_hand": (1, 100_000),
+    "turn_timeout_s": (1, 86_400),
 }
-_NULLABLE = {"big_gin_bonus"}  # null = big gin is not allowed
+# null: big gin is not allowed; no turn clock
+_NULLABLE = {"big_gin_bonus", "turn_timeout_s"}
 _BOOLS = {"gin_adds_deadwood"}
 
 OPTION_NAMES = tuple(sorted(set(_INT_BOUNDS) | _BOOLS))

@@ -10,6 +10,8 @@ import random
 import time
 
 import pytest
+
+from service.rules.events import TurnTimedOut
 from rq.job import Job
 
 from service import bots
@@ -161,7 +163,8 @@ def test_a_timed_out_human_turn_is_played_with_the_basic_policy(ctx):
                                      "first_dealer": 1})
     game_id = created["game_id"]
     state = ctx.repository.load_state(game_id)
-    expected = G.decide(state, 0, basic_move(read(views.view_state(state, 0))))
+    # the log says the clock played: a TurnTimedOut marker, then the basic policy's move
+    expected = [TurnTimedOut(0, state.hand_no)] + G.decide(state, 0, basic_move(read(views.view_state(state, 0))))
     assert jobs.play_timed_out_turn(game_id, state.version) == "auto_played"
     assert [r.event for r in ctx.store.load(game_id, after=state.version)][: len(expected)] == expected
     # the store keeps the clock's key with the version its move produced

@@ -21,6 +21,7 @@ def test_three_hand_defaults_rules_4():
         "gin_adds_deadwood": True,
         "undercut_bonus": 10,
         "max_turns_per_hand": 200,
+        "turn_timeout_s": None,  # extension: no turn clock unless asked for
     }
 
 
@@ -34,6 +35,7 @@ def test_gin_rami_defaults_rules_4():
         "gin_adds_deadwood": False,
         "undercut_bonus": 10,
         "max_turns_per_hand": 200,
+        "turn_timeout_s": None,  # extension: no turn clock unless asked for
     }
 
 
@@ -41,7 +43,7 @@ def test_game_created_records_every_option_value_rules_4():
     t = new_table("gin-rami", options={"target_score": 50})
     created = t.events[0]
     assert created.options["target_score"] == 50 and created.options["gin_bonus"] == 20
-    assert t.state.options == created.options and len(created.options) == 7
+    assert t.state.options == created.options and len(created.options) == 8
     assert created.rules_version == V.RULES_VERSION
 
 
@@ -106,3 +108,33 @@ def test_invalid_specs_are_refused(kwargs, code):
 
 def test_variants_have_their_seat_counts_rules_2_and_3():
     assert V.get_variant("three-hand").seats == 3 and V.get_variant("gin-rami").seats == 2
+
+
+def test_turn_timeout_is_an_optional_extension_with_bounds():
+    assert V.normalise_options("gin-rami", {"turn_timeout_s": 30})["turn_timeout_s"] == 30
+    assert V.normalise_options("gin-rami", {"turn_timeout_s": None})["turn_timeout_s"] is None
+    for bad in (0, 86_401, "30", 1.5, True):
+        with pytest.raises(RulesError) as err:
+            V.normalise_options("three-hand", {"turn_timeout_s": bad})
+        assert err.value.code == "invalid_option"
+
+
+def test_a_timed_out_turn_is_recorded_before_the_move_played_for_the_seat():
+    from service.rules import commands as K
+    from service.rules.events import TurnTimedOut
+
+    t = new_table("gin-rami", options={"turn_timeout_s": 30})
+    seat = t.state.to_act[0]
+    before = t.state
+    events = G.decide(before, seat, K.PlayTimedOutTurn(K.PassUpcard()))
+    # the marker first, then exactly the events the seat's own pass would have caused
+    assert events[0] == TurnTimedOut(seat, before.hand_no)
+    assert events[1:] == G.decide(before, seat, K.PassUpcard())
+    after = G.replay(list(t.events) + events)
+    assert after.to_act != (seat,) and after.version == before.version + len(events)
+    # it is no wire command: a client cannot claim to be the clock
+    with pytest.raises(RulesError):
+        K.command_from_dict({"type": "play_timed_out_turn", "move": {"type": "pass_upcard"}})
+    # and it plays only moves
+    with pytest.raises(RulesError):
+        G.decide(before, seat, K.PlayTimedOutTurn(K.Advise("hi")))
