@@ -39,6 +39,7 @@ from service.rules.events import (
     UpcardPassed,
     UpcardTaken,
 )
+from support.apiclient import ValidatingClient
 
 REPO = Path(__file__).resolve().parents[2]
 GAME_DEADLINE_S = 240
@@ -59,7 +60,7 @@ def app(settings):
 
 @pytest.fixture
 def client(app):
-    return app.test_client()
+    return ValidatingClient(app)
 
 
 class WorkerProcess:

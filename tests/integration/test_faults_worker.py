@@ -26,6 +26,7 @@ from service.bots import bot_job_id, bot_queue, make_bot_scheduler
 from service.config import Settings
 from service.connections import redis_client
 from service.redis_process import RedisServerProcess
+from support.apiclient import ValidatingClient
 
 GAME_DEADLINE_S = 90
 TARGET_SCORE = 25            # short games: a few hands of bots
@@ -86,7 +87,7 @@ def test_a_worker_killed_in_the_middle_of_a_bot_turn_leaves_the_turn_played_exac
     """mode "drop": killed before its append reached Redis; "forward": after Redis recorded it."""
     settings = settings_for(redis_url, key_prefix)
     app = make_app(settings)
-    client = app.test_client()
+    client = ValidatingClient(app)
     store = app.extensions["ginbox"].store
     conn = redis_client(redis_url)
     queue = bot_queue(conn, settings.queue_name)
@@ -138,7 +139,7 @@ def test_a_worker_resumes_by_itself_when_redis_is_killed_in_the_middle_of_a_turn
     worker = proxy = None
     try:
         app = make_app(settings)
-        client = app.test_client()
+        client = ValidatingClient(app)
         store = app.extensions["ginbox"].store
         game_id = create_bot_game(client)
         proxy = FreezingProxy(server.host, server.port, appends_of(game_id), nth=KILL_AT_APPEND, mode="drop")

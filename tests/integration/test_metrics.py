@@ -18,6 +18,7 @@ from service.bots import awaiting_key
 from service.config import Settings
 from service.metrics import bot_turn, init_metrics, observe_bot_turn
 from service.redis_process import RedisServerProcess
+from support.apiclient import ValidatingClient
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -46,7 +47,7 @@ def client(settings):
     app = create_app(settings)
     init_metrics(app)
     init_metrics(app)  # a second call changes nothing (the app factory may call it too)
-    return app.test_client()
+    return ValidatingClient(app)
 
 
 def scrape(client) -> str:
@@ -130,7 +131,7 @@ def test_metrics_still_answer_when_redis_is_down_and_say_so(tmp_path, key_prefix
     try:
         app = create_app(Settings(redis_url=server.url, key_prefix=key_prefix, redis_timeout_s=0.5))
         init_metrics(app)
-        client = app.test_client()
+        client = ValidatingClient(app)
         assert value(scrape(client), "ginbox_redis_up") == 1
         server.kill()
         assert value(scrape(client), "ginbox_redis_up") == 0

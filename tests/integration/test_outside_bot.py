@@ -6,6 +6,7 @@ import threading
 
 from werkzeug.serving import make_server
 
+from support.apiclient import ValidatingClient
 from workers import outside_bot
 
 
@@ -15,7 +16,7 @@ def test_two_outside_bots_finish_a_gin_rami_game_over_http(api_app):
     thread.start()
     base = f"http://127.0.0.1:{server.server_port}"
     try:
-        client = api_app.test_client()
+        client = ValidatingClient(api_app)
         created = client.post("/games", json={"variant": "gin-rami", "options": {"target_score": 25},
                                               "seats": [{"name": "ann"}, {"name": "bob"}]}).get_json()
         game_id = created["game_id"]

@@ -10,6 +10,7 @@ import redis
 from service.app import create_app
 from service.config import Settings
 from service.connections import redis_client
+from support.apiclient import ValidatingClient
 
 # The ACL of the README's security notes, with the key prefix of this test in place of "ginbox".
 EVENT_USER_RULES = (
@@ -35,7 +36,7 @@ def test_the_recommended_acl_lets_the_service_play_and_forbids_deleting_events(a
     # the job queue may use another user (RQ_REDIS_URL); here the server's default one
     app = create_app(Settings(redis_url=acl_user, rq_redis_url=redis_url, key_prefix=key_prefix,
                               rate_limit_per_minute=1000))
-    client = app.test_client()
+    client = ValidatingClient(app)
     assert client.get("/readyz").status_code == 200
     created = client.post("/games", json={"variant": "gin-rami", "seats": [{"name": "a"}, {"name": "b"}],
                                           "options": {"target_score": 10}})

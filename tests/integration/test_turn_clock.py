@@ -7,6 +7,7 @@ import time
 from service.app import create_app
 from service.bots import make_bot_scheduler
 from service.config import Settings
+from support.apiclient import ValidatingClient
 from support.servers import WorkerProcess, service_env
 
 
@@ -14,7 +15,7 @@ def test_a_silent_human_seat_is_played_for_after_its_turn_timeout_and_the_log_sa
     settings = Settings(redis_url=redis_url, key_prefix=key_prefix, queue_name=f"{key_prefix}-bots",
                         rate_limit_per_minute=100000)
     app = create_app(settings, bot_scheduler=make_bot_scheduler(settings))
-    client = app.test_client()
+    client = ValidatingClient(app)
     created = client.post("/games", json={"variant": "gin-rami", "options": {"turn_timeout_s": 1},
                                           "seats": [{"name": "ann"}, {"bot": "basic"}], "first_dealer": 1})
     assert created.status_code == 201, created.get_json()
