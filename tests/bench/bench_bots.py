@@ -74,6 +74,7 @@ def play_deals(job: tuple) -> tuple[list, dict, Counter]:
                 if a == b:
                     who = "first" if a_won else "second"
                 outcomes[f"{who} {r['outcome']}"] += 1
+                outcomes[f"{who} {r['outcome']} points"] += r["points"]
             nets.append(net)
             wins.append(won)
         per_deal.append((sum(nets) / 2, sum(wins) / 2))
@@ -134,7 +135,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {a} win rate      {100 * win:6.2f}% +- {100 * win_hw:.2f}  "
                   f"[{100 * (win - win_hw):.2f}, {100 * (win + win_hw):.2f}]")
             print(f"  {a} points/hand   {pts:+7.2f}  +- {pts_hw:.2f}  [{pts - pts_hw:+.2f}, {pts + pts_hw:+.2f}]")
-            print("  outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items())))
+            counts = {k: v for k, v in outcomes.items() if not k.endswith(" points")}
+            print("  outcomes (count, mean points): " + ", ".join(
+                f"{k} {v}" + (f" ({outcomes[k + ' points'] / v:.1f})" if k != "drawn" else "")
+                for k, v in sorted(counts.items())))
             for name, xs in sorted(timings.items()):
                 print(f"  {name:7s} move time median {ms(xs, 0.5):8.3f} ms   p99 {ms(xs, 0.99):8.3f} ms   ({len(xs)} moves)")
     return 0
