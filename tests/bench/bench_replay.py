@@ -95,6 +95,19 @@ def summary(times: list[float]) -> tuple[float, float]:
     return statistics.median(times), min(times)
 
 
+class NoStateCache:
+    """A GameRepository cache that never holds anything, so every load goes to Redis."""
+
+    def get(self, game_id, upto=None):
+        return None
+
+    def put(self, game_id, state):
+        pass
+
+    def forget(self, game_id):
+        pass
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="100,1000,10000", help="event counts, comma-separated")
@@ -112,8 +125,9 @@ def main(argv=None) -> int:
         conn = redis_client(server.url, timeout_s=30)
         try:
             store = RedisEventStore(conn, prefix="bench")
-            with_snapshots = GameRepository(store, args.snapshot_every)
-            without = GameRepository(store, NO_SNAPSHOTS)
+            # no in-process state cache: this measures loading from Redis, snapshot + log tail
+            with_snapshots = GameRepository(store, args.snapshot_every, cache=NoStateCache())
+            without = GameRepository(store, NO_SNAPSHOTS, cache=NoStateCache())
             games = []
             for n in sizes:
                 t0 = time.perf_counter()
