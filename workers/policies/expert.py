@@ -89,7 +89,7 @@ class ExpertParams:
     candidates: int = 3           # discards (best by hand value) that the rollouts compare
     min_rollouts: int = 16        # determinizations always played out per decision
     max_rollouts: int = 400
-    rollout_z: float = 1.0        # standard errors by which the search must beat the rules' choice
+    rollout_z: float = 2.0        # standard errors by which the search must beat the rules' choice
     knock_outs_weight: float = 10.0  # deadwood points a certain knock after the next draw is worth
 
 
