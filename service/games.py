@@ -317,17 +317,31 @@ class GameService:
         state = self.repository.load_state(game_id, upto=version)
         return Answer(self.render(game_id, state, seat), version)
 
+    def command_state(self, game_id: str) -> tuple[Any, bool]:
+        """(the state to decide a command on, whether it was just read from the log); 404 if no such game.
+
+        The newest state this process holds of the game, unread: the append, which expects its
+        version, is what checks it against the log (see run_command). Else the log's.
+        """
+        recent = self.repository.recent_state(game_id)
+        if recent is not None:
+            return recent, False
+        return self.state(game_id), True
+
     def run_command(self, game_id: str, seat: int, command, *, if_match: Collection[int] | None = None,
-                    idempotency_key: str | None = None, fingerprint: str | None = None, state=None) -> Answer:
+                    idempotency_key: str | None = None, fingerprint: str | None = None, state=None,
+                    state_read: bool = True) -> Answer:
         """Decide ``command`` for ``seat`` and append its events; the mover's new view.
 
         ``if_match``: the versions the client accepts (412 version_mismatch if the game is elsewhere);
         without it the current version is used and a lost race is 409 conflict. ``state``: the
-        game's current state if the caller has just loaded it (a state that has fallen behind
-        meanwhile only loses the race at the append, as any other would).
+        game's state if the caller has it, just read from the log (``state_read``) or not
+        (``command_state``). A command decided on a state that was not read answers nothing the log
+        has not confirmed: its append expects that state's version, and if the command is refused
+        in any way while the log is elsewhere, it is decided again on the log's state.
         """
         if state is None:
-            state = self.state(game_id)
+            state, state_read = self.state(game_id), True
         if idempotency_key is not None:
             answer = self._idempotent_answer(game_id, seat, idempotency_key, fingerprint)
             if answer is not None:
@@ -335,6 +349,12 @@ class GameService:
         try:
             return self._decide_and_append(game_id, state, seat, command, if_match, idempotency_key, fingerprint)
         except (ApiError, RulesError, ConcurrencyError):
+            if not state_read:
+                current = self.state(game_id)
+                if current.version != state.version:
+                    # the state this process held was behind the log: only a refusal on the log's counts
+                    return self.run_command(game_id, seat, command, if_match=if_match,
+                                            idempotency_key=idempotency_key, fingerprint=fingerprint, state=current)
             # a copy of this very request (same key and body) may have been recorded between our
             # look-up and our decision, so that the state we decided on already had its move:
             # the copy's answer is ours

@@ -54,11 +54,16 @@ def _games() -> GameService:
     return current_app.extensions["ginbox"].games
 
 
-def _existing(game_id: str):
-    """(the service, the game's current state): 404 game_not_found if there is no such game."""
-    svc = _games()
+def _service_for(game_id: str) -> GameService:
+    """The service, for an id that may name a game (404 game_not_found for one that cannot)."""
     if not _GAME_ID.match(game_id):
         raise ApiError(404, "game_not_found", f"there is no game {game_id!r}")
+    return _games()
+
+
+def _existing(game_id: str):
+    """(the service, the game's current state): 404 game_not_found if there is no such game."""
+    svc = _service_for(game_id)
     return svc, svc.state(game_id)
 
 
@@ -116,13 +121,20 @@ def claim_seat(game_id: str, seat: int):
 
 def _command(game_id: str, schema, to_command) -> Response:
     """The shared path of moves and advice: auth, body, idempotency, precondition, decide, append."""
-    svc, state = _existing(game_id)
-    seat = _caller(svc, game_id, required=True)
+    svc = _service_for(game_id)
+    # a state this process holds is not read again here: the append checks its version
+    state, state_read = svc.command_state(game_id)
+    try:
+        seat = _caller(svc, game_id, required=True)
+    except ApiError:
+        if not state_read:
+            svc.state(game_id)  # a game the log does not hold is not found, whoever asks
+        raise
     body, raw = load_body(schema)
     key = idempotency_key()
     fingerprint = request_fingerprint(request.method, request.path, seat, raw) if key else None
     answer = svc.run_command(game_id, seat, to_command(body), if_match=if_match_versions(),
-                             idempotency_key=key, fingerprint=fingerprint, state=state)
+                             idempotency_key=key, fingerprint=fingerprint, state=state, state_read=state_read)
     return _view_answer(answer)
 
 

@@ -110,6 +110,13 @@ class GameRepository:
         self.cache.put(game_id, state)
         return state
 
+    def recent_state(self, game_id: str):
+        """The newest state of the game this repository holds, without reading the log (None: none).
+
+        It may be behind the log: only for a decision whose append, expecting its version, checks it.
+        """
+        return self.cache.get(game_id)
+
     def _from_cache(self, game_id: str, upto: int | None):
         """(a cached state, the events after it up to ``upto``), or (None, []) when the cache cannot serve."""
         cached = self.cache.get(game_id, upto)
