@@ -253,7 +253,8 @@ class EventStore(ABC):
         encoded = self._encode(events)
         payloads = [canonical_json(e) for e in encoded]
         if fingerprint is None:
-            fingerprint = default_fingerprint(encoded)
+            # only an idempotency key records what it stood for: without one there is nothing to compute
+            fingerprint = default_fingerprint(encoded) if idempotency_key is not None else ""
         elif not isinstance(fingerprint, str) or not fingerprint:
             raise ValueError(f"fingerprint must be a non-empty str, not {fingerprint!r}")
         return encoded, payloads, fingerprint, meta
