@@ -1,8 +1,9 @@
 """The service layer: games kept only as event logs, seat tokens, and each use case of the API.
 
-Every command follows one path: load the state (the repository's: a state it holds or a
-snapshot, brought up to date from the log), let the engine decide, append the events with the
-version the decision was based on (optimistic concurrency), then tell the bot scheduler. Everything a caller sees of a game passes through ``service.rules.views``.
+Every command follows one path: take the state (the newest one this process holds, else the
+log's), let the engine decide, append the events with the version the decision was based on
+(optimistic concurrency: the append is what checks that state against the log), then tell the
+bot scheduler. Everything a caller sees of a game passes through ``service.rules.views``.
 """
 
 from __future__ import annotations
