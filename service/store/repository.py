@@ -23,9 +23,10 @@ from service.store.errors import UnknownGame
 
 log = logging.getLogger(__name__)
 
-#: games whose states a repository keeps in memory, and states kept per game
-CACHED_GAMES = 2000
-CACHED_STATES_PER_GAME = 4
+#: games whose states a repository keeps in memory, and states kept per game (the newest serves
+#: moves and views; the others, time travel): some 10 KB per game, 10 MB per process at most
+CACHED_GAMES = 1000
+CACHED_STATES_PER_GAME = 3
 
 
 class Saved(NamedTuple):
