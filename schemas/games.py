@@ -54,6 +54,8 @@ class BotSeatSchema(StrictSchema):
 
     bot = fields.String(required=True, validate=validate.OneOf(BOT_STRATEGIES))
     name = Name()
+    #: the expert's thinking time per move; strategies that do not search ignore it
+    budget_ms = fields.Integer(strict=True, validate=validate.Range(min=10, max=5000))
 
 
 class SeatSpecField(fields.Field):

@@ -10,6 +10,7 @@ from schemas.games import SeatInfoSchema
 class PlayerSchema(Schema):
     name = fields.String(required=True)
     bot = fields.String()
+    budget_ms = fields.Integer()
 
 
 class CutSchema(Schema):

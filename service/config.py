@@ -30,6 +30,7 @@ class Settings:
     rate_limit_per_minute: int = 600      # GINBOX_RATE_LIMIT: requests per minute per token / address
     redis_timeout_s: float = 2.0          # GINBOX_REDIS_TIMEOUT: socket timeout, so a dead Redis fails fast
     bot_stall_s: float = 30.0             # GINBOX_BOT_STALL_S: re-enqueue a bot turn waiting this long
+    bot_budget_ms: int = 200              # GINBOX_BOT_BUDGET_MS: expert's time per move unless the seat sets one
     extra: dict = field(default_factory=dict)
 
     @classmethod
@@ -45,4 +46,5 @@ class Settings:
             rate_limit_per_minute=_int("GINBOX_RATE_LIMIT", 600),
             redis_timeout_s=_float("GINBOX_REDIS_TIMEOUT", 2.0),
             bot_stall_s=_float("GINBOX_BOT_STALL_S", 30.0),
+            bot_budget_ms=_int("GINBOX_BOT_BUDGET_MS", 200),
         )

@@ -181,7 +181,10 @@ class GameService:
             if seat is None:
                 players.append(None)
             elif "bot" in seat:
-                players.append({"name": seat.get("name") or f"{seat['bot']}-bot-{i}", "bot": seat["bot"]})
+                player = {"name": seat.get("name") or f"{seat['bot']}-bot-{i}", "bot": seat["bot"]}
+                if "budget_ms" in seat:
+                    player["budget_ms"] = seat["budget_ms"]
+                players.append(player)
             else:
                 players.append({"name": seat["name"]})
         spec = game.GameSpec(

@@ -113,8 +113,7 @@ def load_at(ctx: WorkerContext, game_id: str, version: int) -> Loaded | None:
 def _budget_s(player: dict, settings=None) -> float:
     """The expert's time per move: the seat's ``budget_ms``, else the settings', else the default."""
     for ms in (player.get("budget_ms") if isinstance(player, dict) else None,
-               getattr(settings, "bot_budget_ms", None),
-               (getattr(settings, "extra", None) or {}).get("bot_budget_ms")):
+               getattr(settings, "bot_budget_ms", None)):
         if isinstance(ms, (int, float)) and not isinstance(ms, bool) and 0 < ms <= 10_000:
             return ms / 1000
     return DEFAULT_BUDGET_S

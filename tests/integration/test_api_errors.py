@@ -150,6 +150,22 @@ def test_unknown_fields_when_creating_a_game_are_400_invalid_body_with_per_field
     assert "decks" in _problem(resp, 400, "invalid_body")["errors"]
 
 
+@pytest.mark.parametrize("budget", [9, 5001, "500", 500.5, True, None])
+def test_a_bot_seats_budget_outside_10_to_5000_whole_ms_is_400_invalid_body(api, budget):
+    resp = api.post("/games", json={"variant": "gin-rami", "seats": [{"bot": "expert", "budget_ms": budget},
+                                                                      {"name": "b"}]})
+    assert "seats" in _problem(resp, 400, "invalid_body")["errors"]
+
+
+def test_a_bot_seats_budget_is_kept_in_the_game_and_shown_to_players(api):
+    resp = api.post("/games", json={"variant": "gin-rami", "seats": [{"bot": "expert", "budget_ms": 750},
+                                                                      {"name": "b"}]})
+    assert resp.status_code == 201, resp.get_json()
+    view = api.get(f"/games/{resp.get_json()['game_id']}").get_json()
+    assert view["players"][0] == {"name": "expert-bot-0", "bot": "expert", "budget_ms": 750}
+    assert view["players"][1] == {"name": "b"}
+
+
 def test_a_body_over_the_size_limit_is_413_body_too_large(api, game):
     before = game.version()
     big = '{"type": "draw_stock", "pad": "' + "x" * (70 * 1024) + '"}'

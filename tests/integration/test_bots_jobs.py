@@ -243,3 +243,13 @@ def test_a_policy_that_fails_or_proposes_an_illegal_move_does_not_stall_the_game
         if isinstance(broken, Broken):
             assert [r.event for r in ctx.store.load(game_id, after=v)] == expected
         assert ctx.store.version(game_id) > v
+
+
+def test_the_expert_thinks_for_the_seats_budget_else_the_workers_default(ctx):
+    game_id = new_game(ctx, [{"bot": "expert", "budget_ms": 750}, {"bot": "expert"}])
+    players = ctx.repository.load_state(game_id).players
+    assert players[0]["budget_ms"] == 750 and "budget_ms" not in players[1]
+    assert jobs._policy_for(players[0], ctx.settings).params.budget_s == 0.75
+    assert jobs._policy_for(players[1], ctx.settings).params.budget_s == ctx.settings.bot_budget_ms / 1000
+    other = Settings(**{**ctx.settings.__dict__, "bot_budget_ms": 40})
+    assert jobs._policy_for(players[1], other).params.budget_s == 0.04
