@@ -175,7 +175,10 @@ def schedule_bots(queue: Queue, game_id: str, state, *, key_prefix: str = "ginbo
     if timeout is not None:
         enqueue_turn_clock(queue, game_id, version, timeout)
     if not bot_to_act(state):
-        conn.zrem(key, game_id)
+        # only a game with a bot seat is ever added to the waiting set: a game of humans alone
+        # (most moves the API records) costs no round trip here
+        if any(is_bot(p) for p in state.players):
+            conn.zrem(key, game_id)
         return False
     # the wait starts now: the sweeper measures stalls from this moment
     conn.zadd(key, {game_id: int(time.time() * 1000)})

@@ -54,3 +54,67 @@ def test_each_counter_expires_after_its_window_and_holds_no_identity_in_clear(co
     assert [int(conn.get(k)) for k in keys] == [1, 1]
     assert all(0 < conn.ttl(k) <= WINDOW_S + 1 for k in keys)
     assert not any("secret-token" in k or "10.0.0.1" in k for k in keys)
+
+
+def test_processes_sharing_a_counter_never_let_more_than_the_limit_through(conn, key_prefix):
+    """Two limiters (two API processes) reserving blocks of up to 8 counts of one identity.
+
+    Whatever the interleaving, at most the limit passes; a refusal comes no earlier than the
+    limit less the counts the other process may hold unused (block - 1).
+    """
+    import random
+
+    clock = Clock(1200 * WINDOW_S + 1.0)
+    procs = [RateLimiter(conn, key_prefix, 100, clock, max_block=8) for _ in range(2)]
+    rng = random.Random(7)
+    allowed, first_refusal = 0, None
+    for _ in range(400):
+        if procs[rng.randrange(2)].hit(("token", "shared")).allowed:
+            allowed += 1
+        elif first_refusal is None:
+            first_refusal = allowed
+    assert allowed <= 100
+    assert first_refusal is not None and first_refusal >= 100 - 7
+    # once both have seen the counter full, every later request is refused, by either process
+    assert not any(p.hit(("token", "shared")).allowed for p in procs for _ in range(10))
+
+
+def test_threads_of_one_process_share_its_reserved_counts_without_passing_the_limit(conn, key_prefix):
+    import threading
+
+    clock = Clock(1300 * WINDOW_S + 1.0)
+    limiter = RateLimiter(conn, key_prefix, 250, clock, max_block=16)
+    other = RateLimiter(conn, key_prefix, 250, clock, max_block=16)
+    results: list[bool] = []
+    lock = threading.Lock()
+
+    def hammer(lim):
+        mine = [lim.hit(("addr", "10.1.1.1"), ("token", "t")).allowed for _ in range(60)]
+        with lock:
+            results.extend(mine)
+
+    threads = [threading.Thread(target=hammer, args=(limiter if i % 3 else other,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(results) == 480
+    assert 250 - 2 * 15 <= sum(results) <= 250
+
+
+def test_a_busy_identity_costs_a_round_trip_per_block_not_per_request(redis_conn, key_prefix):
+    clock = Clock(1400 * WINDOW_S + 1.0)
+    limiter = RateLimiter(redis_conn, key_prefix, 1_000_000, clock)
+    assert limiter.max_block == 32
+
+    def script_calls() -> int:
+        stats = redis_conn.info("commandstats")
+        return sum(stats.get(f"cmdstat_{c}", {}).get("calls", 0) for c in ("evalsha", "eval"))
+
+    before = script_calls()
+    assert all(limiter.hit(("token", "busy")).allowed for _ in range(1000))
+    calls = script_calls() - before
+    # blocks of 1, 2, 4, 8, 16 (31 counts), then 32 at a time: 5 + ceil(969 / 32) = 36 calls
+    assert calls == 36
+    # what Redis counted is what was used, plus the rest of the last block
+    assert 1000 <= int(redis_conn.get(limiter.key("token", "busy", 1400))) <= 1000 + 31
