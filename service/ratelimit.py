@@ -79,7 +79,7 @@ class RateLimiter:
         self.max_block = max_block if max_block is not None else max(1, min(MAX_BLOCK, limit_per_minute // 50))
         self._reserve = redis.register_script(_RESERVE)
         self._lock = threading.Lock()
-        self._leases: OrderedDict[str, _Lease] = OrderedDict()
+        self._leases: OrderedDict[tuple, _Lease] = OrderedDict()
         self._window = None
 
     def key(self, kind: str, identity: str, window: int) -> str:
@@ -93,7 +93,9 @@ class RateLimiter:
             return Verdict(True)
         now = self.clock()
         window = int(now // WINDOW_S)
-        keys = [self.key(kind, identity, window) for kind, identity in identities]
+        # leases are looked up by identity (the process holds them in memory only); the Redis
+        # key, a hash, is computed when a block has to be reserved
+        keys = [(kind, identity, window) for kind, identity in identities]
         taken, short = [], []
         with self._lock:
             if window != self._window:  # counts of a past window are worth nothing
@@ -109,7 +111,7 @@ class RateLimiter:
             if not short:
                 return Verdict(True)
             blocks = [self._lease(k).block for k in short]
-        granted = self._ask(short, blocks)
+        granted = self._ask([self.key(*k) for k in short], blocks)
         with self._lock:
             for k, want, got in zip(short, blocks, granted):
                 lease = self._lease(k)
@@ -126,7 +128,7 @@ class RateLimiter:
             return Verdict(True)
         return Verdict(False, max(1, math.ceil((window + 1) * WINDOW_S - now)))
 
-    def _lease(self, key: str) -> _Lease:
+    def _lease(self, key: tuple) -> _Lease:
         lease = self._leases.get(key)
         if lease is None:
             lease = self._leases[key] = _Lease()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from flask import Response, jsonify, request
+from flask import Response, request
 from marshmallow import Schema, ValidationError
 
 from service.api.problems import ApiError
@@ -24,9 +24,12 @@ def json_body():
         raise ApiError(415, "unsupported_media_type", "send the body as application/json")
     raw = request.get_data(cache=True)
     try:
-        data = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
-        # a \ud800 escape decodes to a lone surrogate, which no UTF-8 store can keep
-        json.dumps(data, ensure_ascii=False).encode("utf-8")
+        text = raw.decode("utf-8")
+        data = json.loads(text, parse_constant=_reject_constant)
+        # a \ud800 escape decodes to a lone surrogate, which no UTF-8 store can keep (valid
+        # UTF-8 holds no surrogate, so only a body with a \u escape can carry one)
+        if "\\u" in text:
+            json.dumps(data, ensure_ascii=False).encode("utf-8")
     except (ValueError, UnicodeError, RecursionError):
         raise ApiError(400, "invalid_json", "the body is not valid UTF-8 JSON") from None
     return data
@@ -72,11 +75,13 @@ def idempotency_key() -> str | None:
 
 
 def json_response(payload, status: int = 200, headers: dict | None = None) -> Response:
-    """A JSON answer with extra headers."""
-    resp = jsonify(payload)
-    resp.status_code = status
-    for k, v in (headers or {}).items():
-        resp.headers[k] = v
+    """A JSON answer with extra headers (compact, keys in the payload's order).
+
+    Serialised here rather than by ``jsonify``: every payload is plain JSON data already, so
+    Flask's provider (a ``default`` hook for dates and dataclasses) only adds time to every answer.
+    """
+    resp = Response(json.dumps(payload, separators=(",", ":")) + "\n", status, headers,
+                    mimetype="application/json")
     return resp
 
 

@@ -1,6 +1,11 @@
-"""quick_dump(schema) answers exactly what schema.dump does: on every view of whole games, and on odd values."""
+"""quick_dump(schema) answers exactly what schema.dump does: on every view of whole games, and on odd values.
+
+A view as rules.views renders it is what ViewSchema dumps, so the API sends views as they are.
+"""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 from marshmallow import Schema, fields, post_dump
@@ -24,6 +29,8 @@ def test_every_view_of_a_whole_game_dumps_as_marshmallow_dumps_it(variant, seed)
             expected = schema.dump(view)
             got = quick(view)
             assert got == expected and list(got) == list(expected)
+            # the view is already in its wire shape: the API sends it without dumping it
+            assert json.loads(json.dumps(view)) == expected and list(view) == list(expected)
             compared += 1
     assert state.status == "over" and compared > 1000
 
