@@ -15,6 +15,31 @@ UNLIMITED_ENDPOINTS = {"health.healthz", "health.readyz", "docs.openapi_yaml", "
                        "metrics.metrics"}
 
 
+class _App(Flask):
+    """Flask, with the answer of ``ensure_sync`` kept per function.
+
+    Flask asks ``ensure_sync`` about every hook and view on every request, and each answer costs
+    a look at the function's code flags; a function's answer never changes, so it is kept.
+    """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._sync: dict = {}
+
+    def ensure_sync(self, func):
+        try:
+            return self._sync[func]
+        except KeyError:
+            sync = super().ensure_sync(func)
+            # hooks and views are a fixed set; a function made per request (after_this_request)
+            # must not grow the cache without end
+            if len(self._sync) < 256:
+                self._sync[func] = sync
+            return sync
+        except TypeError:  # an unhashable callable: asked every time
+            return super().ensure_sync(func)
+
+
 @dataclass
 class Ginbox:
     """What the views reach through ``current_app.extensions["ginbox"]``."""
@@ -38,7 +63,7 @@ def create_app(settings: Settings | None = None, *,
     if not settings.redis_url:
         raise RuntimeError("REDIS_URL is not set (ginbox serve starts an embedded Redis and sets it)")
     # no /static route: every URL the app answers is in openapi.yaml; the docs assets have their own
-    app = Flask(__name__, static_folder=None)
+    app = _App(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     # OPTIONS is not part of the API: answering it automatically would add undocumented operations
     app.config["PROVIDE_AUTOMATIC_OPTIONS"] = False

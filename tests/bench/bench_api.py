@@ -13,7 +13,9 @@ connection per thread (http.client), then:
    legal_moves its own answer lists: a knock when it can, else the discard that leaves the
    least deadwood), for ``--seconds``.
 
-It prints requests or moves per second and p50/p95/p99 latency for both, and their ratio.
+The two phases take turns in ``--rounds`` bouts (default 4, ``--seconds`` in all for each), so
+that a change in what else the machine is doing weighs on both alike; a game still going when its
+bout ends is left there. It prints requests or moves per second and p50/p95/p99 latency for both, and their ratio.
 Target: moves/s >= 0.5 x the ceiling's requests/s, with no error. With ``--profile N`` it then
 plays N moves in-process under cProfile (the WSGI app called directly, same Redis) and prints where the
 server's time goes. It prints figures only and never fails on them.
@@ -144,28 +146,42 @@ def client_process(kind: str, port: int, threads: int, start_at: float, seconds:
     })
 
 
-def run_phase(kind: str, port: int, procs: int, threads: int, seconds: float) -> dict:
+def run_phase(kind: str, port: int, procs: int, threads: int, seconds: float, seed: int = 17) -> dict:
+    """One bout of ``kind`` for ``seconds``: raw latencies, errors, games, client CPU seconds."""
     ctx = multiprocessing.get_context("fork")
     queue = ctx.Queue()
     start_at = time.monotonic() + 1.0  # every process starts together
-    ps = [ctx.Process(target=client_process, args=(kind, port, threads, start_at, seconds, 17 + i, queue))
+    ps = [ctx.Process(target=client_process, args=(kind, port, threads, start_at, seconds, seed + i, queue))
           for i in range(procs)]
     for p in ps:
         p.start()
     results = [queue.get() for _ in ps]
     for p in ps:
         p.join()
-    lat = sorted(x for r in results for x in r["latencies"])
+    return {
+        "latencies": [x for r in results for x in r["latencies"]],
+        "errors": [e for r in results for e in r["errors"]],
+        "games": sum(r["games"] for r in results),
+        "client_cpu": sum(r["cpu"] for r in results),
+        "seconds": seconds,
+    }
+
+
+def summarize(bouts: list[dict]) -> dict:
+    """The figures of a phase from its bouts."""
+    lat = sorted(x for b in bouts for x in b["latencies"])
     return {
         "count": len(lat),
-        "rate": len(lat) / seconds,
+        "rate": len(lat) / sum(b["seconds"] for b in bouts),
         "p50": percentile(lat, 0.50) * 1000,
         "p95": percentile(lat, 0.95) * 1000,
         "p99": percentile(lat, 0.99) * 1000,
         "mean": (statistics.fmean(lat) * 1000) if lat else float("nan"),
-        "errors": [e for r in results for e in r["errors"]],
-        "games": sum(r["games"] for r in results),
-        "client_cpu_ms": sum(r["cpu"] for r in results) / max(1, len(lat)) * 1000,
+        "errors": [e for b in bouts for e in b["errors"]],
+        "games": sum(b["games"] for b in bouts),
+        "client_cpu_ms": sum(b["client_cpu"] for b in bouts) / max(1, len(lat)) * 1000,
+        "api_cpu_ms": sum(b["api_cpu"] for b in bouts) / max(1, len(lat)) * 1000,
+        "redis_cpu_ms": sum(b["redis_cpu"] for b in bouts) / max(1, len(lat)) * 1000,
     }
 
 
@@ -258,6 +274,7 @@ def profile_moves(redis_url: str, key_prefix: str, n_moves: int, top: int = 30) 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each phase")
+    parser.add_argument("--rounds", type=int, default=4, help="bouts each phase is split into, taking turns")
     parser.add_argument("--procs", type=int, default=2, help="client processes")
     parser.add_argument("--threads", type=int, default=8, help="client threads (connections) per process")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
@@ -275,17 +292,21 @@ def main(argv=None) -> int:
         try:
             print(f"API: gunicorn {args.workers} x {args.gthreads} gthread on 127.0.0.1:{api.port}; Redis "
                   f"appendfsync {args.appendfsync}; rate limiter {'off' if args.no_rate_limit else 'on'}; "
-                  f"clients {args.procs} x {args.threads}; {args.seconds:.0f}s per phase; "
+                  f"clients {args.procs} x {args.threads}; {args.seconds:.0f}s per phase in {args.rounds} bouts; "
                   f"{os.cpu_count()} CPUs", flush=True)
-            results = {}
-            for kind in ("readyz", "games"):
-                before = cpu_snapshot(api.proc.pid, redis.proc.pid)
-                results[kind] = run_phase(kind, api.port, args.procs, args.threads, args.seconds)
-                after = cpu_snapshot(api.proc.pid, redis.proc.pid)
-                n = max(1, results[kind]["count"])
-                results[kind]["api_cpu_ms"] = (after["api"] - before["api"]) / n * 1000
-                results[kind]["redis_cpu_ms"] = (after["redis"] - before["redis"]) / n * 1000
-            ceiling, games = results["readyz"], results["games"]
+            # the phases take turns in short bouts, so that a change in what else the machine is
+            # doing weighs on both alike
+            bouts = {"readyz": [], "games": []}
+            for r in range(args.rounds):
+                for kind in ("readyz", "games"):
+                    before = cpu_snapshot(api.proc.pid, redis.proc.pid)
+                    bout = run_phase(kind, api.port, args.procs, args.threads, args.seconds / args.rounds,
+                                     seed=17 + 100 * r)
+                    after = cpu_snapshot(api.proc.pid, redis.proc.pid)
+                    bout["api_cpu"] = after["api"] - before["api"]
+                    bout["redis_cpu"] = after["redis"] - before["redis"]
+                    bouts[kind].append(bout)
+            ceiling, games = summarize(bouts["readyz"]), summarize(bouts["games"])
         finally:
             api.stop()
         if args.profile:
