@@ -70,11 +70,13 @@ def choose(view: dict, rng: random.Random, same_seat: bool) -> dict:
     knocks = [m for m in moves if m["type"] == "knock"]
     if knocks and rng.random() < 0.9:
         return rng.choice(knocks)
-    # the discard that leaves the least deadwood (ties at random), so that hands and games end
-    from service.rules.melds import deadwood
+    # the discard that leaves the least deadwood (ties at random), so that hands and games end;
+    # the hand is made a bit mask once (the client's CPU is the server's machine's too)
+    from service.rules.cards import index, mask
+    from service.rules.melds import deadwood_mask
 
-    hand = view["hand"]
-    scored = [(deadwood([c for c in hand if c != m["card"]]), rng.random(), m) for m in moves if m["type"] == "discard"]
+    hand = mask(view["hand"])
+    scored = [(deadwood_mask(hand & ~(1 << index(m["card"]))), rng.random(), m) for m in moves if m["type"] == "discard"]
     return min(scored, key=lambda t: t[:2])[2]
 
 
