@@ -19,7 +19,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable, Collection, Iterator
 
-from service.api.problems import ApiError
+from service.errors import ServiceError
 from service.rules import commands, events as ev, fairness, game, views
 from service.rules.errors import RulesError
 from service.store.base import canonical_json
@@ -140,7 +140,7 @@ class GameService:
         """The game's current version; 404 game_not_found if there is no such game."""
         version = self.store.version(game_id)
         if version <= 0:
-            raise ApiError(404, "game_not_found", f"there is no game {game_id!r}")
+            raise ServiceError(404, "game_not_found", f"there is no game {game_id!r}")
         return version
 
     def state(self, game_id: str, upto: int | None = None):
@@ -148,7 +148,7 @@ class GameService:
         try:
             return self.repository.load_state(game_id, upto=upto)
         except UnknownGame:
-            raise ApiError(404, "game_not_found", f"there is no game {game_id!r}") from None
+            raise ServiceError(404, "game_not_found", f"there is no game {game_id!r}") from None
 
     def seat_for(self, game_id: str, token: str | None) -> int | None:
         """The seat a token belongs to (None for no token); 401 unauthorized for a token of no seat."""
@@ -156,7 +156,7 @@ class GameService:
             return None
         seat = self.tokens.seat_of(game_id, token)
         if seat is None:
-            raise ApiError(401, "unauthorized", "this token is not a seat token of this game",
+            raise ServiceError(401, "unauthorized", "this token is not a seat token of this game",
                            headers={"WWW-Authenticate": 'Bearer realm="ginbox", error="invalid_token"'})
         return seat
 
@@ -225,7 +225,7 @@ class GameService:
         for _ in range(CLAIM_ATTEMPTS):
             state = self.state(game_id)
             if not 0 <= seat < len(state.players):
-                raise ApiError(404, "seat_not_found", f"this game has seats 0 to {len(state.players) - 1}")
+                raise ServiceError(404, "seat_not_found", f"this game has seats 0 to {len(state.players) - 1}")
             new_events = game.decide(state, None, commands.ClaimSeat(seat, {"name": name}))
             try:
                 version, new_state = self.repository.save(game_id, state, new_events)
@@ -235,7 +235,7 @@ class GameService:
             self.tokens.claim(game_id, seat, token)
             self._appended(game_id, new_state)
             return token, Answer(self.render(game_id, new_state, seat), version)
-        raise ApiError(409, "conflict", "the game kept changing while the seat was claimed; retry")
+        raise ServiceError(409, "conflict", "the game kept changing while the seat was claimed; retry")
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -248,9 +248,9 @@ class GameService:
         """The view of a seat as the game stood after event ``version``."""
         current = self.state(game_id).version
         if version < 1:
-            raise ApiError(422, "invalid_version", "versions start at 1 (the game's creation)")
+            raise ServiceError(422, "invalid_version", "versions start at 1 (the game's creation)")
         if version > current:
-            raise ApiError(404, "version_not_found", f"the game is at version {current}")
+            raise ServiceError(404, "version_not_found", f"the game is at version {current}")
         state = self.repository.load_state(game_id, upto=version)
         return Answer(self.render(game_id, state, seat), version)
 
@@ -277,7 +277,7 @@ class GameService:
     def _finished(self, game_id: str):
         state = self.state(game_id)
         if state.status != "over":
-            raise ApiError(409, "game_not_over", "this is only available once the game is over")
+            raise ServiceError(409, "game_not_over", "this is only available once the game is over")
         return state
 
     def audit(self, game_id: str) -> dict:
@@ -316,7 +316,7 @@ class GameService:
             return None
         first_fingerprint, version = prior
         if first_fingerprint != fingerprint:
-            raise ApiError(422, "idempotency_key_reused",
+            raise ServiceError(422, "idempotency_key_reused",
                            "this Idempotency-Key was already used for a different request")
         state = self.repository.load_state(game_id, upto=version)
         return Answer(self.render(game_id, state, seat), version)
@@ -352,7 +352,7 @@ class GameService:
                 return answer
         try:
             return self._decide_and_append(game_id, state, seat, command, if_match, idempotency_key, fingerprint)
-        except (ApiError, RulesError, ConcurrencyError):
+        except (ServiceError, RulesError, ConcurrencyError):
             if not state_read:
                 current = self.state(game_id)
                 if current.version != state.version:
@@ -370,7 +370,7 @@ class GameService:
 
     def _decide_and_append(self, game_id, state, seat, command, if_match, idempotency_key, fingerprint) -> Answer:
         if if_match is not None and state.version not in if_match:
-            raise ApiError(412, "version_mismatch", f"the game is at version {state.version}, not the one in If-Match",
+            raise ServiceError(412, "version_mismatch", f"the game is at version {state.version}, not the one in If-Match",
                            headers={"ETag": f'"{state.version}"'})
         self._check_role(state, seat, command)
         new_events = game.decide(state, seat, command)
@@ -379,11 +379,11 @@ class GameService:
                                                       fingerprint=fingerprint)
         except ConcurrencyError as err:
             if if_match is not None:
-                raise ApiError(412, "version_mismatch",
+                raise ServiceError(412, "version_mismatch",
                                f"the game moved on to version {err.actual} before this command was recorded") from err
             raise
         except IdempotencyConflict as err:
-            raise ApiError(422, "idempotency_key_reused",
+            raise ServiceError(422, "idempotency_key_reused",
                            "this Idempotency-Key was already used for a different request") from err
         if version != state.version + len(new_events):
             # the same key and body raced with us and won: answer what the first request got
@@ -397,14 +397,14 @@ class GameService:
         roles = getattr(state, "roles", None)
         is_advice = isinstance(command, commands.Advise)
         if state.variant == "gin-rami" and is_advice:
-            raise ApiError(403, "forbidden", "gin-rami has no advisor")
+            raise ServiceError(403, "forbidden", "gin-rami has no advisor")
         if state.status != "playing" or not roles:
             return  # the engine answers (game_not_started, game_over ...)
         advisor = roles.get("advisor")
         if is_advice and seat != advisor:
-            raise ApiError(403, "forbidden", "only the advisor gives advice")
+            raise ServiceError(403, "forbidden", "only the advisor gives advice")
         if not is_advice and seat == advisor:
-            raise ApiError(403, "forbidden", "the advisor sits out this hand and plays no moves")
+            raise ServiceError(403, "forbidden", "the advisor sits out this hand and plays no moves")
 
     # -- the live stream -----------------------------------------------------------------------
 

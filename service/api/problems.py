@@ -7,24 +7,17 @@ import logging
 from flask import Flask, Response, json
 from werkzeug.exceptions import HTTPException
 
+from service.errors import ServiceError
+
 PROBLEM_TYPE_BASE = "https://ginbox.dev/problems/"
 PROBLEM_MIMETYPE = "application/problem+json"
 
 log = logging.getLogger(__name__)
 
 
-class ApiError(Exception):
-    """An error the API answers with a problem+json body and a stable ``code``."""
-
-    def __init__(self, status: int, code: str, detail: str, title: str | None = None,
-                 headers: dict | None = None, extra: dict | None = None):
-        super().__init__(detail)
-        self.status = status
-        self.code = code
-        self.detail = detail
-        self.title = title or code.replace("_", " ").capitalize()
-        self.headers = headers or {}
-        self.extra = extra or {}
+#: an error the API answers with a problem+json body and a stable ``code`` (the service
+#: layer's own error type: the API raises it too)
+ApiError = ServiceError
 
 
 def problem_response(status: int, code: str, detail: str, title: str | None = None,

@@ -1,6 +1,6 @@
 """Scoring of a knocked hand in both variants (RULES.md §1 Knocking / Laying off, §2 Scoring, §3, §4).
 
-Every hand comes from an explicit deck (test_rules_support); expected scores are worked out by
+Every hand comes from an explicit deck (rules_support); expected scores are worked out by
 hand in the comments. Three-hand games use roles box=0, captain=1, advisor=2, so seat 1 (the
 captain) is the non-dealer and seat 0 (the box) deals. Gin-rami games use first_dealer=0.
 """
@@ -12,7 +12,7 @@ import pytest
 from service.rules.errors import RulesError
 from service.rules.events import HandScored, Knocked
 
-from test_rules_support import (
+from rules_support import (
     P_BIG_GIN,
     P_EQUAL,
     P_GIN,
