@@ -118,3 +118,21 @@ def test_a_busy_identity_costs_a_round_trip_per_block_not_per_request(redis_conn
     assert calls == 36
     # what Redis counted is what was used, plus the rest of the last block
     assert 1000 <= int(redis_conn.get(limiter.key("token", "busy", 1400))) <= 1000 + 31
+
+
+def test_a_process_remembers_a_bounded_number_of_leases_and_forgets_a_past_windows(redis_conn, key_prefix,
+                                                                                     monkeypatch):
+    import service.ratelimit as rl
+
+    monkeypatch.setattr(rl, "MAX_LEASES", 50)
+    clock = Clock(1500 * WINDOW_S + 1.0)
+    limiter = RateLimiter(redis_conn, key_prefix, 10_000, clock)
+    for i in range(200):
+        assert limiter.hit(("addr", f"10.2.0.{i}")).allowed
+    assert len(limiter._leases) == 50
+    # a forgotten lease only loses the counts it held: the identity is counted on in Redis
+    assert limiter.hit(("addr", "10.2.0.0")).allowed
+    assert int(redis_conn.get(limiter.key("addr", "10.2.0.0", 1500))) == 2
+    clock.now += WINDOW_S
+    assert limiter.hit(("addr", "10.2.0.1")).allowed
+    assert list(limiter._leases) == [("addr", "10.2.0.1", 1501)]
