@@ -157,7 +157,7 @@ class GameService:
         seat = self.tokens.seat_of(game_id, token)
         if seat is None:
             raise ServiceError(401, "unauthorized", "this token is not a seat token of this game",
-                           headers={"WWW-Authenticate": 'Bearer realm="ginbox", error="invalid_token"'})
+                               headers={"WWW-Authenticate": 'Bearer realm="ginbox", error="invalid_token"'})
         return seat
 
     @staticmethod
@@ -317,7 +317,7 @@ class GameService:
         first_fingerprint, version = prior
         if first_fingerprint != fingerprint:
             raise ServiceError(422, "idempotency_key_reused",
-                           "this Idempotency-Key was already used for a different request")
+                               "this Idempotency-Key was already used for a different request")
         state = self.repository.load_state(game_id, upto=version)
         return Answer(self.render(game_id, state, seat), version)
 
@@ -371,7 +371,7 @@ class GameService:
     def _decide_and_append(self, game_id, state, seat, command, if_match, idempotency_key, fingerprint) -> Answer:
         if if_match is not None and state.version not in if_match:
             raise ServiceError(412, "version_mismatch", f"the game is at version {state.version}, not the one in If-Match",
-                           headers={"ETag": f'"{state.version}"'})
+                               headers={"ETag": f'"{state.version}"'})
         self._check_role(state, seat, command)
         new_events = game.decide(state, seat, command)
         try:
@@ -380,11 +380,11 @@ class GameService:
         except ConcurrencyError as err:
             if if_match is not None:
                 raise ServiceError(412, "version_mismatch",
-                               f"the game moved on to version {err.actual} before this command was recorded") from err
+                                   f"the game moved on to version {err.actual} before this command was recorded") from err
             raise
         except IdempotencyConflict as err:
             raise ServiceError(422, "idempotency_key_reused",
-                           "this Idempotency-Key was already used for a different request") from err
+                               "this Idempotency-Key was already used for a different request") from err
         if version != state.version + len(new_events):
             # the same key and body raced with us and won: answer what the first request got
             return Answer(self.render(game_id, new_state, seat), version)
