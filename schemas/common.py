@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, missing, validate
+from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, validate
 
 CARD_PATTERN = r"^[A2-9TJQK][CDHS]$"
 # whitespace as both Python's str.strip() and ECMA-262's \s know it: a text must hold one other
@@ -96,57 +96,3 @@ class ProblemSchema(Schema):
     code = fields.String(required=True)
     detail = fields.String(required=True)
     errors = fields.Dict(keys=fields.String())
-
-
-# -- a quicker dump -------------------------------------------------------------------------------
-
-_EXACT = {fields.String: str, fields.Integer: int, fields.Boolean: bool}
-
-
-def _serializer(field: fields.Field):
-    """``value -> what field._serialize(value, ...) returns``, without marshmallow's per-value calls
-    when the value already has the field's wire type (anything else goes to marshmallow itself)."""
-    kind = type(field)
-
-    def slow(value, attr=None, obj=None):
-        return field._serialize(value, attr, obj)
-
-    if kind in _EXACT and not getattr(field, "as_string", False):
-        exact = _EXACT[kind]
-        return lambda value, attr=None, obj=None: value if value is None or type(value) is exact else slow(value, attr, obj)
-    if kind is fields.Raw:
-        return lambda value, attr=None, obj=None: value
-    if kind is fields.Nested and not field.many and not field.only and not field.exclude:
-        nested = quick_dump(field.schema)
-        return lambda value, attr=None, obj=None: None if value is None else nested(value)
-    if kind is fields.List:
-        inner = _serializer(field.inner)
-        return lambda value, attr=None, obj=None: None if value is None else [inner(v, attr, obj) for v in value]
-    return slow
-
-
-def quick_dump(schema: Schema):
-    """A function equal to ``schema.dump(obj)`` for a dict ``obj``, several times quicker.
-
-    Built once from the schema's own fields: a String, Integer or Boolean value that already is a
-    str, int or bool is what marshmallow would dump, so it is taken as it is; Raw values pass,
-    Lists and Nested schemas are walked the same way, and every other field or value is dumped
-    by marshmallow. A schema with hooks, or a field with a dump default or a value computed from
-    the object, is dumped by marshmallow whole.
-    """
-    plan = []
-    for name, field in schema.dump_fields.items():
-        if field.dump_default is not missing or not field._CHECK_ATTRIBUTE or schema._hooks:
-            return schema.dump
-        plan.append((field.data_key if field.data_key is not None else name, field.attribute or name,
-                     _serializer(field)))
-
-    def dump(obj: dict) -> dict:
-        out = {}
-        for key, attr, serialize in plan:
-            value = obj.get(attr, missing)
-            if value is not missing:
-                out[key] = serialize(value, attr, obj)
-        return out
-
-    return dump

@@ -7,7 +7,7 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
-from schemas.common import GAME_ID_PATTERN, quick_dump
+from schemas.common import GAME_ID_PATTERN
 from schemas.games import (
     AdviceSchema,
     AuditSchema,
@@ -45,10 +45,10 @@ _STATE_QUERY = StateQuery()
 _AUDIT_SCHEMA = AuditSchema()
 _STREAM_QUERY = StreamQuery()
 # A view (service.rules.views) is built in its wire shape: ViewSchema().dump would give it back
-# unchanged -- tests/unit/test_quick_dump.py checks that on every view of whole games -- so the
-# bulk of what the API answers is sent as it is, without a walk through the schema per answer.
-_DUMP_CREATED_GAME = quick_dump(CreatedGameSchema())
-_DUMP_SEAT_CLAIMED = quick_dump(SeatClaimedSchema())
+# unchanged -- tests/unit/test_view_wire_shape.py checks that on every view of whole games -- so
+# the bulk of what the API answers is sent as it is, without a walk through the schema per answer.
+_DUMP_CREATED_GAME = CreatedGameSchema().dump
+_DUMP_SEAT_CLAIMED = SeatClaimedSchema().dump
 
 
 def _games() -> GameService:
