@@ -19,5 +19,5 @@ USER ginbox
 
 EXPOSE 8000
 # REDIS_URL must point at a Redis server (the image has no embedded one).
-CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--workers", "2", "--worker-class", "gthread", "--threads", "16", \
+CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--workers", "2", "--worker-class", "gevent", "--worker-connections", "1000", \
      "--timeout", "0", "--config", "python:service.metrics", "service.wsgi:app"]

@@ -1,7 +1,8 @@
 """Throughput and latency of the HTTP API: whole gin-rami games against a one-round-trip ceiling.
 
 Starts its own redis-server (appendfsync always, as ``ginbox serve`` runs it) and the API under
-gunicorn (gthread) on loopback. Client processes, each with a few threads and one keep-alive
+gunicorn on loopback, with the worker class ``ginbox serve`` uses (gevent; ``--worker-class
+gthread`` for the other). Client processes, each with a few threads and one keep-alive
 connection per thread (http.client), then:
 
 1. ceiling: GET /readyz as fast as they can for ``--seconds`` -- one Redis round trip (PING) per
@@ -21,7 +22,8 @@ plays N moves in-process under cProfile (the WSGI app called directly, same Redi
 server's time goes. It prints figures only and never fails on them.
 
     python tests/bench/bench_api.py
-    python tests/bench/bench_api.py --seconds 30 --procs 2 --threads 8 --workers 2 --gthreads 8
+    python tests/bench/bench_api.py --seconds 30 --procs 2 --threads 8 --workers 2
+    python tests/bench/bench_api.py --worker-class gthread --gthreads 8
     python tests/bench/bench_api.py --profile 2000
 """
 
@@ -43,6 +45,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from service.cli import WORKER_CLASSES  # noqa: E402
 from service.redis_process import RedisServerProcess  # noqa: E402
 from support.servers import ApiServer, HttpClient, service_env  # noqa: E402
 
@@ -280,7 +283,8 @@ def main(argv=None) -> int:
     parser.add_argument("--procs", type=int, default=2, help="client processes")
     parser.add_argument("--threads", type=int, default=8, help="client threads (connections) per process")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
-    parser.add_argument("--gthreads", type=int, default=8, help="threads per gunicorn worker")
+    parser.add_argument("--worker-class", choices=WORKER_CLASSES, default="gevent", help="gunicorn worker class")
+    parser.add_argument("--gthreads", type=int, default=8, help="threads per gunicorn worker (gthread)")
     parser.add_argument("--appendfsync", default="always", choices=["always", "everysec", "no"])
     parser.add_argument("--no-rate-limit", action="store_true", help="switch the per-request limiter off")
     parser.add_argument("--profile", type=int, default=0, metavar="N", help="then profile N moves in-process")
@@ -290,9 +294,11 @@ def main(argv=None) -> int:
         redis = RedisServerProcess(Path(tmp) / "redis", appendfsync=args.appendfsync).start()
         prefix = f"bench{uuid.uuid4().hex[:8]}"
         env = service_env(redis.url, prefix, GINBOX_RATE_LIMIT=0 if args.no_rate_limit else 10**9)
-        api = ApiServer(env, Path(tmp) / "gunicorn.log", workers=args.workers, threads=args.gthreads).start()
+        api = ApiServer(env, Path(tmp) / "gunicorn.log", workers=args.workers, threads=args.gthreads,
+                        worker_class=args.worker_class).start()
         try:
-            print(f"API: gunicorn {args.workers} x {args.gthreads} gthread on 127.0.0.1:{api.port}; Redis "
+            per_worker = f"{args.gthreads} gthread threads" if args.worker_class == "gthread" else "gevent"
+            print(f"API: gunicorn {args.workers} x {per_worker} on 127.0.0.1:{api.port}; Redis "
                   f"appendfsync {args.appendfsync}; rate limiter {'off' if args.no_rate_limit else 'on'}; "
                   f"clients {args.procs} x {args.threads}; {args.seconds:.0f}s per phase in {args.rounds} bouts; "
                   f"{os.cpu_count()} CPUs", flush=True)
@@ -305,6 +311,7 @@ def main(argv=None) -> int:
                     bout = run_phase(kind, api.port, args.procs, args.threads, args.seconds / args.rounds,
                                      seed=17 + 100 * r)
                     after = cpu_snapshot(api.proc.pid, redis.proc.pid)
+                    bout["count_in_bout"] = len(bout["latencies"])
                     bout["api_cpu"] = after["api"] - before["api"]
                     bout["redis_cpu"] = after["redis"] - before["redis"]
                     bouts[kind].append(bout)
@@ -329,6 +336,10 @@ def main(argv=None) -> int:
           " machine's CPUs, so the client's share weighs on both rates)")
     ratio = games["rate"] / ceiling["rate"] if ceiling["rate"] else float("nan")
     print(f"\nwhole games finished: {games['games']}")
+    # the bouts of one round ran back to back: their ratios show how much the machine's noise moves it
+    per_bout = [g["count_in_bout"] / c["count_in_bout"] for c, g in zip(bouts["readyz"], bouts["games"])
+                if c["count_in_bout"]]
+    print("ratio per round of bouts: " + " ".join(f"{x:.2f}" for x in per_bout))
     print(f"moves/s / ceiling requests/s = {ratio:.2f} (target >= 0.50: {'met' if ratio >= 0.5 else 'MISSED'}); "
           f"errors: {len(ceiling['errors']) + len(games['errors'])}")
     for e in (ceiling["errors"] + games["errors"])[:5]:

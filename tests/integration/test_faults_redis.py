@@ -1,6 +1,6 @@
 """Redis killed with kill -9 while people play over HTTP, then started again on its data.
 
-The API runs under a real gunicorn (one process, gthread) on a private redis-server with
+The API runs under a real gunicorn (one gevent process) on a private redis-server with
 ``appendfsync always``. Client threads play gin-rami games to the end, one game per thread at a
 time, each move sent with its own Idempotency-Key and retried with the same key and body until
 it is answered 2xx. In the middle Redis is killed -9 for a few seconds and restarted on the same

@@ -28,7 +28,7 @@ def _post(url: str, body: dict):
 
 def _start(data_dir, port):
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    env.update(GINBOX_DATA_DIR=str(data_dir), GINBOX_PROCESSES="1", GINBOX_THREADS="4", GINBOX_BOT_WORKERS="0")
+    env.update(GINBOX_DATA_DIR=str(data_dir), GINBOX_PROCESSES="1", GINBOX_CONNECTIONS="50", GINBOX_BOT_WORKERS="0")
     proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from service.cli import worker_args
 from service.redis_process import free_port
 
 REPO = Path(__file__).resolve().parents[2]
@@ -61,15 +62,20 @@ def service_env(redis_url: str, key_prefix: str, **extra: Any) -> dict[str, str]
 
 
 class ApiServer:
-    """``gunicorn service.wsgi:app`` (gthread workers) on a free loopback port."""
+    """``gunicorn service.wsgi:app`` on a free loopback port, with the worker class ``ginbox serve`` uses.
+
+    ``threads`` applies to gthread workers, ``connections`` to gevent ones.
+    """
 
     def __init__(self, env: dict[str, str], log_path: Path, workers: int = 1, threads: int = 8,
                  host: str = "127.0.0.1", port: int | None = None, app: str = "service.wsgi:app",
-                 extra_args: list[str] | None = None):
+                 extra_args: list[str] | None = None, worker_class: str = "gevent", connections: int = 1000):
         self.env = env
         self.log_path = Path(log_path)
         self.workers = workers
         self.threads = threads
+        self.worker_class = worker_class
+        self.connections = connections
         self.host = host
         self.port = port or free_port(host)
         self.app = app
@@ -80,7 +86,7 @@ class ApiServer:
         log = open(self.log_path, "ab")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "--bind", f"{self.host}:{self.port}",
-             "--workers", str(self.workers), "--worker-class", "gthread", "--threads", str(self.threads),
+             "--workers", str(self.workers), *worker_args(self.worker_class, self.threads, self.connections),
              "--timeout", "0", "--graceful-timeout", "5", "--log-level", "info", *self.extra_args, self.app],
             cwd=REPO, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
         )
