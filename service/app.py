@@ -12,7 +12,7 @@ from service.connections import redis_client
 
 # answered without counting against any rate limit: probes and the static documentation
 UNLIMITED_ENDPOINTS = {"health.healthz", "health.readyz", "docs.openapi_yaml", "docs.docs_page", "docs.docs_asset",
-                       "metrics.metrics"}
+                       "docs.problem_types", "docs.problem_type", "metrics.metrics"}
 
 
 class _App(Flask):

@@ -10,12 +10,11 @@ from __future__ import annotations
 class ServiceError(Exception):
     """A refusal with an HTTP status, a stable ``code`` and a human ``detail``."""
 
-    def __init__(self, status: int, code: str, detail: str, title: str | None = None,
-                 headers: dict | None = None, extra: dict | None = None):
+    def __init__(self, status: int, code: str, detail: str, headers: dict | None = None,
+                 extra: dict | None = None):
         super().__init__(detail)
         self.status = status
         self.code = code
         self.detail = detail
-        self.title = title or code.replace("_", " ").capitalize()
         self.headers = headers or {}
         self.extra = extra or {}

@@ -1,4 +1,5 @@
-"""The OpenAPI document and the interactive docs page that renders it (all assets local)."""
+"""The OpenAPI document, the interactive docs page that renders it (all assets local), and the
+catalogue of problem types that error answers' ``type`` points at."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from pathlib import Path
 
 from flask import Blueprint, Response
 
+from service.api.http import json_response
+from service.api.problem_types import PROBLEM_TYPES, entry_json
 from service.api.problems import ApiError
 
 bp = Blueprint("docs", __name__)
@@ -61,3 +64,17 @@ def docs_asset(asset: str):
     resp = Response(body, mimetype=media)
     resp.headers["Cache-Control"] = "public, max-age=3600"
     return resp
+
+
+@bp.get("/problems")
+def problem_types():
+    """Every problem type: the codes error answers carry, their statuses and what to do."""
+    return json_response({"problem_types": [entry_json(code) for code in sorted(PROBLEM_TYPES)]})
+
+
+@bp.get("/problems/<code>")
+def problem_type(code: str):
+    """One problem type: what an error answer's ``type`` points at."""
+    if code not in PROBLEM_TYPES:
+        raise ApiError(404, "not_found", f"no problem type {code!r}; GET /problems lists them")
+    return json_response(entry_json(code))

@@ -7,9 +7,9 @@ import logging
 from flask import Flask, Response, json
 from werkzeug.exceptions import HTTPException
 
+from service.api.problem_types import HTTP_CODES, title_of, type_uri
 from service.errors import ServiceError
 
-PROBLEM_TYPE_BASE = "https://ginbox.dev/problems/"
 PROBLEM_MIMETYPE = "application/problem+json"
 
 log = logging.getLogger(__name__)
@@ -20,12 +20,12 @@ log = logging.getLogger(__name__)
 ApiError = ServiceError
 
 
-def problem_response(status: int, code: str, detail: str, title: str | None = None,
-                     headers: dict | None = None, extra: dict | None = None) -> Response:
-    """A problem+json response with a stable ``code``."""
+def problem_response(status: int, code: str, detail: str, headers: dict | None = None,
+                     extra: dict | None = None) -> Response:
+    """A problem+json response with a stable ``code``; its type and title come from the catalogue."""
     body = {
-        "type": PROBLEM_TYPE_BASE + code,
-        "title": title or code.replace("_", " ").capitalize(),
+        "type": type_uri(code),
+        "title": title_of(code),
         "status": status,
         "code": code,
         "detail": detail,
@@ -39,25 +39,7 @@ def problem_response(status: int, code: str, detail: str, title: str | None = No
 
 def from_api_error(err: ApiError) -> Response:
     """The problem+json response of an ApiError."""
-    return problem_response(err.status, err.code, err.detail, err.title, err.headers, err.extra)
-
-
-# werkzeug's own errors (routing, body size, methods) get stable snake_case codes too
-HTTP_CODES = {
-    400: "bad_request",
-    401: "unauthorized",
-    403: "forbidden",
-    404: "not_found",
-    405: "method_not_allowed",
-    406: "not_acceptable",
-    411: "length_required",
-    413: "body_too_large",
-    414: "uri_too_long",
-    415: "unsupported_media_type",
-    429: "rate_limited",
-    431: "headers_too_large",
-    501: "not_implemented",
-}
+    return problem_response(err.status, err.code, err.detail, err.headers, err.extra)
 
 
 def to_problem(exc: BaseException) -> Response:
@@ -95,7 +77,7 @@ def to_problem(exc: BaseException) -> Response:
         detail = exc.description or exc.name
         if status == 413:
             detail = "the request body is larger than this server accepts"
-        return problem_response(status, code, detail, title=exc.name, headers=headers)
+        return problem_response(status, code, detail, headers=headers)
     if isinstance(exc, (redis.RedisError, OSError)):
         log.warning("redis unavailable: %r", exc)
         return problem_response(503, "redis_unavailable", "the event store is not reachable; retry shortly",

@@ -27,8 +27,19 @@ def liar():
                             status=418, mimetype="application/problem+json")
         if game_id == "crash":
             return Response("Traceback (most recent call last):", status=500)
-        return Response('{"type": "about:blank", "title": "Not found", "status": 404, "code": "game_not_found",'
-                        ' "detail": "no such game"}', status=404, mimetype="application/problem+json")
+        if game_id == "uncatalogued":
+            return Response('{"type": "/problems/no_game", "title": "No game", "status": 404, "code": "no_game",'
+                            ' "detail": "no such game"}', status=404, mimetype="application/problem+json")
+        if game_id == "wrong-status":
+            return Response('{"type": "/problems/wrong_phase", "title": "Wrong phase", "status": 404,'
+                            ' "code": "wrong_phase", "detail": "d"}', status=404, mimetype="application/problem+json")
+        if game_id == "wrong-type":
+            return Response('{"type": "about:blank", "title": "No such game", "status": 404,'
+                            ' "code": "game_not_found", "detail": "d"}', status=404,
+                            mimetype="application/problem+json")
+        return Response('{"type": "/problems/game_not_found", "title": "No such game", "status": 404,'
+                        ' "code": "game_not_found", "detail": "no such game"}', status=404,
+                        mimetype="application/problem+json")
 
     @app.get("/not-in-the-spec")
     def extra():
@@ -42,6 +53,9 @@ def liar():
     ("plain-error", "an error that is not problem+json"),
     ("teapot", "a status the operation does not declare"),
     ("crash", "a server error"),
+    ("uncatalogued", "a problem code the catalogue lacks"),
+    ("wrong-status", "a problem code with a status the catalogue does not give it"),
+    ("wrong-type", "a problem type that is not the catalogue's"),
 ])
 def test_a_response_that_breaks_the_spec_fails_the_test(liar, game_id, why):
     with pytest.raises(ContractViolation):

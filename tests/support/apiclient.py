@@ -25,6 +25,8 @@ from openapi_core.templating.paths.exceptions import OperationNotFound, PathNotF
 from openapi_core.validation.response.exceptions import MissingData
 from werkzeug.datastructures import Headers
 
+from service.api.problem_types import PROBLEM_TYPES, type_uri
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SPEC_PATH = REPO_ROOT / "openapi.yaml"
 
@@ -191,6 +193,14 @@ def _check_problem(where: str, resp, body: bytes) -> None:
         raise ContractViolation(f"{where}: problem body is not JSON: {body[:300]!r}") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("code"), str) or doc.get("status") != resp.status_code:
         raise ContractViolation(f"{where}: problem lacks a code or the right status: {doc!r}")
+    entry = PROBLEM_TYPES.get(doc["code"])
+    if entry is None:
+        raise ContractViolation(f"{where}: problem code {doc['code']!r} is not in the catalogue (GET /problems)")
+    if resp.status_code not in entry.statuses:
+        raise ContractViolation(f"{where}: {doc['code']!r} answered with {resp.status_code}; the catalogue "
+                                f"gives {entry.statuses}")
+    if doc.get("type") != type_uri(doc["code"]) or doc.get("title") != entry.title:
+        raise ContractViolation(f"{where}: problem type or title is not the catalogue's: {doc!r}")
     text = body.decode("utf-8", "replace")
     if "Traceback (most recent call last)" in text or 'File "/' in text:
         raise ContractViolation(f"{where}: a stack trace left the server: {text[:500]}")

@@ -1,0 +1,183 @@
+"""The catalogue of problem types: every ``code`` an error answer can carry, and what to do about it.
+
+An error answer's ``type`` is ``/problems/<code>``, a reference relative to the server that
+answered (RFC 9457 §3.1.1): ``GET`` it and this catalogue's entry comes back. ``code`` is the
+stable identifier to branch on; each entry names the HTTP statuses its code is answered with.
+``tests/unit/test_problem_types.py`` finds every code the service's source can raise and checks
+it is listed here, and the tests' client checks every error answer it receives against it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from werkzeug.exceptions import default_exceptions
+
+PROBLEM_PATH = "/problems/"
+
+
+@dataclass(frozen=True)
+class ProblemType:
+    """One kind of error answer: its statuses, a short title and what a client should do."""
+
+    statuses: tuple[int, ...]
+    title: str
+    description: str
+
+
+def _t(statuses, title: str, description: str) -> ProblemType:
+    return ProblemType(tuple(statuses) if isinstance(statuses, (list, tuple)) else (statuses,), title, description)
+
+
+# -- requests, authentication, limits --------------------------------------------------------------
+_REQUEST = {
+    "invalid_json": _t(400, "Body is not JSON",
+                       "The body is not valid UTF-8 JSON (NaN, Infinity and lone surrogates are not JSON). "
+                       "Send a JSON document."),
+    "invalid_body": _t(400, "Body does not match its schema",
+                       "The body is JSON but does not match the schema of this request in openapi.yaml; "
+                       "`errors` names each field at fault. Unknown fields are refused too."),
+    "invalid_query": _t(400, "Invalid query parameter",
+                        "A query parameter is malformed, out of range or a cursor this server did not hand "
+                        "out; `errors` names each parameter at fault."),
+    "invalid_header": _t(400, "Invalid header",
+                         "A header this request uses (such as Idempotency-Key: 1 to 200 visible ASCII "
+                         "characters) is malformed; `errors` names it."),
+    "unsupported_media_type": _t(415, "Unsupported media type",
+                                 "Send the body with `Content-Type: application/json`."),
+    "body_too_large": _t(413, "Body too large",
+                         "The body is larger than the server accepts (GINBOX_MAX_BODY_BYTES, 64 KiB by default)."),
+    "unauthorized": _t(401, "Seat token needed",
+                       "The request needs the seat token of this game (`Authorization: Bearer <token>`), or the "
+                       "token presented is malformed or belongs to no seat of this game. Tokens are given once, "
+                       "when the game is created or a seat is claimed."),
+    "forbidden": _t(403, "Forbidden",
+                    "The token's seat may not send this request at all (for example, advice in gin-rami, "
+                    "which has no advisor)."),
+    "rate_limited": _t(429, "Too many requests",
+                       "More requests than GINBOX_RATE_LIMIT per minute from this client address or token. "
+                       "Wait the seconds in Retry-After."),
+    "idempotency_key_reused": _t(422, "Idempotency-Key reused",
+                                 "This Idempotency-Key was already used in this game for a different request "
+                                 "(another body, path or seat). A retry must repeat the first request exactly; "
+                                 "a new request needs a new key."),
+}
+
+# -- games, versions, concurrency -----------------------------------------------------------------
+_GAMES = {
+    "game_not_found": _t(404, "No such game", "There is no game with this id on this server."),
+    "seat_not_found": _t(404, "No such seat", "The game has no seat with this number."),
+    "version_not_found": _t(404, "No such version", "The game has not reached this version yet."),
+    "invalid_version": _t(422, "Invalid version", "Versions start at 1, the game's creation."),
+    "game_not_over": _t(409, "Game not over",
+                        "This is only available once the game is over (the audit, the export), because it "
+                        "shows the seed and every card."),
+    "conflict": _t(409, "Conflict",
+                   "Another command was recorded in this game while this one was decided. Load the game "
+                   "again and decide once more; send If-Match to be told instead (412)."),
+    "version_mismatch": _t(412, "Version mismatch",
+                           "The game is not at the version named in If-Match; the ETag header gives the "
+                           "current one. Load the game again before deciding."),
+}
+
+# -- the rules (RULES.md): 409 when the game's state forbids it now, 422 when the command never can --
+_RULES = {
+    "not_your_turn": _t(409, "Not your turn", "Another seat is to act; `to_act` in the view says who."),
+    "wrong_phase": _t(409, "Wrong phase",
+                      "This move belongs to another phase of the turn (upcard, draw or discard); the view's "
+                      "`phase` and `legal_moves` say what may be played now."),
+    "must_draw_first": _t(409, "Draw first", "Draw a card (stock or discard pile) before discarding or knocking."),
+    "already_drawn": _t(409, "Already drawn", "This turn's card is drawn: discard or knock."),
+    "discard_pile_empty": _t(409, "Discard pile empty", "There is no card on the discard pile to take."),
+    "upcard_refused": _t(409, "Upcard refused",
+                         "Both players passed the upcard: the non-dealer begins by drawing from the stock."),
+    "game_over": _t(409, "Game over", "The game is over: no more moves."),
+    "game_not_started": _t(409, "Game not started", "The game starts when every seat is taken."),
+    "seat_taken": _t(409, "Seat taken", "Someone already sits at this seat."),
+    "not_advisor": _t(409, "Not the advisor", "Only the advisor of a three-hand game gives advice."),
+    "not_a_player": _t(422, "Not a player", "This seat does not play in this game."),
+    "card_not_in_hand": _t(422, "Card not in hand", "The card named is not in the mover's hand."),
+    "cannot_discard_taken_card": _t(422, "Cannot discard the card just taken",
+                                    "A card taken from the discard pile may not be discarded in the same turn."),
+    "knock_deadwood_too_high": _t(422, "Too much deadwood to knock",
+                                  "Knocking needs deadwood at or under the game's knock limit once the melds "
+                                  "are laid; the view's `legal_moves` lists the knocks that are allowed."),
+    "invalid_melds": _t(422, "Invalid melds",
+                        "A meld given is not a list of card codes forming a set or a run, or names a card twice."),
+    "overlapping_melds": _t(422, "Overlapping melds", "Two of the melds given share a card."),
+    "meld_card_not_in_hand": _t(422, "Meld card not in hand", "A card of the melds given is not in the hand."),
+    "not_big_gin": _t(422, "Not big gin", "Big gin needs all eleven cards in melds."),
+    "big_gin_not_allowed": _t(422, "Big gin not played", "This game's options do not allow big gin."),
+    "invalid_card": _t(422, "Invalid card", "Not a card code: rank (A, 2-9, T, J, Q, K) then suit (C, D, H, S)."),
+    "invalid_command": _t(422, "Invalid command", "The move is malformed for its type."),
+    "unknown_command": _t(422, "Unknown command", "No move has this type; see the Move schema in openapi.yaml."),
+    "invalid_variant": _t(422, "Invalid variant", "The variant is not one of three-hand and gin-rami."),
+    "invalid_option": _t(422, "Invalid option",
+                         "An option is unknown to the variant or its value is out of range (RULES.md lists them)."),
+    "invalid_players": _t(422, "Invalid players", "The seats do not match the variant's number of players."),
+    "invalid_roles": _t(422, "Invalid roles",
+                        "Roles are given only in three-hand, and must map box, captain and advisor to seats "
+                        "0, 1 and 2."),
+    "invalid_first_dealer": _t(422, "Invalid first dealer",
+                               "first_dealer is seat 0 or 1 in gin-rami; in three-hand the box deals."),
+    "invalid_deck": _t(422, "Invalid deck", "An explicit deck lists the 52 card codes once each, top first."),
+    "invalid_seed": _t(422, "Invalid seed", "The seed must be non-empty bytes."),
+    "invalid_seat": _t(422, "Invalid seat", "The seat is not a seat of this game."),
+    "invalid_event": _t(422, "Invalid event", "An event lacks a field its type and version need."),
+}
+
+# -- HTTP itself (routing, methods) and the server -----------------------------------------------
+#: werkzeug's errors (routing, methods, sizes) that have a code of their own
+HTTP_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    411: "length_required",
+    413: "body_too_large",
+    414: "uri_too_long",
+    415: "unsupported_media_type",
+    429: "rate_limited",
+    431: "headers_too_large",
+    501: "not_implemented",
+}
+
+_HTTP = {
+    "bad_request": _t(400, "Bad request", "The HTTP request itself is malformed."),
+    "not_found": _t(404, "Not found", "No resource has this path (see openapi.yaml for the paths)."),
+    "method_not_allowed": _t(405, "Method not allowed", "The path exists; the Allow header lists its methods."),
+    "not_acceptable": _t(406, "Not acceptable", "The server cannot answer in a media type the Accept header allows."),
+    "length_required": _t(411, "Length required", "Send a Content-Length with the body."),
+    "uri_too_long": _t(414, "URI too long", "The request's URI is longer than the server accepts."),
+    "headers_too_large": _t(431, "Headers too large", "The request's headers are larger than the server accepts."),
+    "not_implemented": _t(501, "Not implemented", "The server does not implement this method."),
+    "http_error": _t(sorted(s for s in default_exceptions if s not in HTTP_CODES), "HTTP error",
+                     "Another HTTP-level error; the status and detail say which."),
+    "redis_unavailable": _t(503, "Event store unreachable",
+                            "Redis, which holds every game, is not reachable. Nothing was recorded; retry "
+                            "after Retry-After (the same Idempotency-Key makes a retried move safe)."),
+    "internal_error": _t(500, "Internal error",
+                         "The server failed to answer. Nothing in the answer says why; the server's log does."),
+}
+
+PROBLEM_TYPES: dict[str, ProblemType] = {**_REQUEST, **_GAMES, **_RULES, **_HTTP}
+
+
+def type_uri(code: str) -> str:
+    """The ``type`` of a problem with this code."""
+    return PROBLEM_PATH + code
+
+
+def title_of(code: str) -> str:
+    """The catalogue's title of a code (a code it lacks gets one made from its name)."""
+    entry = PROBLEM_TYPES.get(code)
+    return entry.title if entry is not None else code.replace("_", " ").capitalize()
+
+
+def entry_json(code: str) -> dict:
+    """The wire form of one catalogue entry."""
+    entry = PROBLEM_TYPES[code]
+    return {"type": type_uri(code), "code": code, "title": entry.title, "statuses": list(entry.statuses),
+            "description": entry.description}

@@ -1,0 +1,119 @@
+"""The problem-type catalogue names every code the service's source can raise, with its status.
+
+The codes are found in the source itself (its syntax tree), independently of the catalogue:
+each call that builds an error -- ServiceError/ApiError(status, code, ...),
+problem_response(status, code, ...), RulesError(code, ..., conflict=...), the engine's
+conflict()/invalid()/_state_error()/_bad() helpers (409 / 422) and MeldError(code, ...) (422,
+renamed by the engine's _MELD_CODES) -- and werkzeug's HTTP codes. A call whose code is not
+written out as a literal is refused unless it is one of the known ones, so that a new error
+path cannot slip past this test.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from service.api.problem_types import HTTP_CODES, PROBLEM_TYPES, entry_json, title_of, type_uri
+from service.rules.game import _MELD_CODES
+
+SERVICE = Path(__file__).resolve().parents[2] / "service"
+
+# call name -> (index of the code argument, status: an int, "arg0" for the first argument, or
+# "rules" for RulesError's conflict= keyword)
+_BUILDERS = {
+    "ServiceError": (1, "arg0"),
+    "ApiError": (1, "arg0"),
+    "problem_response": (1, "arg0"),
+    "RulesError": (0, "rules"),
+    "conflict": (0, 409),
+    "_state_error": (0, 409),
+    "invalid": (0, 422),
+    "MeldError": (0, 422),
+}
+# the engine's own _bad(code, message) is a 422 builder; commands.py's _bad(message) builds
+# RulesError("invalid_command", ...), found through that call
+_BAD_WITH_CODE = {"game.py"}
+# calls whose code is not a literal: the builders forwarding their own parameter (their callers
+# are scanned), the error map forwarding an exception's code, and the meld errors, renamed by
+# the engine from the codes MeldError's calls give
+_COMPUTED = {
+    ("errors.py", "RulesError", "code"),  # conflict() and invalid()
+    ("game.py", "RulesError", "code"),  # _bad() and _state_error()
+    ("problems.py", "problem_response", "code"),  # werkzeug's errors, through HTTP_CODES
+    ("problems.py", "problem_response", "err.code"),  # a ServiceError
+    ("problems.py", "problem_response", "exc.code"),  # a RulesError
+    ("game.py", "_bad", "_MELD_CODES.get(err.code, err.code)"),
+}
+
+
+def _name(call: ast.Call) -> str | None:
+    f = call.func
+    return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+
+
+def raised_codes() -> tuple[dict[str, set[int]], set[tuple[str, str, str]]]:
+    """({code: statuses} found in the source, {(file, call, code expression)} not written as a literal)."""
+    found: dict[str, set[int]] = {}
+    computed: set[tuple[str, str, str]] = set()
+    for path in sorted(SERVICE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = _name(node)
+            if name == "_bad" and path.name in _BAD_WITH_CODE:
+                spec = (0, 422)
+            elif name in _BUILDERS:
+                spec = _BUILDERS[name]
+            else:
+                continue
+            index, status = spec
+            if len(node.args) <= index:
+                continue
+            arg = node.args[index]
+            if not (isinstance(arg, ast.Constant) and isinstance(arg.value, str)):
+                computed.add((path.name, name, ast.unparse(arg)))
+                continue
+            if status == "arg0":
+                status = node.args[0].value if isinstance(node.args[0], ast.Constant) else None
+                assert isinstance(status, int), f"{path.name}: {ast.unparse(node)} has no literal status"
+            elif status == "rules":
+                flag = next((k.value for k in node.keywords if k.arg == "conflict"), None)
+                status = 409 if isinstance(flag, ast.Constant) and flag.value else 422
+            code = arg.value
+            if name == "MeldError":
+                code = _MELD_CODES.get(code, code)
+            found.setdefault(code, set()).add(status)
+    for status, code in HTTP_CODES.items():
+        found.setdefault(code, set()).add(status)
+    return found, computed
+
+
+def test_every_code_the_source_raises_is_in_the_catalogue_with_its_status():
+    found, _ = raised_codes()
+    assert len(found) > 40  # the scan itself works: the engine alone has some thirty codes
+    missing = {code: statuses for code, statuses in found.items() if code not in PROBLEM_TYPES}
+    assert missing == {}
+    wrong = {code: (statuses, PROBLEM_TYPES[code].statuses) for code, statuses in found.items()
+             if not statuses <= set(PROBLEM_TYPES[code].statuses)}
+    assert wrong == {}
+
+
+def test_no_code_is_computed_except_the_meld_errors_renamed_by_the_engine():
+    _, computed = raised_codes()
+    assert computed == _COMPUTED
+
+
+def test_the_catalogue_lists_nothing_the_source_cannot_raise():
+    found, _ = raised_codes()
+    assert set(PROBLEM_TYPES) - set(found) == {"http_error"}  # werkzeug's other statuses, by construction
+    assert 422 in PROBLEM_TYPES["http_error"].statuses and 404 not in PROBLEM_TYPES["http_error"].statuses
+
+
+def test_an_entry_on_the_wire_names_its_own_type():
+    assert type_uri("wrong_phase") == "/problems/wrong_phase"
+    assert entry_json("wrong_phase") == {
+        "type": "/problems/wrong_phase", "code": "wrong_phase", "title": "Wrong phase", "statuses": [409],
+        "description": PROBLEM_TYPES["wrong_phase"].description,
+    }
+    assert title_of("no_such_code") == "No such code"
