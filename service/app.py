@@ -64,6 +64,16 @@ def create_app(settings: Settings | None = None, *,
         raise RuntimeError("REDIS_URL is not set (ginbox serve starts an embedded Redis and sets it)")
     # no /static route: every URL the app answers is in openapi.yaml; the docs assets have their own
     app = _App(__name__, static_folder=None)
+    if settings.proxy_hops < 0:
+        raise ValueError("GINBOX_PROXY_HOPS is the number of trusted proxies in front of the API, 0 or more")
+    if settings.proxy_hops:
+        # the client's address (what the rate limit counts) is the one the nearest trusted proxy saw:
+        # the proxy_hops-th X-Forwarded-For entry from the right. Entries further left were
+        # written by the client itself, so without trusted proxies the header is ignored
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.proxy_hops, x_proto=0, x_host=0, x_port=0,
+                                x_prefix=0)
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     # OPTIONS is not part of the API: answering it automatically would add undocumented operations
     app.config["PROVIDE_AUTOMATIC_OPTIONS"] = False

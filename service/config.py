@@ -31,6 +31,7 @@ class Settings:
     redis_timeout_s: float = 2.0          # GINBOX_REDIS_TIMEOUT: socket timeout, so a dead Redis fails fast
     bot_stall_s: float = 30.0             # GINBOX_BOT_STALL_S: re-enqueue a bot turn waiting this long
     bot_budget_ms: int = 200              # GINBOX_BOT_BUDGET_MS: expert's time per move unless the seat sets one
+    proxy_hops: int = 0                   # GINBOX_PROXY_HOPS: trusted proxies that append to X-Forwarded-For
     extra: dict = field(default_factory=dict)
 
     @classmethod
@@ -47,4 +48,5 @@ class Settings:
             redis_timeout_s=_float("GINBOX_REDIS_TIMEOUT", 2.0),
             bot_stall_s=_float("GINBOX_BOT_STALL_S", 30.0),
             bot_budget_ms=_int("GINBOX_BOT_BUDGET_MS", 200),
+            proxy_hops=_int("GINBOX_PROXY_HOPS", 0),
         )

@@ -253,3 +253,32 @@ def test_over_the_rate_limit_is_429_rate_limited_with_retry_after(redis_url, key
     assert problem["detail"]
     # the probes are never limited: an orchestrator must always reach them
     assert strict.get("/healthz").status_code == 200
+
+
+
+def _hit_until_refused(client, forwarded_for: str | None, n: int = 4) -> list[int]:
+    headers = {} if forwarded_for is None else {"X-Forwarded-For": forwarded_for}
+    return [client.get("/games", headers=headers, environ_base={"REMOTE_ADDR": "10.0.0.1"}).status_code
+            for _ in range(n)]
+
+
+def test_without_trusted_proxies_x_forwarded_for_is_ignored_so_a_client_cannot_dodge_the_limit(redis_url,
+                                                                                                key_prefix):
+    client = make_app(redis_url, key_prefix, rate_limit_per_minute=3).test_client()
+    assert _hit_until_refused(client, "1.1.1.1", 3) == [200, 200, 200]
+    # another forwarded address from the same peer is the same client
+    assert _hit_until_refused(client, "2.2.2.2", 1) == [429]
+
+
+def test_behind_one_trusted_proxy_each_forwarded_client_has_its_own_limit(redis_url, key_prefix):
+    client = make_app(redis_url, key_prefix, rate_limit_per_minute=3, proxy_hops=1).test_client()
+    assert _hit_until_refused(client, "1.1.1.1") == [200, 200, 200, 429]
+    assert _hit_until_refused(client, "2.2.2.2", 3) == [200, 200, 200]
+    # what a client wrote into the header itself comes before the proxy's entry and is not believed
+    assert _hit_until_refused(client, "2.2.2.2, 1.1.1.1", 1) == [429]
+    assert _hit_until_refused(client, "1.1.1.1, 3.3.3.3", 1) == [200]
+
+
+def test_a_negative_number_of_proxies_is_refused_at_start(redis_url, key_prefix):
+    with pytest.raises(ValueError, match="GINBOX_PROXY_HOPS"):
+        make_app(redis_url, key_prefix, proxy_hops=-1)
