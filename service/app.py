@@ -68,8 +68,8 @@ def create_app(settings: Settings | None = None, *,
         raise ValueError("GINBOX_PROXY_HOPS is the number of trusted proxies in front of the API, 0 or more")
     if settings.proxy_hops:
         # the client's address (what the rate limit counts) is the one the nearest trusted proxy saw:
-        # the proxy_hops-th X-Forwarded-For entry from the right. Entries further left were
-        # written by the client itself, so without trusted proxies the header is ignored
+        # the proxy_hops-th X-Forwarded-For entry from the right. Entries further left may have
+        # been written by the client itself, so without trusted proxies the header is ignored
         from werkzeug.middleware.proxy_fix import ProxyFix
 
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.proxy_hops, x_proto=0, x_host=0, x_port=0,
