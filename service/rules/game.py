@@ -36,7 +36,7 @@ from .commands import (
     TakeUpcard,
     MAX_ADVICE_LENGTH,
 )
-from .errors import RulesError
+from .errors import conflict, invalid
 from .events import (
     AdviceGiven,
     CardDiscarded,
@@ -257,23 +257,15 @@ def _clone(s: GameState) -> GameState:
 # start
 
 
-def _bad(code: str, message: str) -> RulesError:
-    return RulesError(code, message, conflict=False)
-
-
-def _state_error(code: str, message: str) -> RulesError:
-    return RulesError(code, message, conflict=True)
-
-
 def _check_deck(deck: Any, n: int) -> tuple:
     if not isinstance(deck, (list, tuple)) or len(deck) != 52:
-        raise _bad("invalid_deck", f"deck {n} must list the 52 card codes, top first")
+        raise invalid("invalid_deck", f"deck {n} must list the 52 card codes, top first")
     try:
         m = C.mask(deck)
     except C.CardError as err:
-        raise _bad("invalid_deck", f"deck {n}: {err}") from None
+        raise invalid("invalid_deck", f"deck {n}: {err}") from None
     if m != C.FULL_MASK or not all(isinstance(c, str) for c in deck):
-        raise _bad("invalid_deck", f"deck {n} must list the 52 card codes, top first")
+        raise invalid("invalid_deck", f"deck {n} must list the 52 card codes, top first")
     return tuple(deck)
 
 
@@ -287,22 +279,22 @@ def start(spec: GameSpec) -> list:
     options = V.normalise_options(variant.name, spec.options)
     seed = spec.seed
     if not isinstance(seed, (bytes, bytearray)) or not seed:
-        raise _bad("invalid_seed", "the seed must be non-empty bytes (32 random bytes are advised)")
+        raise invalid("invalid_seed", "the seed must be non-empty bytes (32 random bytes are advised)")
     seed = bytes(seed)
     players = spec.players
     if not isinstance(players, (list, tuple)) or len(players) != variant.seats:
-        raise _bad("invalid_players", f"{variant.name} needs a list of {variant.seats} players")
+        raise invalid("invalid_players", f"{variant.name} needs a list of {variant.seats} players")
     if not all(p is None or isinstance(p, dict) for p in players):
-        raise _bad("invalid_players", "each player is an object such as {'name': 'ann'}, or null")
+        raise invalid("invalid_players", "each player is an object such as {'name': 'ann'}, or null")
     decks = None
     if spec.decks:
         if not isinstance(spec.decks, (list, tuple)):
-            raise _bad("invalid_deck", "decks must be a list of decks")
+            raise invalid("invalid_deck", "decks must be a list of decks")
         decks = tuple(_check_deck(d, i + 1) for i, d in enumerate(spec.decks))
     roles = None
     if spec.roles is not None:
         if variant.name != V.THREE_HAND:
-            raise _bad("invalid_roles", "roles are given only in three-hand")
+            raise invalid("invalid_roles", "roles are given only in three-hand")
         r = spec.roles
         if (
             not isinstance(r, dict)
@@ -310,14 +302,14 @@ def start(spec: GameSpec) -> list:
             or not all(_check_seat(r[k], 3) for k in V.ROLE_NAMES)
             or len({r[k] for k in V.ROLE_NAMES}) != 3
         ):
-            raise _bad("invalid_roles", "roles must map box, captain and advisor to seats 0, 1, 2")
+            raise invalid("invalid_roles", "roles must map box, captain and advisor to seats 0, 1, 2")
         roles = {k: r[k] for k in V.ROLE_NAMES}
     first_dealer = spec.first_dealer
     if first_dealer is not None:
         if variant.name != V.GIN_RAMI:
-            raise _bad("invalid_first_dealer", "in three-hand the box deals: give roles instead")
+            raise invalid("invalid_first_dealer", "in three-hand the box deals: give roles instead")
         if not _check_seat(first_dealer, 2):
-            raise _bad("invalid_first_dealer", "first_dealer must be seat 0 or 1")
+            raise invalid("invalid_first_dealer", "first_dealer must be seat 0 or 1")
     randomly_dealt = decks is None and roles is None and first_dealer is None
     created = GameCreated(
         variant=variant.name,
@@ -391,23 +383,23 @@ def _deal(seed: bytes, decks, hand_no: int, dealer: int, non_dealer: int) -> Han
 def _card(code: Any, what: str = "card") -> int:
     i = _INDEX.get(code) if isinstance(code, str) else None
     if i is None:
-        raise _bad("invalid_card", f"{what} {code!r} is not a card code (e.g. 'TD')")
+        raise invalid("invalid_card", f"{what} {code!r} is not a card code (e.g. 'TD')")
     return i
 
 
 def _check_actor(state: GameState, actor: Any) -> None:
     if state.status == "waiting":
-        raise _state_error("game_not_started", "the game starts when every seat is taken")
+        raise conflict("game_not_started", "the game starts when every seat is taken")
     if state.status == "over":
-        raise _state_error("game_over", "the game is over")
+        raise conflict("game_over", "the game is over")
     if not _check_seat(actor, state.nseats):
-        raise _bad("not_a_player", f"seat {actor!r} does not play in this game")
+        raise invalid("not_a_player", f"seat {actor!r} does not play in this game")
     if actor not in state.to_act:
         if state._roles is not None and actor == state._roles[2]:
-            raise _state_error(
+            raise conflict(
                 "not_your_turn", "the advisor sits out this hand: only the captain plays"
             )
-        raise _state_error("not_your_turn", "it is not your turn")
+        raise conflict("not_your_turn", "it is not your turn")
 
 
 def _other(state: GameState, seat: int) -> int:
@@ -416,13 +408,13 @@ def _other(state: GameState, seat: int) -> int:
 
 def _decide_take_upcard(state: GameState, actor: int, command) -> list:
     if state.phase != UPCARD:
-        raise _state_error("wrong_phase", "there is no upcard on offer now")
+        raise conflict("wrong_phase", "there is no upcard on offer now")
     return [UpcardTaken(actor, _CODES[state.pile[-1]])]
 
 
 def _decide_pass_upcard(state: GameState, actor: int, command) -> list:
     if state.phase != UPCARD:
-        raise _state_error("wrong_phase", "there is no upcard on offer now")
+        raise conflict("wrong_phase", "there is no upcard on offer now")
     return [UpcardPassed(actor)]
 
 
@@ -430,10 +422,10 @@ def _check_draw_phase(state: GameState) -> None:
     if state.phase == DRAW:
         return
     if state.phase == DISCARD:
-        raise _state_error("already_drawn", "you have drawn: discard or knock")
+        raise conflict("already_drawn", "you have drawn: discard or knock")
     if state.phase == UPCARD:
-        raise _state_error("wrong_phase", "take or pass the upcard first")
-    raise _state_error("wrong_phase", "no card may be drawn now")
+        raise conflict("wrong_phase", "take or pass the upcard first")
+    raise conflict("wrong_phase", "no card may be drawn now")
 
 
 def _decide_draw_stock(state: GameState, actor: int, command) -> list:
@@ -444,12 +436,12 @@ def _decide_draw_stock(state: GameState, actor: int, command) -> list:
 def _decide_draw_discard(state: GameState, actor: int, command) -> list:
     _check_draw_phase(state)
     if state.turns == 0 and state.passes == 2:
-        raise _state_error(
+        raise conflict(
             "upcard_refused",
             "both players passed the upcard: the non-dealer begins by drawing from the stock",
         )
     if not state.pile:
-        raise _state_error("discard_pile_empty", "the discard pile is empty")
+        raise conflict("discard_pile_empty", "the discard pile is empty")
     return [CardDrawn(actor, "discard", _CODES[state.pile[-1]])]
 
 
@@ -457,18 +449,18 @@ def _check_discard_phase(state: GameState) -> None:
     if state.phase == DISCARD:
         return
     if state.phase == DRAW:
-        raise _state_error("must_draw_first", "draw a card first")
+        raise conflict("must_draw_first", "draw a card first")
     if state.phase == UPCARD:
-        raise _state_error("wrong_phase", "take or pass the upcard first")
-    raise _state_error("wrong_phase", "no card may be discarded now")
+        raise conflict("wrong_phase", "take or pass the upcard first")
+    raise conflict("wrong_phase", "no card may be discarded now")
 
 
 def _check_discard_card(state: GameState, actor: int, code: Any, what: str) -> int:
     card = _card(code, what)
     if not state.hands[actor] >> card & 1:
-        raise _bad("card_not_in_hand", f"{_CODES[card]} is not in your hand")
+        raise invalid("card_not_in_hand", f"{_CODES[card]} is not in your hand")
     if card == state.taken:
-        raise _bad(
+        raise invalid(
             "cannot_discard_taken_card",
             f"{_CODES[card]} was just taken from the discard pile: it may not be discarded this turn",
         )
@@ -510,12 +502,12 @@ def _client_melds(hand: int, melds_: Any) -> tuple:
     if not isinstance(melds_, (list, tuple)) or not all(
         isinstance(m, (list, tuple)) and all(isinstance(c, str) for c in m) for m in melds_
     ):
-        raise _bad("invalid_melds", "melds must be a list of lists of card codes")
+        raise invalid("invalid_melds", "melds must be a list of lists of card codes")
     idx = [[_card(c, "meld card") for c in m] for m in melds_]
     try:
         _, dead_cards, dead = M.check_melds(hand, idx)
     except M.MeldError as err:
-        raise _bad(_MELD_CODES.get(err.code, err.code), err.message) from None
+        raise invalid(_MELD_CODES.get(err.code, err.code), err.message) from None
     return _normalise(idx), tuple(sorted(C.to_index(c) for c in dead_cards)), dead
 
 
@@ -525,14 +517,14 @@ def _decide_knock(state: GameState, actor: int, command: Knock) -> list:
     if command.discard is None:
         # §3 big gin: all eleven cards melded, laid down without a discard
         if not state.big_gin:
-            raise _bad("big_gin_not_allowed", "big gin is not played in this game")
+            raise invalid("big_gin_not_allowed", "big gin is not played in this game")
         if command.melds is None:
             arr = M.best_arrangement(C.cards_of(hand))
             laid, dead_cards, dead = _normalise(arr.melds), tuple(arr.deadwood_cards), arr.deadwood
         else:
             laid, dead_cards, dead = _client_melds(hand, command.melds)
         if dead != 0:
-            raise _bad("not_big_gin", "big gin needs all eleven cards in melds")
+            raise invalid("not_big_gin", "big gin needs all eleven cards in melds")
         discard = None
         kind = "big_gin"
     else:
@@ -546,7 +538,7 @@ def _decide_knock(state: GameState, actor: int, command: Knock) -> list:
         else:
             laid, dead_cards, dead = _client_melds(hand, command.melds)
         if dead > state.knock_limit:
-            raise _bad(
+            raise invalid(
                 "knock_deadwood_too_high",
                 f"knocking needs {state.knock_limit} or less deadwood; these melds leave {dead}",
             )
@@ -621,15 +613,15 @@ def _score(state: GameState, knocker: int, laid: tuple, k: int, kind: str) -> li
 
 def _decide_claim_seat(state: GameState, actor: Any, command: ClaimSeat) -> list:
     if actor is not None:
-        raise _bad("invalid_command", "a seat is claimed for a player, not by a seated player")
+        raise invalid("invalid_command", "a seat is claimed for a player, not by a seated player")
     if state.status == "over":
-        raise _state_error("game_over", "the game is over")
+        raise conflict("game_over", "the game is over")
     if not _check_seat(command.seat, state.nseats):
-        raise _bad("invalid_seat", f"seat must be one of 0..{state.nseats - 1}")
+        raise invalid("invalid_seat", f"seat must be one of 0..{state.nseats - 1}")
     if not isinstance(command.player, dict):
-        raise _bad("invalid_command", "player must be an object such as {'name': 'ann'}")
+        raise invalid("invalid_command", "player must be an object such as {'name': 'ann'}")
     if state._players[command.seat] is not None:
-        raise _state_error("seat_taken", f"seat {command.seat} is taken")
+        raise conflict("seat_taken", f"seat {command.seat} is taken")
     out: list = [SeatClaimed(command.seat, dict(command.player))]
     if all(p is not None for i, p in enumerate(state._players) if i != command.seat):
         out += _start_events(
@@ -640,18 +632,18 @@ def _decide_claim_seat(state: GameState, actor: Any, command: ClaimSeat) -> list
 
 def _decide_advise(state: GameState, actor: Any, command: Advise) -> list:
     if state.variant != V.THREE_HAND:
-        raise _state_error("not_advisor", "only three-hand has an advisor")
+        raise conflict("not_advisor", "only three-hand has an advisor")
     if state.status == "waiting":
-        raise _state_error("game_not_started", "the game starts when every seat is taken")
+        raise conflict("game_not_started", "the game starts when every seat is taken")
     if state.status == "over":
-        raise _state_error("game_over", "the game is over")
+        raise conflict("game_over", "the game is over")
     if not _check_seat(actor, state.nseats):
-        raise _bad("not_a_player", f"seat {actor!r} does not play in this game")
+        raise invalid("not_a_player", f"seat {actor!r} does not play in this game")
     if actor != state._roles[2]:
-        raise _state_error("not_advisor", "only the advisor gives advice")
+        raise conflict("not_advisor", "only the advisor gives advice")
     text = command.text
     if not isinstance(text, str) or not text.strip() or len(text) > MAX_ADVICE_LENGTH:
-        raise _bad("invalid_command", f"advice is a non-empty text of at most {MAX_ADVICE_LENGTH} characters")
+        raise invalid("invalid_command", f"advice is a non-empty text of at most {MAX_ADVICE_LENGTH} characters")
     return [AdviceGiven(actor, state._roles[1], state.hand_no, text)]
 
 
@@ -668,7 +660,7 @@ _PLAY_DECIDERS = {
 def decide(state: GameState | None, actor: int | None, command: Command) -> list:
     """The events ``command`` by ``actor`` causes; raises RulesError if it is illegal now."""
     if state is None:
-        raise _state_error("game_not_started", "there is no game")
+        raise conflict("game_not_started", "there is no game")
     t = type(command)
     play = _PLAY_DECIDERS.get(t)
     if play is not None:
@@ -683,10 +675,10 @@ def decide(state: GameState | None, actor: int | None, command: Command) -> list
         return _decide_advise(state, actor, command)
     if t is PlayTimedOutTurn:
         if type(command.move) not in _PLAY_DECIDERS:
-            raise _bad("unknown_command", f"{command.move!r} is not a move a turn clock can play")
+            raise invalid("unknown_command", f"{command.move!r} is not a move a turn clock can play")
         # the move is decided as if the seat had sent it; the first event says who really chose it
         return [TurnTimedOut(actor, state.hand_no)] + decide(state, actor, command.move)
-    raise _bad("unknown_command", f"{command!r} is not a command")
+    raise invalid("unknown_command", f"{command!r} is not a command")
 
 
 # ---------------------------------------------------------------------------------------------

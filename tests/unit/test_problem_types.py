@@ -3,7 +3,7 @@
 The codes are found in the source itself (its syntax tree), independently of the catalogue:
 each call that builds an error -- ServiceError/ApiError(status, code, ...),
 problem_response(status, code, ...), RulesError(code, ..., conflict=...), the engine's
-conflict()/invalid()/_state_error()/_bad() helpers (409 / 422) and MeldError(code, ...) (422,
+conflict()/invalid() helpers (409 / 422) and MeldError(code, ...) (422,
 renamed by the engine's _MELD_CODES) -- and werkzeug's HTTP codes. A call whose code is not
 written out as a literal is refused unless it is one of the known ones, so that a new error
 path cannot slip past this test.
@@ -27,23 +27,19 @@ _BUILDERS = {
     "problem_response": (1, "arg0"),
     "RulesError": (0, "rules"),
     "conflict": (0, 409),
-    "_state_error": (0, 409),
     "invalid": (0, 422),
     "MeldError": (0, 422),
 }
-# the engine's own _bad(code, message) is a 422 builder; commands.py's _bad(message) builds
-# RulesError("invalid_command", ...), found through that call
-_BAD_WITH_CODE = {"game.py"}
+# commands.py's _bad(message) builds RulesError("invalid_command", ...), found through that call
 # calls whose code is not a literal: the builders forwarding their own parameter (their callers
 # are scanned), the error map forwarding an exception's code, and the meld errors, renamed by
 # the engine from the codes MeldError's calls give
 _COMPUTED = {
     ("errors.py", "RulesError", "code"),  # conflict() and invalid()
-    ("game.py", "RulesError", "code"),  # _bad() and _state_error()
     ("problems.py", "problem_response", "code"),  # werkzeug's errors, through HTTP_CODES
     ("problems.py", "problem_response", "err.code"),  # a ServiceError
     ("problems.py", "problem_response", "exc.code"),  # a RulesError
-    ("game.py", "_bad", "_MELD_CODES.get(err.code, err.code)"),
+    ("game.py", "invalid", "_MELD_CODES.get(err.code, err.code)"),
 }
 
 
@@ -61,13 +57,9 @@ def raised_codes() -> tuple[dict[str, set[int]], set[tuple[str, str, str]]]:
             if not isinstance(node, ast.Call):
                 continue
             name = _name(node)
-            if name == "_bad" and path.name in _BAD_WITH_CODE:
-                spec = (0, 422)
-            elif name in _BUILDERS:
-                spec = _BUILDERS[name]
-            else:
+            if name not in _BUILDERS:
                 continue
-            index, status = spec
+            index, status = _BUILDERS[name]
             if len(node.args) <= index:
                 continue
             arg = node.args[index]
