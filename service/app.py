@@ -109,11 +109,13 @@ def create_app(settings: Settings | None = None, *,
     )
 
     from service.api import analysis, docs, games as games_api, health
+    from service.api.cors import init_cors
     from service.api.problems import register_error_handlers
 
     for bp in (health.bp, docs.bp, games_api.bp, analysis.bp):
         app.register_blueprint(bp)
     register_error_handlers(app)
+    init_cors(app, settings.cors_origins)
     app.before_request(_guard)
 
     from service.logging import init_request_logging

@@ -32,6 +32,7 @@ class Settings:
     bot_stall_s: float = 30.0             # GINBOX_BOT_STALL_S: re-enqueue a bot turn waiting this long
     bot_budget_ms: int = 200              # GINBOX_BOT_BUDGET_MS: expert's time per move unless the seat sets one
     proxy_hops: int = 0                   # GINBOX_PROXY_HOPS: trusted proxies that append to X-Forwarded-For
+    cors_origins: str = "*"               # GINBOX_CORS_ORIGINS: origins browsers may call from ('' for none)
     extra: dict = field(default_factory=dict)
 
     @classmethod
@@ -49,4 +50,5 @@ class Settings:
             bot_stall_s=_float("GINBOX_BOT_STALL_S", 30.0),
             bot_budget_ms=_int("GINBOX_BOT_BUDGET_MS", 200),
             proxy_hops=_int("GINBOX_PROXY_HOPS", 0),
+            cors_origins=os.environ.get("GINBOX_CORS_ORIGINS", "*"),
         )
