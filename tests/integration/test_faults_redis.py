@@ -12,10 +12,15 @@ port and directory. Then every game's log is read back and checked:
   first answer was lost is answered from its key, never appended twice);
 * while Redis was down every answer was a 503 problem+json ``redis_unavailable``, in bounded
   time; the same gunicorn worker answered 2xx again once Redis was back, without a restart.
+
+A second test holds a live stream open while Redis is killed: the stream ends in bounded time
+(no reader hangs on a dead Redis), and once Redis is back a stream opened with Last-Event-ID
+delivers what was recorded since, from the same worker.
 """
 
 from __future__ import annotations
 
+import http.client
 import random
 import threading
 import time
@@ -201,3 +206,65 @@ def test_no_acknowledged_move_is_lost_or_doubled_when_redis_is_killed_and_restar
                 assert sorted(groups) == sorted(a.version for a in acks)
     finally:
         conn.close()
+
+
+def _read_stream(resp, until: float) -> tuple[list[int], bool]:
+    """(the event ids read, whether the stream ended) until it ends or ``until`` passes."""
+    ids = []
+    while time.monotonic() < until:
+        try:
+            line = resp.readline()
+        except (http.client.IncompleteRead, ConnectionError, OSError):
+            return ids, True
+        if not line:
+            return ids, True
+        if line.startswith(b"id: "):
+            ids.append(int(line[4:]))
+    return ids, False
+
+
+def test_a_live_stream_ends_when_redis_dies_and_resumes_from_last_event_id_once_it_is_back(redis, tmp_path,
+                                                                                             key_prefix):
+    """No stream hangs on a dead Redis, and a client that reconnects with Last-Event-ID misses nothing."""
+    server: RedisServerProcess = redis["server"]
+    env = service_env(server.url, key_prefix, GINBOX_REDIS_TIMEOUT=REDIS_TIMEOUT_S, GINBOX_RATE_LIMIT=10**9)
+    api = ApiServer(env, tmp_path / "gunicorn.log", workers=1).start()
+    http_ = HttpClient("127.0.0.1", api.port, timeout=30)
+    try:
+        created = http_.call("POST", "/games", {"variant": "gin-rami", "seats": [{"name": "ann"}, {"name": "bob"}]})
+        game_id = created.body["game_id"]
+        tokens = {s["seat"]: s["token"] for s in created.body["seats"]}
+        seen = created.body["view"]["version"]
+        conn = http.client.HTTPConnection("127.0.0.1", api.port, timeout=30)
+        conn.request("GET", f"/games/{game_id}/stream", headers={"Authorization": f"Bearer {tokens[0]}"})
+        live = conn.getresponse()
+        assert live.status == 200
+        ids, ended = _read_stream(live, time.monotonic() + 2)
+        assert ids[-1] == seen and not ended
+
+        server.kill()
+        ids, ended = _read_stream(live, time.monotonic() + 15)
+        assert ended, "the stream still hung 15 s after Redis died"
+        conn.close()
+        assert http_.call("GET", "/readyz").status == 503
+
+        server = redis["server"] = RedisServerProcess(server.data_dir, port=server.port, appendfsync="always").start()
+        back_by = time.monotonic() + 10
+        while (mine := http_.call("GET", f"/games/{game_id}", token=tokens[0])).status == 503:
+            assert time.monotonic() < back_by, "the API did not reach Redis again"
+            time.sleep(0.1)
+        seat = mine.body["to_act"][0]
+        moved = http_.call("POST", f"/games/{game_id}/moves", {"type": "pass_upcard"}, token=tokens[seat])
+        assert moved.status == 200
+        conn = http.client.HTTPConnection("127.0.0.1", api.port, timeout=30)
+        conn.request("GET", f"/games/{game_id}/stream",
+                     headers={"Authorization": f"Bearer {tokens[0]}", "Last-Event-ID": str(seen)})
+        resumed = conn.getresponse()
+        assert resumed.status == 200
+        ids, _ = _read_stream(resumed, time.monotonic() + 3)
+        conn.close()
+        assert ids[0] == seen + 1 and moved.body["version"] in ids
+    finally:
+        http_.close()
+        api.stop()
+    assert api.booted_workers() == 1, "the gunicorn worker was restarted"
