@@ -50,6 +50,7 @@ def init_cors(app: Flask, origins: str) -> None:
         if granted is None:
             return None  # not an allowed origin: the request goes on to be refused (405)
         resp = Response(status=204)
+        del resp.headers["Content-Type"]  # no content, no type
         resp.headers["Access-Control-Allow-Methods"] = ALLOW_METHODS
         resp.headers["Access-Control-Allow-Headers"] = ALLOW_HEADERS
         resp.headers["Access-Control-Max-Age"] = str(MAX_AGE_S)
