@@ -76,6 +76,7 @@ def create_app(settings: Settings | None = None, *,
                                 x_prefix=0)
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     # OPTIONS is not part of the API: answering it automatically would add undocumented operations
+    # (a browser's CORS preflight is answered by service.api.cors before routing)
     app.config["PROVIDE_AUTOMATIC_OPTIONS"] = False
     app.json.sort_keys = False
 
