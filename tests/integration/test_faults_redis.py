@@ -20,7 +20,6 @@ delivers what was recorded since, from the same worker.
 
 from __future__ import annotations
 
-import http.client
 import random
 import threading
 import time
@@ -29,7 +28,7 @@ from dataclasses import dataclass, field
 
 import pytest
 from support.logcheck import commands_in_log
-from support.servers import ApiServer, HttpClient, service_env
+from support.servers import ApiServer, HttpClient, open_stream, read_event_ids, service_env
 
 from service.connections import redis_client
 from service.redis_process import RedisServerProcess
@@ -208,21 +207,6 @@ def test_no_acknowledged_move_is_lost_or_doubled_when_redis_is_killed_and_restar
         conn.close()
 
 
-def _read_stream(resp, until: float) -> tuple[list[int], bool]:
-    """(the event ids read, whether the stream ended) until it ends or ``until`` passes."""
-    ids = []
-    while time.monotonic() < until:
-        try:
-            line = resp.readline()
-        except (http.client.IncompleteRead, ConnectionError, OSError):
-            return ids, True
-        if not line:
-            return ids, True
-        if line.startswith(b"id: "):
-            ids.append(int(line[4:]))
-    return ids, False
-
-
 def test_a_live_stream_ends_when_redis_dies_and_resumes_from_last_event_id_once_it_is_back(redis, tmp_path,
                                                                                              key_prefix):
     """No stream hangs on a dead Redis, and a client that reconnects with Last-Event-ID misses nothing."""
@@ -235,17 +219,16 @@ def test_a_live_stream_ends_when_redis_dies_and_resumes_from_last_event_id_once_
         game_id = created.body["game_id"]
         tokens = {s["seat"]: s["token"] for s in created.body["seats"]}
         seen = created.body["view"]["version"]
-        conn = http.client.HTTPConnection("127.0.0.1", api.port, timeout=30)
-        conn.request("GET", f"/games/{game_id}/stream", headers={"Authorization": f"Bearer {tokens[0]}"})
-        live = conn.getresponse()
+        # a live stream sends a keep-alive every 5 s: a read waiting 15 s is a hung stream
+        live = open_stream(api.port, game_id, tokens[0], timeout=15)
         assert live.status == 200
-        ids, ended = _read_stream(live, time.monotonic() + 2)
+        ids, ended = read_event_ids(live, time.monotonic() + 2, stop_at=seen)
         assert ids[-1] == seen and not ended
 
         server.kill()
-        ids, ended = _read_stream(live, time.monotonic() + 15)
+        ids, ended = read_event_ids(live, time.monotonic() + 15)
         assert ended, "the stream still hung 15 s after Redis died"
-        conn.close()
+        live.close()
         assert http_.call("GET", "/readyz").status == 503
 
         server = redis["server"] = RedisServerProcess(server.data_dir, port=server.port, appendfsync="always").start()
@@ -256,14 +239,11 @@ def test_a_live_stream_ends_when_redis_dies_and_resumes_from_last_event_id_once_
         seat = mine.body["to_act"][0]
         moved = http_.call("POST", f"/games/{game_id}/moves", {"type": "pass_upcard"}, token=tokens[seat])
         assert moved.status == 200
-        conn = http.client.HTTPConnection("127.0.0.1", api.port, timeout=30)
-        conn.request("GET", f"/games/{game_id}/stream",
-                     headers={"Authorization": f"Bearer {tokens[0]}", "Last-Event-ID": str(seen)})
-        resumed = conn.getresponse()
+        resumed = open_stream(api.port, game_id, tokens[0], last_event_id=seen)
         assert resumed.status == 200
-        ids, _ = _read_stream(resumed, time.monotonic() + 3)
-        conn.close()
-        assert ids[0] == seen + 1 and moved.body["version"] in ids
+        ids, _ = read_event_ids(resumed, time.monotonic() + 10, stop_at=moved.body["version"])
+        resumed.close()
+        assert ids[0] == seen + 1 and ids[-1] == moved.body["version"]
     finally:
         http_.close()
         api.stop()

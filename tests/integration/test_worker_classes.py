@@ -7,31 +7,26 @@ per thread; it is checked with fewer streams than threads.
 
 from __future__ import annotations
 
-import http.client
+import time
 
 import pytest
-from support.servers import ApiServer, HttpClient, service_env
+from support.servers import ApiServer, HttpClient, open_stream, read_event_ids, service_env
 
 NEW_GAME = {"variant": "gin-rami", "seats": [{"name": "ann"}, {"name": "bob"}]}
 
 
-def _open_stream(port: int, game_id: str, token: str) -> http.client.HTTPResponse:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
-    conn.request("GET", f"/games/{game_id}/stream", headers={"Authorization": f"Bearer {token}"})
-    resp = conn.getresponse()
+
+def _open(port: int, game_id: str, token: str):
+    resp = open_stream(port, game_id, token, timeout=20)
     assert resp.status == 200
     assert resp.readline() == b": connected\n"
     return resp
 
 
-def _read_until_id(resp: http.client.HTTPResponse, version: int) -> None:
+def _read_until_id(resp, version: int) -> None:
     """Read the stream until the event of ``version`` (a read timeout fails the test)."""
-    while True:
-        line = resp.readline()
-        assert line, "the stream ended before the event came"
-        if line == f"id: {version}\n".encode():
-            return
-
+    ids, ended = read_event_ids(resp, time.monotonic() + 20, stop_at=version)
+    assert ids and ids[-1] == version and not ended, (ids, ended)
 
 @pytest.mark.parametrize("worker_class, streams", [("gevent", 24), ("gthread", 2)])
 def test_open_streams_receive_a_move_answered_by_the_same_process(tmp_path, redis_url, key_prefix, worker_class,
@@ -46,7 +41,7 @@ def test_open_streams_receive_a_move_answered_by_the_same_process(tmp_path, redi
         tokens = {s["seat"]: s["token"] for s in created.body["seats"]}
         version = created.body["view"]["version"]
         seat = created.body["view"]["to_act"][0]
-        opened = [_open_stream(api.port, game_id, tokens[i % 2]) for i in range(streams)]
+        opened = [_open(api.port, game_id, tokens[i % 2]) for i in range(streams)]
         try:
             for resp in opened:  # each has sent what the log held when it was opened
                 _read_until_id(resp, version)

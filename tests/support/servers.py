@@ -227,6 +227,35 @@ class HttpClient:
         return Reply(status, rhdrs, parsed, elapsed, data)
 
 
+
+def open_stream(port: int, game_id: str, token: str, last_event_id: int | None = None,
+                timeout: float = 30.0) -> http.client.HTTPResponse:
+    """GET /games/{id}/stream on its own connection; the response, to be read line by line."""
+    headers = {"Authorization": f"Bearer {token}"}
+    if last_event_id is not None:
+        headers["Last-Event-ID"] = str(last_event_id)
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    conn.request("GET", f"/games/{game_id}/stream", headers=headers)
+    return conn.getresponse()
+
+
+def read_event_ids(resp: http.client.HTTPResponse, until: float, stop_at: int | None = None) -> tuple[list[int], bool]:
+    """(the event ids a stream sent, whether it ended) until it ends, ``until`` (monotonic) passes
+    or the event ``stop_at`` has come. A read timeout raises."""
+    ids: list[int] = []
+    while time.monotonic() < until:
+        try:
+            line = resp.readline()
+        except (http.client.IncompleteRead, ConnectionError):
+            return ids, True
+        if not line:
+            return ids, True
+        if line.startswith(b"id: "):
+            ids.append(int(line[4:]))
+            if ids[-1] == stop_at:
+                break
+    return ids, False
+
 def _shut(sock) -> None:
     """Close a socket another thread may be blocked on (shutdown wakes a blocked recv)."""
     import socket
