@@ -2,18 +2,43 @@
 
 It needs nothing but the standard library and a seat token::
 
-    python -m workers.outside_bot http://127.0.0.1:8000 GAME_ID SEAT_TOKEN
+    python -m workers.outside_bot http://127.0.0.1:8000 GAME_ID SEAT_TOKEN [--poll S] [--deadline S] [--max-wait S]
 
 It polls its view, and when ``legal_moves`` is not empty it picks one: knock whenever a knock
 is listed (the discard that leaves the least deadwood), take the upcard or the discard only
 when ``POST /analysis/melds`` says it lowers its deadwood, and otherwise discard its highest
 unmatched card. Moves carry ``If-Match`` and an ``Idempotency-Key``, so a retry after a lost
 answer can never play twice.
+
+How it treats the server's answers (every error is ``application/problem+json`` with a ``code``):
+
+- 429 ``rate_limited`` and 503 ``redis_unavailable``: wait, then send the very same request
+  again (a move keeps its ``Idempotency-Key``, so a move the server did take is not played
+  twice). The wait is the answer's ``Retry-After``, or without one a doubling back-off from half
+  a second; it is capped at ``--max-wait`` seconds (default 30) and lengthened by a random 0-20%
+  so that clients refused together do not come back together. A refused connection, a timeout
+  or another 5xx is waited out the same way. Each wait is reported on stderr.
+- 409 and 412 on a move: the game moved on (or the move came out of turn): look again.
+- 404 (``game_not_found``, ``seat_not_found``): stop, exit code 3.
+- Any other 4xx (``unauthorized``: the token is not a seat of this game, ``invalid_body``...):
+  stop, exit code 4. The answer's status, code and detail are printed on stderr.
+
+Exit codes:
+
+- 0: the game is over; the final scores and winner are printed on stdout as JSON.
+- 2: wrong arguments.
+- 3: no such game (or seat): 404.
+- 4: the server refused the bot for another reason it cannot fix by retrying (a 4xx).
+- 5: gave up: the game was not over before ``--deadline`` seconds (default 3600), whether the
+  bot was waiting for its opponent or for the server.
 """
 
 from __future__ import annotations
 
+import argparse
+import http.client
 import json
+import random
 import sys
 import time
 import urllib.error
@@ -22,35 +47,110 @@ import uuid
 
 VALUES = {**{str(n): n for n in range(2, 10)}, "A": 1, "T": 10, "J": 10, "Q": 10, "K": 10}
 
+EXIT_OVER, EXIT_USAGE, EXIT_NOT_FOUND, EXIT_REFUSED, EXIT_GAVE_UP = 0, 2, 3, 4, 5
+#: answers worth waiting for: the server asks for time (429, 503) or is having trouble (5xx)
+RETRY_STATUSES = {429, 500, 502, 503, 504}
+
+
+class Stop(Exception):
+    """The bot cannot go on: the process exits with ``code`` after printing the message."""
+
+    def __init__(self, code: int, message: str):
+        super().__init__(message)
+        self.code = code
+
+
+def problem_text(status: int, doc) -> str:
+    """'404 game_not_found: there is no game ...' from a problem+json answer."""
+    if isinstance(doc, dict) and "code" in doc:
+        return f"{status} {doc['code']}: {doc.get('detail', '')}".rstrip(": ")
+    return f"{status} (no problem details)"
+
+
+def log(message: str) -> None:
+    print(f"outside_bot: {message}", file=sys.stderr, flush=True)
+
 
 class Api:
-    """The few calls a bot needs."""
+    """The few calls a bot needs, with the waits a shared server asks for."""
 
-    def __init__(self, base: str, game_id: str, token: str):
+    def __init__(self, base: str, game_id: str, token: str, deadline: float, max_wait_s: float = 30.0,
+                 timeout_s: float = 10.0):
         self.base = base.rstrip("/")
         self.game_id = game_id
         self.token = token
+        self.deadline = deadline            # time.monotonic() after which the bot gives up
+        self.max_wait_s = max_wait_s
+        self.timeout_s = timeout_s
+
+    def _once(self, method: str, path: str, data: bytes | None, headers: dict):
+        """(status, Retry-After header or None, parsed body); status None when no answer came."""
+        req = urllib.request.Request(self.base + path, data=data, method=method, headers=headers)
+        try:
+            with urllib.request.urlopen(req, timeout=self.timeout_s) as resp:
+                return resp.status, None, json.loads(resp.read())
+        except urllib.error.HTTPError as err:
+            raw = err.read()
+            try:
+                doc = json.loads(raw) if raw else None
+            except ValueError:
+                doc = None
+            return err.code, err.headers.get("Retry-After"), doc
+        except (urllib.error.URLError, OSError, http.client.HTTPException) as err:  # refused, reset, timed out
+            return None, None, getattr(err, "reason", err)
 
     def call(self, method: str, path: str, body=None, headers=None):
+        """(status, parsed body) of the first answer that is not worth waiting for."""
         data = None if body is None else json.dumps(body).encode()
-        req = urllib.request.Request(self.base + path, data=data, method=method,
-                                     headers={"Authorization": f"Bearer {self.token}",
-                                              "Content-Type": "application/json", **(headers or {})})
+        headers = {"Authorization": f"Bearer {self.token}", "Content-Type": "application/json", **(headers or {})}
+        failures = 0
+        while True:
+            status, retry_after, doc = self._once(method, path, data, headers)
+            if status is not None and status not in RETRY_STATUSES:
+                return status, doc
+            failures += 1
+            self._wait(method, path, status, retry_after, doc, failures)
+
+    def _wait(self, method: str, path: str, status, retry_after, doc, failures: int) -> None:
         try:
-            with urllib.request.urlopen(req, timeout=10) as resp:
-                return resp.status, json.loads(resp.read())
-        except urllib.error.HTTPError as err:
-            return err.code, json.loads(err.read() or b"{}")
+            asked = float(retry_after) if retry_after is not None else None
+        except ValueError:
+            asked = None  # an HTTP date: fall back to the back-off
+        delay = asked if asked is not None else 0.5 * 2 ** min(failures - 1, 10)
+        delay = min(delay, self.max_wait_s)
+        delay += random.uniform(0, 0.2 * delay)
+        what = problem_text(status, doc) if status is not None else f"no answer ({doc})"
+        if time.monotonic() + delay > self.deadline:
+            raise Stop(EXIT_GAVE_UP, f"gave up: {method} {path} got {what}, and the deadline is near")
+        hint = f" (Retry-After: {retry_after})" if retry_after is not None else ""
+        log(f"{method} {path}: {what}{hint}; waiting {delay:.1f} s")
+        time.sleep(delay)
 
-    def view(self):
-        return self.call("GET", f"/games/{self.game_id}")[1]
+    def view(self) -> dict:
+        status, doc = self.call("GET", f"/games/{self.game_id}")
+        if status != 200:
+            raise refusal(status, doc)
+        return doc
 
-    def deadwood(self, cards):
-        return self.call("POST", "/analysis/melds", {"cards": cards})[1]
+    def melds(self, cards) -> dict:
+        status, doc = self.call("POST", "/analysis/melds", {"cards": cards})
+        if status != 200:
+            raise refusal(status, doc)
+        return doc
 
-    def move(self, version: int, command: dict):
-        return self.call("POST", f"/games/{self.game_id}/moves", command,
-                         {"If-Match": f'"{version}"', "Idempotency-Key": uuid.uuid4().hex})
+    def move(self, version: int, command: dict) -> int:
+        """Plays a move; the answer's status (409 and 412 mean: look again)."""
+        status, doc = self.call("POST", f"/games/{self.game_id}/moves", command,
+                                {"If-Match": f'"{version}"', "Idempotency-Key": uuid.uuid4().hex})
+        if status in (200, 409, 412):
+            return status
+        raise refusal(status, doc)
+
+
+def refusal(status: int, doc) -> Stop:
+    """The Stop for an answer the bot cannot get past."""
+    code = EXIT_NOT_FOUND if status == 404 else EXIT_REFUSED
+    return Stop(code, f"stopped: {problem_text(status, doc)}")
 
 
 def choose(api: Api, view: dict) -> dict:
@@ -62,27 +162,28 @@ def choose(api: Api, view: dict) -> dict:
     if knocks:
         if any(m["discard"] is None for m in knocks):
             return {"type": "knock", "discard": None}          # big gin: nothing to discard
-        best = {d["card"]: d["deadwood"] for d in api.deadwood(hand)["knock_discards"]}
+        best = {d["card"]: d["deadwood"] for d in api.melds(hand)["knock_discards"]}
         return min(knocks, key=lambda m: (best.get(m["discard"], 99), m["discard"]))
     if "take_upcard" in types or "draw_discard" in types:
         top = view["discard_top"]
-        now = api.deadwood(hand)["deadwood"]
-        after = api.deadwood(hand + [top])["deadwood_after_discard"]
+        now = api.melds(hand)["deadwood"]
+        after = api.melds(hand + [top])["deadwood_after_discard"]
         if after < now:
             return {"type": "take_upcard"} if "take_upcard" in types else {"type": "draw_discard"}
         return {"type": "pass_upcard"} if "pass_upcard" in types else {"type": "draw_stock"}
     if "draw_stock" in types:
         return {"type": "draw_stock"}
     discards = [m for m in moves if m["type"] == "discard"]
-    unmatched = set(api.deadwood(hand)["deadwood_cards"])
+    unmatched = set(api.melds(hand)["deadwood_cards"])
     return max(discards, key=lambda m: (m["card"] in unmatched, VALUES[m["card"][0]], m["card"]))
 
 
-def play(base: str, game_id: str, token: str, poll_s: float = 0.2, deadline_s: float = 600) -> dict:
-    """Play until the game is over; returns the final view."""
-    api = Api(base, game_id, token)
-    stop = time.monotonic() + deadline_s
-    while time.monotonic() < stop:
+def play(base: str, game_id: str, token: str, poll_s: float = 0.2, deadline_s: float = 3600,
+         max_wait_s: float = 30.0) -> dict:
+    """Play until the game is over; returns the final view. Raises Stop when it cannot."""
+    deadline = time.monotonic() + deadline_s
+    api = Api(base, game_id, token, deadline, max_wait_s)
+    while time.monotonic() < deadline:
         view = api.view()
         if view["status"] == "over":
             return view
@@ -90,9 +191,28 @@ def play(base: str, game_id: str, token: str, poll_s: float = 0.2, deadline_s: f
             api.move(view["version"], choose(api, view))   # a 409/412 only means: look again
         else:
             time.sleep(poll_s)
-    raise TimeoutError("the game did not end in time")
+    raise Stop(EXIT_GAVE_UP, f"gave up: the game was not over after {deadline_s:g} s")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m workers.outside_bot",
+                                     description="Play one seat of a ginbox game over HTTP.")
+    parser.add_argument("base", help="the server, e.g. http://127.0.0.1:8000")
+    parser.add_argument("game_id")
+    parser.add_argument("token", help="the seat's token")
+    parser.add_argument("--poll", type=float, default=0.2, help="seconds between two looks while waiting (0.2)")
+    parser.add_argument("--deadline", type=float, default=3600, help="give up after this many seconds (3600)")
+    parser.add_argument("--max-wait", type=float, default=30.0,
+                        help="the longest single wait when the server asks for time (30)")
+    args = parser.parse_args(argv)
+    try:
+        final = play(args.base, args.game_id, args.token, args.poll, args.deadline, args.max_wait)
+    except Stop as stop:
+        log(str(stop))
+        return stop.code
+    print(json.dumps({"scores": final["scores"], "winner": final["winner"]}))
+    return EXIT_OVER
 
 
 if __name__ == "__main__":
-    final = play(*sys.argv[1:4])
-    print(json.dumps({"scores": final["scores"], "winner": final["winner"]}))
+    sys.exit(main())
