@@ -82,6 +82,7 @@ def create_app(settings: Settings | None = None, *,
 
     from service.games import GameService, TokenStore
     from service.ratelimit import RateLimiter
+    from service.store.advice import RedisAdviceLog
     from service.store.redis_store import RedisEventStore
     from service.store.repository import GameRepository
 
@@ -97,6 +98,7 @@ def create_app(settings: Settings | None = None, *,
         repository,
         TokenStore(redis, settings.key_prefix),
         bot_scheduler=bot_scheduler,
+        advice=RedisAdviceLog(redis, prefix=settings.key_prefix),
         keepalive_s=float(settings.extra.get("stream_keepalive_s", 5.0)),
         stream_max_s=float(settings.extra.get("stream_max_s", 300.0)),
     )

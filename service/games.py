@@ -23,6 +23,7 @@ from service.errors import ServiceError
 from service.rules import commands, events as ev, fairness, game, views
 from service.rules.errors import RulesError
 from service.store.base import canonical_json
+from service.store.advice import AdviceLimitReached, AdviceLog, InMemoryAdviceLog
 from service.store.errors import ConcurrencyError, IdempotencyConflict, UnknownGame
 
 log = logging.getLogger(__name__)
@@ -124,11 +125,15 @@ class GameService:
     """Every use case of the API over an EventStore, a GameRepository and a TokenStore."""
 
     def __init__(self, store, repository, tokens: TokenStore, *, bot_scheduler: BotScheduler | None = None,
-                 keepalive_s: float = 5.0, stream_max_s: float = 300.0,
-                 id_factory: Callable[[], str] = new_game_id):
+                 advice: AdviceLog | None = None, keepalive_s: float = 5.0, stream_max_s: float = 300.0,
+                 advice_poll_s: float = 1.0, id_factory: Callable[[], str] = new_game_id):
         self.store = store
         self.repository = repository
         self.tokens = tokens
+        # the advisor's messages live in a log of their own (service/store/advice.py says why)
+        self.advice = advice if advice is not None else InMemoryAdviceLog(store)
+        # how often a live stream that may show advice looks for new advice
+        self.advice_poll_s = advice_poll_s
         self.bot_scheduler = bot_scheduler or (lambda game_id, state: None)
         self.keepalive_s = keepalive_s
         self.stream_max_s = stream_max_s
@@ -160,10 +165,19 @@ class GameService:
                                headers={"WWW-Authenticate": 'Bearer realm="ginbox", error="invalid_token"'})
         return seat
 
-    @staticmethod
-    def render(game_id: str, state, seat: int | None) -> dict:
-        """The view of ``state`` for ``seat`` (None: a spectator), with the game id."""
-        return {"game_id": game_id, **views.view_state(state, seat)}
+    def render(self, game_id: str, state, seat: int | None) -> dict:
+        """The view of ``state`` for ``seat`` (None: a spectator), with the game id and the advice it may see."""
+        return {"game_id": game_id, **views.view_state(state, seat, self._advice_upto(game_id, state, seat))}
+
+    def _advice_upto(self, game_id: str, state, seat: int | None) -> list[dict]:
+        """The advice log's entries up to ``state``'s version, if ``seat`` may see advice there (else none).
+
+        Read only for three-hand games and for those who may see advice, so that other views
+        cost no extra round trip and say nothing of whether advice exists.
+        """
+        if state is None or state.variant != "three-hand" or not views.sees_advice(state, seat):
+            return []
+        return [r.as_dict() for r in self.advice.read(game_id) if r.version <= state.version]
 
     def _appended(self, game_id: str, state) -> None:
         """Tell the bot scheduler; its failure never undoes or fails the command that succeeded."""
@@ -292,6 +306,8 @@ class GameService:
             chosen = [c for c in checks if pred(c["name"])]
             return bool(chosen) and all(c["ok"] for c in chosen)
 
+        advice_check = self._audit_advice(game_id, log_events)
+        checks.append(advice_check)
         return {
             "game_id": game_id,
             "seed": created.seed,
@@ -299,14 +315,67 @@ class GameService:
             "commitment_ok": passed(lambda n: n == "commitment"),
             "deals_ok": all(c["ok"] for c in checks if c["name"].startswith(("deal_", "cut_"))),
             "replay_ok": passed(lambda n: n == "replay"),
-            "ok": bool(report["ok"]),
+            "ok": bool(report["ok"]) and advice_check["ok"],
             "checks": checks,
         }
 
+    def _audit_advice(self, game_id: str, log_events: list) -> dict:
+        """Every piece of the advice log was one the engine allowed at the version it names, within the bounds."""
+        records = self.advice.read(game_id)
+        by_version: dict[int, list] = {}
+        for r in records:
+            by_version.setdefault(r.version, []).append(r)
+        problems = []
+        state = None
+        for version, event in enumerate(log_events, start=1):
+            state = game.evolve(state, event)
+            for r in by_version.pop(version, ()):
+                if r.seq >= commands.MAX_ADVICE_PER_VERSION:
+                    problems.append(f"{version}-{r.seq}: over {commands.MAX_ADVICE_PER_VERSION} at one version")
+                try:
+                    allowed = game.check_advice(state, r.entry.get("advisor"), r.entry.get("text"))
+                except RulesError as err:
+                    problems.append(f"{version}-{r.seq}: not allowed at that version ({err.code})")
+                    continue
+                if allowed != {k: r.entry.get(k) for k in allowed}:
+                    problems.append(f"{version}-{r.seq}: its hand, advisor or captain differ from the game's")
+        problems += [f"{v}-{r.seq}: names a version the log does not hold" for v, rs in by_version.items() for r in rs]
+        detail = (f"{len(records)} piece(s) of advice, each allowed at the version it was given at"
+                  if not problems else "; ".join(problems[:10]))
+        return {"name": "advice", "ok": not problems, "detail": detail}
+
     def export(self, game_id: str) -> list[str]:
-        """The finished game's stored events, one canonical JSON line each."""
+        """The finished game's stored events, one canonical JSON line each, then its advice log.
+
+        An advice line is an ``advice_given`` event marked with the version it was given at
+        (``at_version``) and its rank there (``seq``): it is no event of the game's log and has
+        no version of its own.
+        """
         self._finished(game_id)
-        return [canonical_json(r.raw) + "\n" for r in self.store.load(game_id)]
+        lines = [canonical_json(r.raw) + "\n" for r in self.store.load(game_id)]
+        for r in self.advice.read(game_id):
+            lines.append(canonical_json(self._advice_event(r)) + "\n")
+        return lines
+
+    def advice_list(self, game_id: str, seat: int | None) -> dict:
+        """Every piece of advice the caller may see: the captain and the advisor while the game runs, everyone after."""
+        state = self.state(game_id)
+        if state.variant != "three-hand":
+            raise ServiceError(403, "forbidden", "gin-rami has no advisor")
+        if not views.sees_advice(state, seat):
+            raise ServiceError(403, "forbidden", "only the captain and the advisor see advice before the game is over")
+        # games recorded before the advice log kept their advice in the state
+        entries = [dict(a) for a in state.advice] + [r.as_dict() for r in self.advice.read(game_id)]
+        if state.status != "over":
+            entries = [a for a in entries if seat in (a["advisor"], a["captain"])]
+        return {"advice": entries}
+
+    @staticmethod
+    def _advice_event(r) -> dict:
+        entry = r.entry
+        return {"type": ev.AdviceGiven.TYPE, "v": ev.AdviceGiven.V, "at_version": r.version, "seq": r.seq, "ts": r.ts,
+                "data": {"seat": entry["advisor"], "captain": entry["captain"], "hand_no": entry["hand_no"],
+                         "text": entry["text"]}}
 
     # -- commands ------------------------------------------------------------------------------
 
@@ -368,11 +437,47 @@ class GameService:
                     return answer
             raise
 
+    def give_advice(self, game_id: str, seat: int, text: str, *, if_match: Collection[int] | None = None,
+                    idempotency_key: str | None = None, fingerprint: str | None = None) -> Answer:
+        """Record the advisor's advice at the game's current version; the advisor's view (its version unchanged).
+
+        The engine decides whether the advice is allowed on the log's state; the advice log then
+        records it only if the game is still at that version and fewer than
+        ``MAX_ADVICE_PER_VERSION`` pieces were given there. The game's log is not touched.
+        """
+        for _ in range(CLAIM_ATTEMPTS):
+            state = self.state(game_id)
+            if if_match is not None and state.version not in if_match:
+                raise ServiceError(412, "version_mismatch",
+                                   f"the game is at version {state.version}, not the one in If-Match",
+                                   headers={"ETag": f'"{state.version}"'})
+            self._check_role(state, seat, commands.Advise(text))
+            entry = game.check_advice(state, seat, text)
+            try:
+                self.advice.give(game_id, state.version, entry, commands.MAX_ADVICE_PER_VERSION,
+                                 idempotency_key, fingerprint or "")
+            except ConcurrencyError:
+                continue  # a move landed meanwhile: check the advice again on the new state
+            except AdviceLimitReached:
+                raise ServiceError(409, "advice_limit_reached",
+                                   f"at most {commands.MAX_ADVICE_PER_VERSION} pieces of advice between two moves")
+            except IdempotencyConflict as err:
+                raise ServiceError(422, "idempotency_key_reused",
+                                   "this Idempotency-Key was already used for a different request") from err
+            return Answer(self.render(game_id, state, seat), state.version)
+        raise ServiceError(409, "conflict", "the game kept changing while the advice was recorded; retry")
+
+    def advice_given_at(self, game_id: str, version: int) -> bool:
+        """Whether any advice was given at ``version`` of the game."""
+        return any(r.version == version for r in self.advice.read(game_id, after=(version - 1, 1 << 30)))
+
     def _decide_and_append(self, game_id, state, seat, command, if_match, idempotency_key, fingerprint) -> Answer:
         if if_match is not None and state.version not in if_match:
             raise ServiceError(412, "version_mismatch", f"the game is at version {state.version}, not the one in If-Match",
                                headers={"ETag": f'"{state.version}"'})
         self._check_role(state, seat, command)
+        if isinstance(command, commands.Advise):
+            raise TypeError("advice is recorded by give_advice, in the advice log, never as an event")
         new_events = game.decide(state, seat, command)
         try:
             version, new_state = self.repository.save(game_id, state, new_events, idempotency_key,
@@ -420,7 +525,11 @@ class GameService:
     def _sse(self, game_id, seat, after, state, full, once, clock) -> Iterator[str]:
         deadline = clock() + self.stream_max_s
         yield ": connected\n\n"
+        last_write = clock()
         records = self.store.load(game_id, after=after)
+        # advice given at the version the stream starts from, or later (a client resuming from
+        # Last-Event-ID N may see again what was given at N: (version, seq) tells them apart)
+        advice_after = (after - 1, 1 << 30) if after > 0 else None
         while True:
             for r in records:
                 shown = ev.encode(r.event) if full else views.view_event(r.event, seat, state)
@@ -429,9 +538,22 @@ class GameService:
                 if shown is not None:
                     data = json.dumps(self._entry(r, shown), separators=(",", ":"))
                     yield f"id: {r.version}\nevent: {shown['type']}\ndata: {data}\n\n"
+                    last_write = clock()
+            watch_advice = (not full and state is not None and state.variant == "three-hand"
+                            and state.status == "playing" and views.sees_advice(state, seat))
+            if watch_advice:
+                for a in self.advice.read(game_id, after=advice_after):
+                    advice_after = (a.version, a.seq)
+                    if seat in (a.entry["advisor"], a.entry["captain"]):
+                        # no id: line, so that Last-Event-ID stays the game's version
+                        data = json.dumps(self._advice_event(a), separators=(",", ":"))
+                        yield f"event: advice_given\ndata: {data}\n\n"
+                        last_write = clock()
             finished = state is not None and state.status == "over"
             if once or finished or clock() >= deadline:
                 return
-            records = self.store.wait_for_events(game_id, after, min(self.keepalive_s, max(0.0, deadline - clock())))
-            if not records:
+            wait = self.advice_poll_s if watch_advice else self.keepalive_s
+            records = self.store.wait_for_events(game_id, after, min(wait, max(0.0, deadline - clock())))
+            if not records and clock() - last_write >= self.keepalive_s:
                 yield ": keep-alive\n\n"
+                last_write = clock()

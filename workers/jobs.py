@@ -17,7 +17,6 @@ from typing import Any
 from service import bots
 from service.rules import commands, game, views
 from service.rules.errors import RulesError
-from service.rules.events import AdviceGiven
 
 from workers.policies import advice_text, basic_move, make_policy, read
 
@@ -128,18 +127,18 @@ def _policy_for(player: dict, settings=None):
         return make_policy("basic")
 
 
-def next_bot_action(state, last_event) -> tuple[str, int] | None:
+def next_bot_action(state, advised: bool) -> tuple[str, int] | None:
     """("advise", advisor seat) or ("move", seat) for the bot that acts now, or None.
 
     A bot advisor advises its captain once per decision, before the captain plays: not again
-    when the last event already is its advice.
+    when advice was already given at this version (``advised``, from the advice log).
     """
     if state.status != "playing":
         return None
     players = state.players
     roles = state.roles
     if roles and bots.is_bot(players[roles["advisor"]]) and roles["captain"] in state.to_act:
-        if not isinstance(last_event, AdviceGiven):
+        if not advised:
             return ("advise", roles["advisor"])
     for seat in state.to_act:
         if bots.is_bot(players[seat]):
@@ -165,17 +164,22 @@ def _append(ctx: WorkerContext, game_id: str, seat: int, command, version: int,
 
     False when someone else moved first (the game is no longer at ``version``).
     """
-    from service.api.problems import ApiError
+    from service.errors import ServiceError
     from service.store.errors import ConcurrencyError
 
     try:
-        ctx.games.run_command(game_id, seat, command, if_match={version}, idempotency_key=idempotency_key,
-                              fingerprint=None if idempotency_key is None else f"clock:{seat}:{version}")
+        if isinstance(command, commands.Advise):
+            ctx.games.give_advice(game_id, seat, command.text, if_match={version})
+        else:
+            ctx.games.run_command(game_id, seat, command, if_match={version}, idempotency_key=idempotency_key,
+                                  fingerprint=None if idempotency_key is None else f"clock:{seat}:{version}")
     except ConcurrencyError:
         return False
-    except ApiError as err:
+    except ServiceError as err:
         if err.status == 412:
             return False
+        if err.code == "advice_limit_reached":
+            return True  # the captain already has all the advice one version allows
         raise
     return True
 
@@ -191,32 +195,45 @@ def play_bot_turn(game_id: str, version: int) -> str:
     if loaded is None:
         return "moved_on"
     state = loaded.state
-    action = next_bot_action(state, loaded.last_event)
-    if action is None:
-        # nobody automatic acts here (a human's turn, or the game is over): stop waiting
-        bots.stop_waiting(ctx.queue.connection, ctx.settings.key_prefix, game_id, waiting_since)
-        return "no_bot_to_act"
-    kind, seat = action
-    player = state.players[seat]
-    t0 = time.perf_counter()
-    try:
-        command = choose(loaded, game_id, seat, _policy_for(player, ctx.settings), advise=(kind == "advise"))
-    except Exception:  # noqa: BLE001 (a policy bug must not stall the game: the basic move stands in)
-        log.exception("policy %r failed in game %s at version %s", player.get("bot"), game_id, version)
-        command = fallback_move(state, seat, advise=(kind == "advise"))
-    ctx.stats["last_think_s"] = time.perf_counter() - t0
-    try:
-        appended = _append(ctx, game_id, seat, command, version)
-    except RulesError as err:
-        # the engine refused the policy's move at this very version (If-Match is checked before
-        # the engine decides, so this is no race): play a move it lists as legal instead, so
-        # that the job does not fail (and get retried, then swept) for ever on the same refusal
-        log.error("game %s version %s: engine refused %r (%s); playing a listed move", game_id, version,
-                  command, err.code)
-        appended = _append(ctx, game_id, seat, fallback_move(state, seat, advise=(kind == "advise")), version)
-    if not appended:
-        return "moved_on"
-    return "advised" if kind == "advise" else "moved"
+    advised = _advisor_is_bot(state) and ctx.games.advice_given_at(game_id, version)
+    outcome = "no_bot_to_act"
+    # a bot advisor's advice, then (advice moves no version) a bot captain's move at the same version
+    for _ in range(2):
+        action = next_bot_action(state, advised)
+        if action is None:
+            break
+        kind, seat = action
+        player = state.players[seat]
+        t0 = time.perf_counter()
+        try:
+            command = choose(loaded, game_id, seat, _policy_for(player, ctx.settings), advise=(kind == "advise"))
+        except Exception:  # noqa: BLE001 (a policy bug must not stall the game: the basic move stands in)
+            log.exception("policy %r failed in game %s at version %s", player.get("bot"), game_id, version)
+            command = fallback_move(state, seat, advise=(kind == "advise"))
+        ctx.stats["last_think_s"] = time.perf_counter() - t0
+        try:
+            appended = _append(ctx, game_id, seat, command, version)
+        except RulesError as err:
+            # the engine refused the policy's move at this very version (If-Match is checked before
+            # the engine decides, so this is no race): play a move it lists as legal instead, so
+            # that the job does not fail (and get retried, then swept) for ever on the same refusal
+            log.error("game %s version %s: engine refused %r (%s); playing a listed move", game_id, version,
+                      command, err.code)
+            appended = _append(ctx, game_id, seat, fallback_move(state, seat, advise=(kind == "advise")), version)
+        if not appended:
+            return "moved_on"
+        if kind != "advise":
+            return "moved"  # the append scheduled whatever comes next
+        advised, outcome = True, "advised"
+    # nobody automatic acts here (a human's turn, the game is over, or a human captain now has
+    # the bot's advice): stop waiting
+    bots.stop_waiting(ctx.queue.connection, ctx.settings.key_prefix, game_id, waiting_since)
+    return outcome
+
+
+def _advisor_is_bot(state) -> bool:
+    roles = getattr(state, "roles", None)
+    return bool(roles) and bots.is_bot(state.players[roles["advisor"]])
 
 
 def fallback_move(state, seat: int, advise: bool = False):

@@ -7,7 +7,7 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
-from schemas.common import GAME_ID_PATTERN
+from schemas.common import GAME_ID_PATTERN, wire_cursor
 from schemas.games import (
     AdviceSchema,
     AuditSchema,
@@ -22,7 +22,7 @@ from schemas.games import (
     StreamQuery,
 )
 from schemas.views import CreatedGameSchema, SeatClaimedSchema
-from service.api.auth import presented_token
+from service.api.auth import presented_token, refuse_query_token
 from service.api.http import etag, idempotency_key, if_match_versions, json_response, load_body, load_query
 from service.api.problems import ApiError
 from service.games import Answer, GameService, request_fingerprint
@@ -31,6 +31,7 @@ from service.rules import commands
 bp = Blueprint("games", __name__)
 
 _GAME_ID = re.compile(GAME_ID_PATTERN)
+_SEAT = re.compile(r"0|[1-9][0-9]{0,2}")
 
 # built once per process: building a schema deep-copies its fields, which cost more than the dump
 _CREATE_GAME_SCHEMA = CreateGameSchema()
@@ -49,6 +50,10 @@ _STREAM_QUERY = StreamQuery()
 # the bulk of what the API answers is sent as it is, without a walk through the schema per answer.
 _DUMP_CREATED_GAME = CreatedGameSchema().dump
 _DUMP_SEAT_CLAIMED = SeatClaimedSchema().dump
+
+
+# the token belongs in the Authorization header; only the stream (for EventSource) takes ?token=
+bp.before_request(refuse_query_token(allowed_endpoints={"games.stream"}))
 
 
 def _games() -> GameService:
@@ -91,6 +96,7 @@ def list_games():
     """Games newest first, filtered by status and variant, a page at a time."""
     q = load_query(_LIST_GAMES_QUERY)
     games, next_cursor = _games().store.list_games(q.get("status"), q.get("variant"), q.get("cursor"), q["limit"])
+    next_cursor = wire_cursor(next_cursor)
     headers = {}
     if next_cursor:
         params = {k: q[k] for k in ("status", "variant") if q.get(k)}
@@ -109,10 +115,12 @@ def get_game(game_id: str):
     return _view_answer(svc.view(game_id, seat, state))
 
 
-@bp.post("/games/<game_id>/seats/<int:seat>")
-def claim_seat(game_id: str, seat: int):
+@bp.post("/games/<game_id>/seats/<seat>")
+def claim_seat(game_id: str, seat: str):
     """Sit at an open seat; the token is in this answer only."""
     svc, _ = _existing(game_id)
+    # any segment that is no seat number of the game (-1, abc, 1.0, 7) is 404 seat_not_found
+    seat = int(seat) if _SEAT.fullmatch(seat) else -1
     body, _ = load_body(_CLAIM_SEAT_SCHEMA)
     token, answer = svc.claim_seat(game_id, seat, body["name"])
     payload = {"seat": seat, "token": token, "view": answer.view}
@@ -132,7 +140,7 @@ def _command(game_id: str, schema, to_command) -> Response:
             svc.state(game_id)  # a game the log does not hold is not found, whoever asks
         raise
     body, raw = load_body(schema)
-    key = idempotency_key()
+    key = idempotency_key(scope=f"seat:{seat}")
     fingerprint = request_fingerprint(request.method, request.path, seat, raw) if key else None
     answer = svc.run_command(game_id, seat, to_command(body), if_match=if_match_versions(),
                              idempotency_key=key, fingerprint=fingerprint, state=state, state_read=state_read)
@@ -147,8 +155,23 @@ def post_move(game_id: str):
 
 @bp.post("/games/<game_id>/advice")
 def post_advice(game_id: str):
-    """The advisor's message to the captain (three-hand)."""
-    return _command(game_id, _ADVICE_SCHEMA, lambda body: commands.Advise(body["text"]))
+    """The advisor's message to the captain (three-hand); the game's version does not move."""
+    svc, _ = _existing(game_id)
+    seat = _caller(svc, game_id, required=True)
+    body, raw = load_body(_ADVICE_SCHEMA)
+    key = idempotency_key()
+    fingerprint = request_fingerprint(request.method, request.path, seat, raw) if key else None
+    answer = svc.give_advice(game_id, seat, body["text"], if_match=if_match_versions(),
+                             idempotency_key=key, fingerprint=fingerprint)
+    return _view_answer(answer)
+
+
+@bp.get("/games/<game_id>/advice")
+def list_advice(game_id: str):
+    """Every piece of advice the caller may see (captain and advisor; everyone once the game is over)."""
+    svc, _ = _existing(game_id)
+    seat = _caller(svc, game_id, required=False)
+    return json_response(svc.advice_list(game_id, seat))
 
 
 @bp.get("/games/<game_id>/events")
@@ -195,7 +218,7 @@ def stream(game_id: str):
     after = q.get("after")
     if after is None:
         last = request.headers.get("Last-Event-ID", "").strip()
-        after = int(last) if last.isdigit() and len(last) <= 15 else 0
+        after = int(last) if last.isascii() and last.isdigit() and len(last) <= 15 else 0
     events = svc.stream(game_id, seat, after, once=q["once"] in ("1", "true"))
     resp = Response(stream_with_context(events), mimetype="text/event-stream")
     resp.headers["Cache-Control"] = "no-cache"

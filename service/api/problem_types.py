@@ -95,6 +95,9 @@ _RULES = {
     "game_not_started": _t(409, "Game not started", "The game starts when every seat is taken."),
     "seat_taken": _t(409, "Seat taken", "Someone already sits at this seat."),
     "not_advisor": _t(409, "Not the advisor", "Only the advisor of a three-hand game gives advice."),
+    "advice_limit_reached": _t(409, "Advice limit reached",
+                               "At most 3 pieces of advice may be given at one version of the game (between "
+                               "two moves): wait for the next move."),
     "not_a_player": _t(422, "Not a player", "This seat does not play in this game."),
     "card_not_in_hand": _t(422, "Card not in hand", "The card named is not in the mover's hand."),
     "cannot_discard_taken_card": _t(422, "Cannot discard the card just taken",

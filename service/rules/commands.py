@@ -14,6 +14,8 @@ from .errors import RulesError
 
 #: longest accepted advice text, in characters
 MAX_ADVICE_LENGTH = 500
+#: most pieces of advice the advisor may give at one version of the game (between two moves)
+MAX_ADVICE_PER_VERSION = 3
 
 
 @dataclass(frozen=True)

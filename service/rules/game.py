@@ -630,7 +630,14 @@ def _decide_claim_seat(state: GameState, actor: Any, command: ClaimSeat) -> list
     return out
 
 
-def _decide_advise(state: GameState, actor: Any, command: Advise) -> list:
+def check_advice(state: GameState, actor: Any, text: Any) -> dict:
+    """The advice entry ``actor`` may give now (RULES.md §2); raises RulesError if they may not.
+
+    Advice is not an event of the game's log (it changes nothing in play, and a version moved by
+    it would tell the box when it was given): the service records the entry in the advice log.
+    """
+    if state is None:
+        raise conflict("game_not_started", "there is no game")
     if state.variant != V.THREE_HAND:
         raise conflict("not_advisor", "only three-hand has an advisor")
     if state.status == "waiting":
@@ -641,10 +648,16 @@ def _decide_advise(state: GameState, actor: Any, command: Advise) -> list:
         raise invalid("not_a_player", f"seat {actor!r} does not play in this game")
     if actor != state._roles[2]:
         raise conflict("not_advisor", "only the advisor gives advice")
-    text = command.text
     if not isinstance(text, str) or not text.strip() or len(text) > MAX_ADVICE_LENGTH:
         raise invalid("invalid_command", f"advice is a non-empty text of at most {MAX_ADVICE_LENGTH} characters")
-    return [AdviceGiven(actor, state._roles[1], state.hand_no, text)]
+    return {"hand_no": state.hand_no, "advisor": actor, "captain": state._roles[1], "text": text}
+
+
+def _decide_advise(state: GameState, actor: Any, command: Advise) -> list:
+    # games recorded before the advice log kept advice as AdviceGiven events: their replay
+    # (the audit re-decides every command) still decides it this way
+    entry = check_advice(state, actor, command.text)
+    return [AdviceGiven(actor, entry["captain"], entry["hand_no"], entry["text"])]
 
 
 _PLAY_DECIDERS = {

@@ -11,7 +11,7 @@ over; then everyone sees everything.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
 
 from . import cards as C
 from .commands import command_to_dict
@@ -19,6 +19,8 @@ from .events import AdviceGiven, CardDrawn, GameCreated, HandDealt, encode
 from .game import GameState, legal_moves
 
 _CODES = C.DECK
+#: the newest pieces of advice a view shows
+ADVICE_IN_VIEW = 10
 
 
 def _seat_of_view(state: GameState, viewer: int | None) -> int | None:
@@ -43,8 +45,20 @@ def _sees_advice(state: GameState, viewer: int | None, entry: dict) -> bool:
     return viewer is not None and viewer in (entry["advisor"], entry["captain"])
 
 
-def view_state(state: GameState, viewer: int | None) -> dict:
-    """The JSON-able view of ``state`` for seat ``viewer`` (None = spectator)."""
+def sees_advice(state: GameState, viewer: int | None) -> bool:
+    """Whether ``viewer`` may see the game's advice now: the captain and the advisor, everyone once it is over."""
+    if state.status == "over":
+        return True
+    roles = state._roles
+    return roles is not None and viewer is not None and viewer in (roles[1], roles[2])
+
+
+def view_state(state: GameState, viewer: int | None, advice_log: Iterable[dict] = ()) -> dict:
+    """The JSON-able view of ``state`` for seat ``viewer`` (None = spectator).
+
+    ``advice_log``: the entries of the game's advice log (service.store.advice) up to this state; the
+    view shows those its viewer may see, after any that older logs kept as events.
+    """
     over = state.status == "over"
     owner = _seat_of_view(state, viewer)
     dealt = state.hand_no > 0
@@ -55,6 +69,12 @@ def view_state(state: GameState, viewer: int | None) -> dict:
     advice = [
         dict(a) for a in state.advice if over or _sees_advice(state, viewer, a)
     ]
+    for entry in advice_log:
+        if over or (entry["hand_no"] == state.hand_no and _sees_advice(state, viewer, entry)):
+            advice.append(dict(entry))
+    # a view carries the newest few only (of the hand in play, or of the whole game once it is
+    # over), so that it stays small however much advice was given: GET /games/{id}/advice has all
+    advice = advice[-ADVICE_IN_VIEW:]
     v = {
         "variant": state.variant,
         "options": dict(state._options),

@@ -81,6 +81,11 @@ class Recorder:
                 self.obs.append(Observation(x, e["version"], "event", e, over))
                 self.events_seen[x] = e["version"]
             for ev in self.g.stream_once(x, after=self.stream_seen[x]):
+                if ev.id is None:
+                    # advice has no id: it is no event of the game's log (the version stays)
+                    assert ev.event == "advice_given", ev
+                    self.obs.append(Observation(x, ev.json()["at_version"], "stream", ev.json(), over))
+                    continue
                 self.obs.append(Observation(x, int(ev.id), "stream", ev.json(), over))
                 self.stream_seen[x] = int(ev.id)
         self.since_flush = 0
