@@ -76,3 +76,19 @@ def test_the_readme_curl_session_is_what_the_server_answers(live_server):
     # the README shows a real run's values, not placeholders typed in
     assert want_counts == got_counts and got_counts[0] and got_counts[-1], (want_counts, got_counts)
 
+
+
+def local_links(markdown: str) -> list[str]:
+    """The relative link targets of a markdown text, without their #anchors."""
+    targets = [t.split("#")[0] for t in re.findall(r"\]\(([^)\s]+)\)", markdown)]
+    return [t for t in targets if t and not re.match(r"[a-z]+:", t)]
+
+
+def test_readme_and_rules_links_name_files_that_exist():
+    rules = REPO / "service" / "docs" / "RULES.md"
+    for doc in (README, rules):
+        links = local_links(doc.read_text())
+        assert links, f"no relative links found in {doc.name}: the pattern is wrong"
+        missing = [t for t in links if not (doc.parent / t).exists()]
+        assert not missing, f"{doc.relative_to(REPO)} links to files that do not exist: {missing}"
+    assert "service/docs/RULES.md" in local_links(README.read_text()), "README does not link the rules document"
