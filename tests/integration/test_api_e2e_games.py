@@ -7,6 +7,8 @@ brute force, not the engine) double-checks that each deck deals the hands the co
 
 from __future__ import annotations
 
+import json
+
 from support.cardmath import defender_deadwood, min_deadwood, min_deadwood_after_discard
 from support.decks import ALL_CODES, build_deck
 from support.gameplay import create_game
@@ -231,8 +233,12 @@ def _check_finished_game(api, g, expected_scores, winner):
     assert report["seed"] == final["seed"]
     export = api.get(f"/games/{g.game_id}/export")
     assert export.status_code == 200
-    lines = [ln for ln in export.get_data(as_text=True).splitlines() if ln.strip()]
-    assert len(lines) == final["version"]
+    lines = [json.loads(ln) for ln in export.get_data(as_text=True).splitlines() if ln.strip()]
+    # one line per version, then one per piece of advice (marked with the version it was given at)
+    advice = api.get(f"/games/{g.game_id}/advice").get_json()["advice"] if final["variant"] == "three-hand" else []
+    assert len(lines) == final["version"] + len(advice)
+    assert [ln["data"]["text"] for ln in lines[final["version"]:]] == [a["text"] for a in advice]
+    assert all("at_version" in ln for ln in lines[final["version"]:])
     events = g.events(None)
     assert [e["version"] for e in events] == list(range(1, final["version"] + 1))
     assert events[-1]["type"] == "game_ended" and events[-1]["data"]["winner"] == winner
