@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import fcntl
+import json
 import os
 import shutil
 import signal
@@ -35,35 +37,134 @@ def worker_args(worker_class: str = "gevent", threads: int = 16, connections: in
     raise ValueError(f"unknown worker class {worker_class!r} (one of {', '.join(WORKER_CLASSES)})")
 
 
-def _start_embedded_redis(settings: Settings):
-    from service.redis_process import RedisServerProcess
+#: the lock file of ``ginbox serve`` in its data directory
+LOCK_FILE = "serve.lock"
 
-    data_dir = Path(settings.data_dir).resolve() / "redis"
-    server = RedisServerProcess(data_dir).start()
-    print(f"ginbox: embedded Redis on {server.url}, data in {data_dir}", flush=True)
+
+class DataDirBusy(RuntimeError):
+    """Another ``ginbox serve`` (or the redis-server it left) holds the data directory."""
+
+
+def _alive(pid) -> bool:
+    try:
+        os.kill(int(pid), 0)
+    except (ProcessLookupError, ValueError, TypeError):
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class DataDirLock:
+    """One ``ginbox serve`` per data directory: an exclusive ``flock`` on ``<data dir>/serve.lock``.
+
+    The kernel drops the lock when the last descriptor of the open file closes, so no stale lock
+    survives a crash or a ``kill -9``. The embedded redis-server is handed a copy of the
+    descriptor: the lock is then held while the server *or* its redis-server runs, so no second
+    redis-server can ever open the same append-only file, even if the first outlived its server.
+    (The children are also told to die with the server, see ``redis_process.die_with_parent``.)
+    The file holds, as JSON, who holds the lock (pid, API address, redis-server pid), for the
+    message of a server that is refused. It is rewritten in place, never replaced: a new inode
+    would be a new, unlocked lock.
+    """
+
+    def __init__(self, data_dir: Path):
+        self.data_dir = data_dir
+        self.path = data_dir / LOCK_FILE
+        self.fd: int | None = None
+        self.info: dict = {}
+
+    def acquire(self) -> "DataDirLock":
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise DataDirBusy(self._holder()) from None
+        self.fd = fd
+        return self
+
+    def _holder(self) -> str:
+        """Who holds the lock, in words, from what it wrote into the file."""
+        info = {}
+        for _ in range(10):  # the holder may be rewriting it just now
+            try:
+                info = json.loads(self.path.read_text())
+                break
+            except (OSError, ValueError):
+                time.sleep(0.05)
+        where = f"the data directory {self.data_dir}"
+        pid, api, redis_pid = info.get("pid"), info.get("api"), info.get("redis_pid")
+        if pid and _alive(pid):
+            return (f"another ginbox serve (pid {pid}{f', API on {api}' if api else ''}) is running on {where}: "
+                    "stop it first, or give this one another GINBOX_DATA_DIR")
+        if redis_pid and _alive(redis_pid):
+            return (f"the redis-server (pid {redis_pid}) of a ginbox serve that is gone (pid {pid}) still holds "
+                    f"{where}: it is shutting down; if it stays, stop it")
+        return f"another process holds the lock {self.path} on {where}"
+
+    def update(self, **fields) -> None:
+        """Record ``fields`` (pid, api, redis_pid...) in the lock file."""
+        self.info.update(fields)
+        data = json.dumps(self.info).encode()
+        os.ftruncate(self.fd, 0)
+        os.pwrite(self.fd, data, 0)
+
+    def release(self) -> None:
+        """Let go of the lock (a redis-server still running keeps its own copy of it)."""
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+
+def _start_embedded_redis(data_dir: Path, lock: DataDirLock):
+    from service.redis_process import RedisServerProcess, die_with_parent
+
+    # its own session: a Ctrl-C at the terminal reaches the API and workers but not Redis, which
+    # ginbox serve stops last; die_with_parent: if ginbox serve is killed, Redis goes too
+    server = RedisServerProcess(data_dir / "redis", pass_fds=(lock.fd,), preexec_fn=die_with_parent()).start()
+    print(f"ginbox: embedded Redis on {server.url}, data in {server.data_dir}", flush=True)
     return server
 
 
 def cmd_serve(args) -> int:
     """Run the HTTP API under gunicorn, one bot worker and, without REDIS_URL, an embedded Redis."""
+    from service.redis_process import RedisGaveUp, RedisSupervisor, describe_exit, die_with_parent
+
     settings = Settings.from_env()
-    redis_server = None
+    data_dir = Path(settings.data_dir).resolve()
+    try:
+        # before anything is started or cleared: the data directory may belong to a running server
+        lock = DataDirLock(data_dir).acquire()
+    except DataDirBusy as exc:
+        print(f"ginbox serve: refusing to start: {exc}", file=sys.stderr, flush=True)
+        return 1
+    api_url = f"http://{args.host}:{args.port}"
+    lock.update(pid=os.getpid(), api=api_url, data_dir=str(data_dir))
+    redis_server = supervisor = None
     if not settings.redis_url:
-        redis_server = _start_embedded_redis(settings)
+        redis_server = _start_embedded_redis(data_dir, lock)
         settings.redis_url = redis_server.url
+        lock.update(redis_pid=redis_server.pid, redis_url=redis_server.url)
+        supervisor = RedisSupervisor(redis_server, on_restart=lambda s: lock.update(redis_pid=s.pid))
     env = dict(os.environ, REDIS_URL=settings.redis_url)
     if "PROMETHEUS_MULTIPROC_DIR" not in env:
         # /metrics adds up the counts of every gunicorn and worker process through this directory;
         # it must start empty, or a previous run's counts would be added in
-        metrics_dir = Path(settings.data_dir).resolve() / "metrics"
+        metrics_dir = data_dir / "metrics"
         shutil.rmtree(metrics_dir, ignore_errors=True)
         metrics_dir.mkdir(parents=True)
         env["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_dir)
     children: list[subprocess.Popen] = []
+    names: dict[int, str] = {}
     try:
+        # each child gets SIGTERM if ginbox serve dies (even by kill -9), as on a normal stop
         if args.workers_bots > 0:
             for _ in range(args.workers_bots):
-                children.append(subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env))
+                children.append(subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env,
+                                                 preexec_fn=die_with_parent()))
+                names[children[-1].pid] = "bot worker"
         gunicorn = [
             sys.executable, "-m", "gunicorn",
             "--bind", f"{args.host}:{args.port}",
@@ -73,9 +174,10 @@ def cmd_serve(args) -> int:
             "--config", "python:service.metrics",  # its child_exit hook drops a dead process's samples
             "service.wsgi:app",
         ]
-        api = subprocess.Popen(gunicorn, env=env)
+        api = subprocess.Popen(gunicorn, env=env, preexec_fn=die_with_parent())
         children.append(api)
-        print(f"ginbox: API on http://{args.host}:{args.port} (docs at /docs)", flush=True)
+        names[api.pid] = "the API (gunicorn)"
+        print(f"ginbox: API on {api_url} (docs at /docs)", flush=True)
 
         stopping = False
 
@@ -85,9 +187,22 @@ def cmd_serve(args) -> int:
 
         signal.signal(signal.SIGTERM, _stop)
         signal.signal(signal.SIGINT, _stop)
-        while not stopping and all(c.poll() is None for c in children):
+        # this loop runs in the main thread, which started every child: their parent-death signal
+        # follows the thread that forked them, and a restarted redis-server is forked here too
+        while not stopping:
+            ended = next((c for c in children if c.poll() is not None), None)
+            if ended is not None:
+                print(f"ginbox: {names[ended.pid]} (pid {ended.pid}) {describe_exit(ended.returncode)}; stopping",
+                      file=sys.stderr, flush=True)
+                return 1
+            if supervisor is not None:
+                try:
+                    supervisor.poll()
+                except RedisGaveUp as exc:
+                    print(f"ginbox: {exc}\nginbox: stopping", file=sys.stderr, flush=True)
+                    return 1
             time.sleep(0.3)
-        return 0 if stopping else 1
+        return 0
     finally:
         for c in children:
             if c.poll() is None:
@@ -99,6 +214,7 @@ def cmd_serve(args) -> int:
                 c.kill()
         if redis_server:
             redis_server.stop()
+        lock.release()
 
 
 def cmd_worker(args) -> int:

@@ -12,7 +12,6 @@ import difflib
 import re
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
