@@ -12,8 +12,11 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import time
+from collections import deque
 from pathlib import Path
+from typing import Callable
 
 
 class RedisUnavailable(RuntimeError):
@@ -42,6 +45,45 @@ def find_redis_server() -> str:
     )
 
 
+def die_with_parent(sig: int = signal.SIGTERM) -> Callable[[], None] | None:
+    """A ``preexec_fn`` that has the child sent ``sig`` when the process starting it dies (Linux).
+
+    ``prctl(PR_SET_PDEATHSIG)``: the kernel signals the child when its parent thread ends, even
+    by ``kill -9``, so the children of ``ginbox serve`` never outlive it (start them from the main
+    thread: the signal follows the thread that forked). If the parent died between the fork and
+    the ``prctl``, the child signals itself. None where there is no ``prctl``.
+    """
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl  # looked up here, before the fork
+    except (OSError, AttributeError):
+        return None
+    parent = os.getpid()
+
+    def preexec() -> None:
+        prctl(1, int(sig), 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
+        if os.getppid() != parent:
+            os.kill(os.getpid(), sig)
+
+    return preexec
+
+
+def describe_exit(returncode: int | None) -> str:
+    """A process's end in words: 'exited with code 1', 'killed by signal 9 (SIGKILL)'."""
+    if returncode is None:
+        return "still running"
+    if returncode < 0:
+        try:
+            name = signal.Signals(-returncode).name
+        except ValueError:
+            name = "unknown signal"
+        return f"killed by signal {-returncode} ({name})"
+    return f"exited with code {returncode}"
+
+
 def free_port(host: str = "127.0.0.1") -> int:
     """A TCP port that was free a moment ago."""
     with socket.socket() as s:
@@ -53,7 +95,10 @@ class RedisServerProcess:
     """One redis-server child process with its data in ``data_dir``.
 
     Durable by default: append-only file with ``appendfsync always``, so that every
-    acknowledged write survives a crash of the server process.
+    acknowledged write survives a crash of the server process. Its stdout and stderr go to
+    ``redis.log`` beside its own log, so that a server that cannot start says why there.
+    ``pass_fds`` are handed down to the server (``ginbox serve`` hands down its data-directory
+    lock); ``preexec_fn`` runs in the child before the exec (see ``die_with_parent``).
     """
 
     def __init__(
@@ -64,6 +109,8 @@ class RedisServerProcess:
         appendfsync: str = "always",
         extra_args: list[str] | None = None,
         binary: str | None = None,
+        pass_fds: tuple[int, ...] = (),
+        preexec_fn: Callable[[], None] | None = None,
     ):
         self.data_dir = Path(data_dir)
         self.host = host
@@ -71,11 +118,35 @@ class RedisServerProcess:
         self.appendfsync = appendfsync
         self.extra_args = list(extra_args or [])
         self.binary = binary or find_redis_server()
+        self.pass_fds = tuple(pass_fds)
+        self.preexec_fn = preexec_fn
         self.proc: subprocess.Popen | None = None
 
     @property
     def url(self) -> str:
         return f"redis://{self.host}:{self.port}/0"
+
+    @property
+    def log_path(self) -> Path:
+        return self.data_dir / "redis.log"
+
+    @property
+    def pid(self) -> int | None:
+        return self.proc.pid if self.proc else None
+
+    def poll(self) -> int | None:
+        """None while the server process runs, else its return code (negative: the signal)."""
+        return self.proc.poll() if self.proc else None
+
+    def log_tail(self, lines: int = 20) -> str:
+        """The last lines of ``redis.log`` (empty if there is none)."""
+        try:
+            with open(self.log_path, "rb") as f:
+                f.seek(0, os.SEEK_END)
+                f.seek(max(0, f.tell() - 16384))
+                return "\n".join(f.read().decode("utf-8", "replace").splitlines()[-lines:])
+        except OSError:
+            return ""
 
     def args(self) -> list[str]:
         return [
@@ -88,34 +159,43 @@ class RedisServerProcess:
             "--save", "",
             "--protected-mode", "no",
             "--daemonize", "no",
-            "--logfile", str(self.data_dir / "redis.log"),
+            "--logfile", str(self.log_path),
             *self.extra_args,
         ]
 
     def start(self, timeout: float = 10.0) -> "RedisServerProcess":
-        """Start the server and wait until it answers PING."""
+        """Start the server and wait until it answers PING (``timeout`` s of silence at most;
+        a server still loading its append-only file is waited for)."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        self.proc = subprocess.Popen(
-            self.args(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
-        )
+        with open(self.log_path, "ab") as log:
+            self.proc = subprocess.Popen(
+                self.args(), stdout=log, stderr=log, start_new_session=True,
+                pass_fds=self.pass_fds, preexec_fn=self.preexec_fn,
+            )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RedisUnavailable(f"redis-server exited with code {self.proc.returncode}; see {self.data_dir / 'redis.log'}")
-            if self.ping():
+                raise RedisUnavailable(f"redis-server {describe_exit(self.proc.returncode)} at start; see {self.log_path}")
+            answer = self._ping()
+            if answer.startswith(b"+PONG"):
                 return self
+            if answer.startswith(b"-LOADING"):
+                deadline = time.monotonic() + timeout  # alive, replaying its append-only file
             time.sleep(0.05)
         self.kill()
         raise RedisUnavailable(f"redis-server did not answer on port {self.port} within {timeout}s")
 
-    def ping(self) -> bool:
-        """True when the server answers PING (raw RESP, so no client library is needed)."""
+    def _ping(self) -> bytes:
         try:
             with socket.create_connection((self.host, self.port), timeout=0.5) as s:
                 s.sendall(b"*1\r\n$4\r\nPING\r\n")
-                return s.recv(16).startswith(b"+PONG")
+                return s.recv(16)
         except OSError:
-            return False
+            return b""
+
+    def ping(self) -> bool:
+        """True when the server answers PING (raw RESP, so no client library is needed)."""
+        return self._ping().startswith(b"+PONG")
 
     def stop(self, timeout: float = 10.0) -> None:
         """Shut down cleanly (SIGTERM makes redis flush its append-only file)."""
@@ -139,3 +219,68 @@ class RedisServerProcess:
 
     def __exit__(self, *exc):
         self.stop()
+
+
+class RedisGaveUp(RuntimeError):
+    """The supervised redis-server died and could not be brought back."""
+
+
+class RedisSupervisor:
+    """Keeps one ``RedisServerProcess`` running: ``poll()`` it often from the thread that started it.
+
+    When the server has died, ``poll`` says so (with the exit code or signal) and starts it again
+    at once on the same port and directory: its clients reconnect to the same URL, and with
+    ``appendfsync always`` every write it acknowledged is in the append-only file it reloads. A
+    failed start is tried again after a growing pause. When ``max_failures`` deaths and failed
+    starts fall within ``window_s`` seconds, ``poll`` raises ``RedisGaveUp`` with the reason and
+    the tail of ``redis.log``.
+    """
+
+    def __init__(self, server: RedisServerProcess, on_restart: Callable[[RedisServerProcess], None] | None = None,
+                 say: Callable[[str], None] | None = None, max_failures: int = 5, window_s: float = 60.0):
+        self.server = server
+        self.on_restart = on_restart
+        self.say = say or (lambda line: print(line, file=sys.stderr, flush=True))
+        self.max_failures = max_failures
+        self.window_s = window_s
+        self.failures: deque[float] = deque()
+        self.down = False
+        self.next_try = 0.0
+        self.restarts = 0
+
+    def _failed(self, now: float, what: str) -> None:
+        self.failures.append(now)
+        while self.failures and self.failures[0] < now - self.window_s:
+            self.failures.popleft()
+        if len(self.failures) >= self.max_failures:
+            raise RedisGaveUp(
+                f"redis-server cannot be kept running: {len(self.failures)} deaths and failed starts within "
+                f"{self.window_s:.0f} s (last: {what}). Last lines of {self.server.log_path}:\n{self.server.log_tail()}"
+            )
+        # 0.5 s, 1 s, 2 s... before the next start, the first restart at once
+        self.next_try = now + (0.0 if not self.down else min(8.0, 0.25 * 2 ** len(self.failures)))
+
+    def poll(self) -> None:
+        """Restart the server if it has died; raise ``RedisGaveUp`` when it cannot come back."""
+        server = self.server
+        if not self.down:
+            code = server.poll()
+            if code is None:
+                return
+            what = f"redis-server (pid {server.pid}) died: {describe_exit(code)}"
+            self.say(f"ginbox: {what}; restarting it on port {server.port} with the same data")
+            self._failed(time.monotonic(), what)
+            self.down = True
+        if time.monotonic() < self.next_try:
+            return
+        try:
+            server.start()
+        except RedisUnavailable as exc:
+            self.say(f"ginbox: redis-server could not be restarted: {exc}")
+            self._failed(time.monotonic(), str(exc))
+            return
+        self.down = False
+        self.restarts += 1
+        self.say(f"ginbox: redis-server restarted (pid {server.pid}) on port {server.port}")
+        if self.on_restart:
+            self.on_restart(server)

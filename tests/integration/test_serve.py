@@ -1,17 +1,26 @@
-"""`ginbox serve` with no REDIS_URL: embedded Redis, ready, and games survive a restart."""
+"""`ginbox serve` with no REDIS_URL: embedded Redis, ready, games survive a restart; one server
+per data directory, none of its children outlives a kill -9 of it, and a killed redis-server is
+started again on the same data and port."""
 
 from __future__ import annotations
 
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 
-from service.redis_process import free_port
+from support.randomplay import choose_move
+from support.servers import HttpClient
+
+from service.redis_process import find_redis_server, free_port
+
+LOCK_FILE = "serve.lock"
 
 
 def _get(url: str, timeout: float = 2.0):
@@ -26,28 +35,129 @@ def _post(url: str, body: dict):
         return resp.status, json.loads(resp.read())
 
 
-def _start(data_dir, port):
-    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+def _ready(port: int) -> bool:
+    try:
+        return _get(f"http://127.0.0.1:{port}/readyz")[0] == 200
+    except (urllib.error.URLError, ConnectionError, OSError):
+        return False
+
+
+def _launch(data_dir, port, logs: Path | None = None, **extra_env) -> subprocess.Popen:
+    """``ginbox serve`` in a session of its own; its stdout and stderr go to ``logs``.out / .err."""
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "PROMETHEUS_MULTIPROC_DIR")}
     env.update(GINBOX_DATA_DIR=str(data_dir), GINBOX_PROCESSES="1", GINBOX_CONNECTIONS="50", GINBOX_BOT_WORKERS="0")
-    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env.update(extra_env)
+    out = open(f"{logs}.out", "ab") if logs else subprocess.DEVNULL
+    err = open(f"{logs}.err", "ab") if logs else subprocess.DEVNULL
+    try:
+        return subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
+                                env=env, stdout=out, stderr=err, start_new_session=True)
+    finally:
+        if logs:
+            out.close()
+            err.close()
+
+
+def _start(data_dir, port, logs: Path | None = None, **extra_env) -> subprocess.Popen:
+    proc = _launch(data_dir, port, logs, **extra_env)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        assert proc.poll() is None, "ginbox serve exited early"
-        try:
-            status, body = _get(f"http://127.0.0.1:{port}/readyz")
-            if status == 200:
-                return proc
-        except (urllib.error.URLError, ConnectionError, OSError):
-            pass
+        assert proc.poll() is None, f"ginbox serve exited early: {_text(logs, 'err')}"
+        if _ready(port):
+            return proc
         time.sleep(0.2)
-    proc.kill()
+    _kill_group(proc)
     raise AssertionError("ginbox serve did not become ready within 60 s")
 
 
 def _stop(proc):
     proc.send_signal(signal.SIGTERM)
     proc.wait(30)
+
+
+def _kill_group(proc) -> None:
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.wait(10)
+
+
+def _text(logs: Path | None, which: str, limit: int = 4000) -> str:
+    try:
+        return Path(f"{logs}.{which}").read_text(errors="replace")[-limit:] if logs else ""
+    except FileNotFoundError:
+        return ""
+
+
+def _lock_info(data_dir) -> dict:
+    """What the running server wrote into its lock file (retried: it is rewritten in place)."""
+    for _ in range(50):
+        try:
+            return json.loads((Path(data_dir) / LOCK_FILE).read_text())
+        except (FileNotFoundError, ValueError):
+            time.sleep(0.1)
+    raise AssertionError("no readable lock file in the data directory")
+
+
+def _alive(pid: int) -> bool:
+    """True while ``pid`` runs (a zombie nobody reaped yet counts as dead)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+
+
+def _descendants(pid: int) -> set[int]:
+    """Every process below ``pid`` in the process tree, read from /proc."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found, frontier = set(), {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def _redis_pid(serve_pid: int) -> int | None:
+    """The pid of the redis-server below ``serve_pid``, if one runs."""
+    for pid in _descendants(serve_pid):
+        try:
+            if Path(f"/proc/{pid}/comm").read_text().strip() == "redis-server" and _alive(pid):
+                return pid
+        except OSError:
+            continue
+    return None
+
+
+def _create_game(port: int) -> tuple[str, dict]:
+    status, created = _post(f"http://127.0.0.1:{port}/games",
+                            {"variant": "gin-rami", "seats": [{"name": "ann"}, {"name": "bob"}]})
+    assert status == 201
+    return created["game_id"], {s["seat"]: s["token"] for s in created["seats"]}
+
+
+def _play(client: HttpClient, game_id: str, tokens: dict, moves: int, rng: random.Random) -> int:
+    """Play ``moves`` acknowledged moves; the version the last one's ETag named."""
+    version = 0
+    for _ in range(moves):
+        spectator = client.call("GET", f"/games/{game_id}")
+        assert spectator.status == 200, spectator.body
+        seat = spectator.body["to_act"][0]
+        view = client.call("GET", f"/games/{game_id}", token=tokens[seat])
+        reply = client.call("POST", f"/games/{game_id}/moves", choose_move(view.body, rng), token=tokens[seat],
+                            headers={"If-Match": f'"{view.body["version"]}"'})
+        assert reply.status == 200, reply.body
+        version = reply.version
+    return version
 
 
 def test_serve_without_redis_url_is_ready_and_keeps_games_across_a_restart(tmp_path):
@@ -72,3 +182,123 @@ def test_serve_without_redis_url_is_ready_and_keeps_games_across_a_restart(tmp_p
         assert after == before
     finally:
         _stop(proc)
+
+
+def test_one_server_per_data_dir_and_none_of_its_children_outlives_a_kill9(tmp_path):
+    data = tmp_path / "data"
+    port = free_port()
+    first = _start(data, port, tmp_path / "first", GINBOX_BOT_WORKERS="1")
+    children: set[int] = set()
+    try:
+        game_id, _ = _create_game(port)
+        _, before = _get(f"http://127.0.0.1:{port}/games/{game_id}")
+        redis_pid = _redis_pid(first.pid)
+        assert redis_pid
+
+        # a second server on the same data directory refuses before it starts anything
+        second_port = free_port()
+        second = _launch(data, second_port, tmp_path / "second")
+        deadline = time.monotonic() + 30
+        while second.poll() is None and time.monotonic() < deadline:
+            if _ready(second_port):
+                _kill_group(second)
+                raise AssertionError("a second ginbox serve started on the data directory of a running one")
+            time.sleep(0.1)
+        if second.poll() is None:
+            _kill_group(second)
+            raise AssertionError("the second ginbox serve neither refused nor started within 30 s")
+        err = _text(tmp_path / "second", "err")
+        assert second.returncode != 0
+        assert str(data.resolve()) in err and f"pid {first.pid}" in err and f":{port}" in err, err
+        assert not (data / "redis" / "redis.log").read_text().count("Server initialized") > 1  # one Redis ever
+        assert _get(f"http://127.0.0.1:{port}/games/{game_id}") == (200, before)
+        # the lock file names the server and its Redis
+        info = _lock_info(data)
+        assert (info["pid"], info["redis_pid"], info["api"]) == (first.pid, redis_pid, f"http://127.0.0.1:{port}")
+
+        # kill -9 of the server alone: every child (the API, the bot worker, redis-server) is orphaned
+        # and must die with it
+        children = _descendants(first.pid)
+        assert redis_pid in children
+        os.kill(first.pid, signal.SIGKILL)
+        first.wait(10)
+        deadline = time.monotonic() + 30
+        while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not [pid for pid in children if _alive(pid)], "children of the killed server still run"
+    finally:
+        _kill_group(first)
+        for pid in children:  # whatever outlived it (if the test failed), so that nothing is left behind
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+
+    port = free_port()
+    third = _start(data, port, tmp_path / "third")
+    try:
+        assert _get(f"http://127.0.0.1:{port}/games/{game_id}") == (200, before)
+    finally:
+        _stop(third)
+    assert third.returncode == 0
+
+
+def test_serve_restarts_a_killed_redis_server_and_keeps_every_acknowledged_move(tmp_path):
+    data = tmp_path / "data"
+    port = free_port()
+    proc = _start(data, port, tmp_path / "serve")
+    client = HttpClient("127.0.0.1", port, timeout=10)
+    rng = random.Random(20261201)
+    try:
+        game_id, tokens = _create_game(port)
+        acked = _play(client, game_id, tokens, 12, rng)
+        redis_pid = _redis_pid(proc.pid)
+        assert redis_pid
+
+        os.kill(redis_pid, signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while _redis_pid(proc.pid) in (None, redis_pid) or not _ready(port):
+            assert proc.poll() is None, _text(tmp_path / "serve", "err")
+            assert time.monotonic() < deadline, f"Redis did not come back within 30 s:\n{_text(tmp_path / 'serve', 'err')}"
+            time.sleep(0.2)
+        # the API's REDIS_URL did not change: Redis is back on the same port and the API reconnected
+        assert _lock_info(data)["redis_pid"] == _redis_pid(proc.pid)
+
+        acked = _play(client, game_id, tokens, 4, rng)
+        events = client.call("GET", f"/games/{game_id}/events?after=0&limit=500", token=tokens[0]).body["events"]
+        assert [e["version"] for e in events] == list(range(1, acked + 1))
+        err = _text(tmp_path / "serve", "err")
+        assert f"redis-server (pid {redis_pid}) died" in err and "SIGKILL" in err and "restarted" in err, err
+    finally:
+        client.close()
+        _stop(proc)
+    assert proc.returncode == 0
+
+
+def test_serve_stops_with_the_reason_when_redis_server_cannot_come_back(tmp_path):
+    data = tmp_path / "data"
+    # a redis-server that starts once; every later start fails at once
+    wrapper = tmp_path / "redis-server-once"
+    wrapper.write_text(
+        "#!/bin/sh\n"
+        f'if [ -e "{tmp_path}/started" ]; then echo "this redis-server refuses to start again" >&2; exit 1; fi\n'
+        f'touch "{tmp_path}/started"\n'
+        f'exec "{find_redis_server()}" "$@"\n'
+    )
+    wrapper.chmod(0o755)
+    port = free_port()
+    proc = _start(data, port, tmp_path / "serve", GINBOX_REDIS_SERVER=str(wrapper))
+    try:
+        redis_pid = _redis_pid(proc.pid)
+        assert redis_pid
+        os.kill(redis_pid, signal.SIGKILL)
+        try:
+            code = proc.wait(60)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"ginbox serve did not give up within 60 s:\n{_text(tmp_path / 'serve', 'err')}")
+        err = _text(tmp_path / "serve", "err")
+        assert code != 0
+        assert f"redis-server (pid {redis_pid}) died" in err, err
+        assert "this redis-server refuses to start again" in err, err  # the tail of redis.log
+        assert not [pid for pid in _descendants(proc.pid) if _alive(pid)]
+        assert not _ready(port)  # the API went with it
+    finally:
+        _kill_group(proc)
