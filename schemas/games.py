@@ -6,15 +6,17 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from schemas.common import (
     BOT_STRATEGIES,
+    MAX_VERSION,
     STATUSES,
     VARIANTS,
     CardCode,
+    Cursor,
+    Name,
     QueryInteger,
     QuerySchema,
     StrictBoolean,
     StrictInteger,
     StrictSchema,
-    no_control_characters,
     not_blank,
     unique_cards,
 )
@@ -23,11 +25,6 @@ SEATS_PER_VARIANT = {"three-hand": 3, "gin-rami": 2}
 MAX_DECKS = 100
 MAX_ADVICE = 500
 ROLE_NAMES = ("box", "captain", "advisor")
-
-
-def Name(**kwargs) -> fields.String:
-    """A player's display name: 1..40 printable characters."""
-    return fields.String(validate=[validate.Length(1, 40), no_control_characters, not_blank], **kwargs)
 
 
 class OptionsSchema(StrictSchema):
@@ -55,7 +52,7 @@ class BotSeatSchema(StrictSchema):
     bot = fields.String(required=True, validate=validate.OneOf(BOT_STRATEGIES))
     name = Name()
     #: the expert's thinking time per move; strategies that do not search ignore it
-    budget_ms = fields.Integer(strict=True, validate=validate.Range(min=10, max=5000))
+    budget_ms = StrictInteger(validate=validate.Range(min=10, max=5000))
 
 
 class SeatSpecField(fields.Field):
@@ -189,7 +186,7 @@ class MoveSchema(Schema):
 class ListGamesQuery(QuerySchema):
     status = fields.String(validate=validate.OneOf(STATUSES))
     variant = fields.String(validate=validate.OneOf(VARIANTS))
-    cursor = fields.String(validate=validate.Length(1, 200))
+    cursor = Cursor()
     limit = QueryInteger(load_default=20, validate=validate.Range(1, 100))
 
 
@@ -208,7 +205,7 @@ class GameListSchema(Schema):
 
 
 class EventsQuery(QuerySchema):
-    after = QueryInteger(load_default=0, validate=validate.Range(0, None))
+    after = QueryInteger(load_default=0, validate=validate.Range(0, MAX_VERSION))
     limit = QueryInteger(load_default=100, validate=validate.Range(1, 1000))
 
 
@@ -226,11 +223,12 @@ class EventListSchema(Schema):
 
 
 class StateQuery(QuerySchema):
-    version = QueryInteger(required=True)
+    # (below 1: 422 invalid_version, as the spec says; above MAX_VERSION: no version, 400)
+    version = QueryInteger(required=True, validate=validate.Range(None, MAX_VERSION))
 
 
 class StreamQuery(QuerySchema):
-    after = QueryInteger(validate=validate.Range(0, None))
+    after = QueryInteger(validate=validate.Range(0, MAX_VERSION))
     once = fields.String(load_default="0", validate=validate.OneOf(["0", "1", "false", "true"]))
     token = fields.String(validate=validate.Length(1, 200))
 

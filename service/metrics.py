@@ -208,3 +208,19 @@ def child_exit(server, worker) -> None:
         from prometheus_client import multiprocess
 
         multiprocess.mark_process_dead(worker.pid)
+
+
+# -- the rest of gunicorn's configuration (this module is its config: --config python:service.metrics) --
+
+#: the longest request line gunicorn reads: its maximum (its default, 4094, would answer longer
+#: URIs itself). Every URI up to it reaches the app, which refuses those over
+#: service.api.http.MAX_URI_BYTES with a problem+json 414 uri_too_long.
+limit_request_line = 8190
+
+
+def post_worker_init(worker) -> None:
+    """gunicorn hook, in each worker process: the errors gunicorn answers itself (a request line
+    over limit_request_line, too many headers, a garbled request) are problem+json too."""
+    from service.api.problems import install_gunicorn_problem_errors
+
+    install_gunicorn_problem_errors()

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import pytest
 
 from service.store import ConcurrencyError, IdempotencyConflict, InvalidCursor
+from service.store.base import scoped_idempotency_key
 
 
 class UnknownTestEventType(Exception):
@@ -236,6 +237,27 @@ class EventStoreContract:
         assert store.append("g1", events("a"), 0, "key-1") == 1
         assert store.append("g2", events("b", "c"), 0, "key-1") == 2
         assert store.version("g1") == 1 and store.version("g2") == 2
+
+    def test_the_same_key_in_two_scopes_is_two_records(self, store):
+        # the API records each seat's keys under the seat: two seats may choose the same key
+        mine, theirs = scoped_idempotency_key("seat:0", "key-1"), scoped_idempotency_key("seat:1", "key-1")
+        assert mine != theirs
+        assert store.append("g1", events("a"), 0, mine, fingerprint="seat-0-request") == 1
+        # the other scope's request with the same key is neither a replay nor a conflict
+        assert store.append("g1", events("b"), 1, theirs, fingerprint="seat-1-request") == 2
+        assert store.idempotent_result("g1", mine) == ("seat-0-request", 1)
+        assert store.idempotent_result("g1", theirs) == ("seat-1-request", 2)
+        assert store.idempotent_result("g1", "key-1") is None
+        # within its scope a key still answers its first request, and still refuses another one
+        assert store.append("g1", events("a"), 0, mine, fingerprint="seat-0-request") == 1
+        with pytest.raises(IdempotencyConflict):
+            store.append("g1", events("c"), 2, theirs, fingerprint="seat-1-other")
+        assert store.version("g1") == 2
+
+    @pytest.mark.parametrize("scope", ["", "seat 0", "seat\t0", None, 0])
+    def test_a_scope_that_could_make_two_scoped_keys_one_is_refused(self, scope):
+        with pytest.raises(ValueError):
+            scoped_idempotency_key(scope, "key-1")
 
     def test_a_failed_append_does_not_record_its_key(self, store):
         store.append("g1", events("a"), 0)

@@ -14,6 +14,24 @@ def unauthorized(detail: str) -> ApiError:
     return ApiError(401, "unauthorized", detail, headers={"WWW-Authenticate": 'Bearer realm="ginbox"'})
 
 
+def refuse_query_token(allowed_endpoints: frozenset[str] | set[str] = frozenset()):
+    """A before_request hook: 400 invalid_query for ``?token=`` on any endpoint but ``allowed_endpoints``.
+
+    Only the stream takes a token in its URL (browsers' EventSource cannot send headers).
+    Elsewhere the parameter would be ignored, and a client that put its token there would be
+    answered as a spectator without noticing; refusing it tells the client at once.
+    """
+
+    def hook():
+        if "token" in request.args and request.endpoint not in allowed_endpoints:
+            raise ApiError(400, "invalid_query",
+                           "send the seat token as 'Authorization: Bearer <token>'; only the stream takes ?token=",
+                           extra={"errors": {"token": ["Only GET /games/{game_id}/stream takes a token here."]}})
+        return None
+
+    return hook
+
+
 def presented_token(required: bool, strict: bool = True, allow_query: bool = False) -> str | None:
     """The token of the request, or None; a malformed Authorization header is a 401 when ``strict``."""
     header = request.headers.get("Authorization")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from urllib.parse import quote
 
 import orjson
 
@@ -11,27 +12,73 @@ from flask import Response, request
 from marshmallow import Schema, ValidationError
 
 from service.api.problems import ApiError
+from service.store.base import scoped_idempotency_key
 
 IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7E]{1,200}$")
-_ETAG = re.compile(r'^"([0-9]{1,15})"$')
+#: what If-Match may hold (openapi.yaml's IfMatch pattern): ``*``, or a comma-separated list of
+#: the strong ETags this server gives, ``"<version>"``. Anything else (a weak tag, an opaque tag,
+#: a version of more than 15 digits, a bare number) is no precondition a client meant: 400.
+IF_MATCH_PATTERN = r'^(\*|"[0-9]{1,15}"([ \t]*,[ \t]*"[0-9]{1,15}")*)$'
+_IF_MATCH = re.compile(IF_MATCH_PATTERN)
+_TAG_VERSION = re.compile(r'"([0-9]+)"')
+#: the longest request URI (path and query) the app answers; no request of openapi.yaml comes near
+MAX_URI_BYTES = 4096
 
 
 def _reject_constant(name: str):
     raise ValueError(f"{name} is not JSON")
 
 
+class _DuplicateKey(ValueError):
+    """A JSON object names a key twice (Python's json would keep the last one silently)."""
+
+    def __init__(self, key: str):
+        super().__init__(key)
+        self.key = key
+
+
+def _object_without_duplicates(pairs: list) -> dict:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return obj
+
+
+def _body_bytes() -> bytes:
+    """The request body: 413 body_too_large over the limit, also when no Content-Length announced it.
+
+    A body with a Content-Length over the limit was refused before the view (service.app); a
+    chunked one is only measured while it is read. werkzeug stops reading such a stream at the
+    limit without saying whether more was coming, so the stream is read to one byte past it.
+    """
+    limit = request.max_content_length
+    if limit is not None and request.content_length is None:
+        request.max_content_length = limit + 1
+    raw = request.get_data(cache=True)
+    if limit is not None and len(raw) > limit:
+        raise ApiError(413, "body_too_large", f"the request body is larger than {limit} bytes")
+    return raw
+
+
 def json_body():
-    """The parsed JSON body: 415 unless the body is declared JSON, 400 invalid_json if it is not."""
+    """The parsed JSON body: 415 unless the body is declared JSON, 400 invalid_json if it is not
+    (duplicate keys included), 413 body_too_large if it is too large."""
     if not request.is_json:
         raise ApiError(415, "unsupported_media_type", "send the body as application/json")
-    raw = request.get_data(cache=True)
+    raw = _body_bytes()
     try:
         text = raw.decode("utf-8")
-        data = json.loads(text, parse_constant=_reject_constant)
+        data = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_object_without_duplicates)
         # a \ud800 escape decodes to a lone surrogate, which no UTF-8 store can keep (valid
         # UTF-8 holds no surrogate, so only a body with a \u escape can carry one)
         if "\\u" in text:
             json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except _DuplicateKey as dup:
+        raise ApiError(400, "invalid_json", f"the key {dup.key!r} appears more than once in one object") from None
     except (ValueError, UnicodeError, RecursionError):
         raise ApiError(400, "invalid_json", "the body is not valid UTF-8 JSON") from None
     return data
@@ -53,27 +100,49 @@ def load_query(schema: Schema) -> dict:
 
 
 def if_match_versions() -> set[int] | None:
-    """The versions named by If-Match (None: no precondition). A tag that names no version matches nothing."""
+    """The versions named by If-Match (None: no precondition, or ``*``: the game exists, which it must).
+
+    400 invalid_header when the header is not ``*`` nor a list of ``"<version>"`` tags. A tag
+    written with leading zeros is well formed but names no ETag this server gave: it matches nothing.
+    """
     raw = request.headers.get("If-Match")
-    if raw is None or raw.strip() == "*":
+    if raw is None:
         return None
-    found = set()
-    for tag in raw.split(","):
-        m = _ETAG.match(tag.strip())
-        if m:
-            found.add(int(m.group(1)))
-    return found
+    value = raw.strip(" \t")
+    if not _IF_MATCH.fullmatch(value):
+        raise ApiError(400, "invalid_header", 'If-Match is * or a list of ETags this server gives, such as "7"',
+                       extra={"errors": {"If-Match": ['Not * nor a list of "<version>" tags.']}})
+    if value == "*":
+        return None
+    return {int(v) for v in _TAG_VERSION.findall(value) if v == str(int(v))}
 
 
-def idempotency_key() -> str | None:
-    """The Idempotency-Key header, if any (400 invalid_header when malformed)."""
+def idempotency_key(scope: str | None = None) -> str | None:
+    """The Idempotency-Key header, if any (400 invalid_header when malformed), as it is recorded.
+
+    With a ``scope`` (the caller's seat), the key is recorded under that scope: two seats that
+    happen to choose the same key make two different requests, and neither is refused for the other's.
+    """
     key = request.headers.get("Idempotency-Key")
     if key is None:
         return None
-    if not IDEMPOTENCY_KEY.match(key):
+    if not IDEMPOTENCY_KEY.fullmatch(key):
         raise ApiError(400, "invalid_header", "Idempotency-Key is 1 to 200 visible ASCII characters",
                        extra={"errors": {"Idempotency-Key": ["Invalid value."]}})
-    return key
+    return key if scope is None else scoped_idempotency_key(scope, key)
+
+
+def refuse_long_uri():
+    """before_request: 414 uri_too_long for a URI (path and query) over MAX_URI_BYTES."""
+    environ = request.environ
+    # the path as sent (servers that keep it say so in RAW_URI or REQUEST_URI; some include the
+    # query there, some do not), else as decoded, quoted again; then the query
+    raw = environ.get("RAW_URI") or environ.get("REQUEST_URI")
+    path = raw.partition("?")[0] if raw is not None else quote(environ.get("PATH_INFO", ""), safe="/;:@&=+$,!~*'()")
+    query = environ.get("QUERY_STRING", "")
+    length = len(path) + (len(query) + 1 if query else 0)
+    if length > MAX_URI_BYTES:
+        raise ApiError(414, "uri_too_long", f"the request URI is longer than {MAX_URI_BYTES} bytes")
 
 
 def json_response(payload, status: int = 200, headers: dict | None = None) -> Response:

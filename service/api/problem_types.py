@@ -32,17 +32,18 @@ def _t(statuses, title: str, description: str) -> ProblemType:
 # -- requests, authentication, limits --------------------------------------------------------------
 _REQUEST = {
     "invalid_json": _t(400, "Body is not JSON",
-                       "The body is not valid UTF-8 JSON (NaN, Infinity and lone surrogates are not JSON). "
-                       "Send a JSON document."),
+                       "The body is not valid UTF-8 JSON (NaN, Infinity and lone surrogates are not JSON), or "
+                       "an object of it names a key twice (the detail says which). Send a JSON document."),
     "invalid_body": _t(400, "Body does not match its schema",
                        "The body is JSON but does not match the schema of this request in openapi.yaml; "
                        "`errors` names each field at fault. Unknown fields are refused too."),
     "invalid_query": _t(400, "Invalid query parameter",
                         "A query parameter is malformed, out of range or a cursor this server did not hand "
-                        "out; `errors` names each parameter at fault."),
+                        "out, or a seat token was sent as `?token=` to a request other than the stream "
+                        "(send it as `Authorization: Bearer <token>`); `errors` names each parameter at fault."),
     "invalid_header": _t(400, "Invalid header",
-                         "A header this request uses (such as Idempotency-Key: 1 to 200 visible ASCII "
-                         "characters) is malformed; `errors` names it."),
+                         "A header this request uses is malformed: Idempotency-Key (1 to 200 visible ASCII "
+                         "characters), If-Match (`*` or a list of `\"<version>\"` ETags); `errors` names it."),
     "unsupported_media_type": _t(415, "Unsupported media type",
                                  "Send the body with `Content-Type: application/json`."),
     "body_too_large": _t(413, "Body too large",
@@ -58,15 +59,15 @@ _REQUEST = {
                        "More requests than GINBOX_RATE_LIMIT per minute from this client address or token. "
                        "Wait the seconds in Retry-After."),
     "idempotency_key_reused": _t(422, "Idempotency-Key reused",
-                                 "This Idempotency-Key was already used in this game for a different request "
-                                 "(another body, path or seat). A retry must repeat the first request exactly; "
+                                 "This Idempotency-Key was already used by this seat in this game for a different "
+                                 "request (another body or path). A retry must repeat the first request exactly; "
                                  "a new request needs a new key."),
 }
 
 # -- games, versions, concurrency -----------------------------------------------------------------
 _GAMES = {
     "game_not_found": _t(404, "No such game", "There is no game with this id on this server."),
-    "seat_not_found": _t(404, "No such seat", "The game has no seat with this number."),
+    "seat_not_found": _t(404, "No such seat", "The game has no seat with this number (seats are 0 to 1, or 0 to 2)."),
     "version_not_found": _t(404, "No such version", "The game has not reached this version yet."),
     "invalid_version": _t(422, "Invalid version", "Versions start at 1, the game's creation."),
     "game_not_over": _t(409, "Game not over",
@@ -153,7 +154,7 @@ _HTTP = {
     "method_not_allowed": _t(405, "Method not allowed", "The path exists; the Allow header lists its methods."),
     "not_acceptable": _t(406, "Not acceptable", "The server cannot answer in a media type the Accept header allows."),
     "length_required": _t(411, "Length required", "Send a Content-Length with the body."),
-    "uri_too_long": _t(414, "URI too long", "The request's URI is longer than the server accepts."),
+    "uri_too_long": _t(414, "URI too long", "The request's URI is longer than the server accepts (4096 bytes)."),
     "headers_too_large": _t(431, "Headers too large", "The request's headers are larger than the server accepts."),
     "not_implemented": _t(501, "Not implemented", "The server does not implement this method."),
     "http_error": _t(sorted(s for s in default_exceptions if s not in HTTP_CODES), "HTTP error",

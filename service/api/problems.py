@@ -94,8 +94,95 @@ def _messages(messages) -> dict:
 
 
 def register_error_handlers(app: Flask) -> None:
-    """Route every exception raised while answering a request through :func:`to_problem`."""
+    """Route every exception raised while answering a request through :func:`to_problem`, and
+    refuse an over-long URI (414) before anything else, routing included, looks at it."""
+    from service.api.http import refuse_long_uri
+
     app.register_error_handler(Exception, to_problem)
     # werkzeug answers 404/405 from routing as HTTPExceptions, which Exception already covers;
     # registering the base class too makes the intent explicit
     app.register_error_handler(HTTPException, to_problem)
+    app.before_request(refuse_long_uri)
+
+
+# -- errors gunicorn answers itself ---------------------------------------------------------------
+
+#: gunicorn's own error answers (a request it cannot parse or will not read: request line too
+#: long, too many or too large headers, a garbled request line, an unknown transfer coding)
+#: never reach the app; this is the code each status gets
+_GUNICORN_CODES = {**HTTP_CODES, 500: "internal_error"}
+_GUNICORN_DETAILS = {
+    400: "the HTTP request itself is malformed",
+    414: "the request line is longer than the server reads",
+    431: "the request's headers are more or larger than the server reads",
+    500: "the server failed to answer this request",
+    501: "the server does not implement this transfer coding",
+}
+
+
+def gunicorn_problem(status: int, reason: str) -> bytes:
+    """The whole HTTP/1.1 answer gunicorn sends for an error of its own: problem+json, connection closed."""
+    code = _GUNICORN_CODES.get(status, "http_error")
+    body = json.dumps({
+        "type": type_uri(code),
+        "title": title_of(code),
+        "status": status,
+        "code": code,
+        "detail": _GUNICORN_DETAILS.get(status, reason.lower() or "the request was refused"),
+    }).encode("utf-8")
+    head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: {PROBLEM_MIMETYPE}\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n")
+    return head.encode("latin-1") + body
+
+
+def _linger(sock, max_bytes: int = 1 << 20, seconds: float = 1.0) -> None:
+    """Close the sending side, then read what the client still sends, for a little while.
+
+    gunicorn closes the connection right after its answer. A client still sending (the rest of
+    an over-long request line, say) would then get a reset, often before it reads the answer:
+    reading on for at most ``seconds`` and ``max_bytes`` lets it finish and read the problem.
+    """
+    import socket
+    import time
+
+    try:
+        sock.shutdown(socket.SHUT_WR)
+    except OSError:
+        return
+    deadline = time.monotonic() + seconds
+    received = 0
+    try:
+        while received < max_bytes:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            sock.settimeout(left)
+            data = sock.recv(65536)
+            if not data:
+                return
+            received += len(data)
+    except OSError:
+        return
+
+
+def install_gunicorn_problem_errors() -> None:
+    """Make gunicorn (in this process) write its own error answers as problem+json.
+
+    gunicorn writes them, after logging them, through ``gunicorn.util.write_error`` (an HTML
+    page otherwise); the worker process calls this from the ``post_worker_init`` hook of its
+    config module, service.metrics. Without gunicorn, or with one lacking that function, nothing
+    changes.
+    """
+    try:
+        from gunicorn import util
+    except ImportError:
+        return
+    if not hasattr(util, "write_error") or getattr(util.write_error, "_ginbox_problem", False):
+        return
+
+    def write_error(sock, status_int, reason, mesg):
+        util.write_nonblock(sock, gunicorn_problem(int(status_int), str(reason)))
+        _linger(sock)
+
+    write_error._ginbox_problem = True
+    util.write_error = write_error

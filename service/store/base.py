@@ -47,6 +47,22 @@ def default_fingerprint(encoded_events: list[dict]) -> str:
     return hashlib.sha256(canonical_json(encoded_events).encode("utf-8")).hexdigest()
 
 
+def scoped_idempotency_key(scope: str, key: str) -> str:
+    """The name under which ``key``, chosen by ``scope`` (a seat), is recorded in its game.
+
+    A game's idempotency keys are one table; the callers that send them (the seats) choose
+    them independently, so each key is recorded under its scope: the same key chosen by two
+    seats names two records, and one seat's request can never answer, or be refused for,
+    another's. The scope ends at the first space (a scope holds none), so no two pairs give
+    one name, and a key recorded without a scope (holding no space) is never one of them.
+    """
+    if not isinstance(scope, str) or not scope or any(c.isspace() for c in scope):
+        raise ValueError(f"an idempotency scope is a non-empty str without whitespace, not {scope!r}")
+    if not isinstance(key, str) or not key:
+        raise ValueError(f"idempotency key must be a non-empty str, not {key!r}")
+    return f"{scope} {key}"
+
+
 def default_codec():
     """The engine's event registry, imported only when a store is built without a codec."""
     from service.rules import events

@@ -51,13 +51,18 @@ def test_the_same_key_with_another_body_is_422_idempotency_key_reused(api):
     assert g.version() == v
 
 
-def test_another_seat_replaying_a_key_never_receives_the_first_callers_view(api):
+def test_another_seat_sending_the_same_key_makes_its_own_request_and_never_gets_the_first_view(api):
     g = _game(api)
     first = g.move(1, {"type": "take_upcard"}, key="shared")
+    v = g.version()
     resp = g.post_move(0, {"type": "take_upcard"}, key="shared")
-    # the first answer holds seat 1's hand: seat 0 must not be handed it
-    assert resp.status_code == 422 and resp.get_json()["code"] == "idempotency_key_reused"
+    # keys belong to the seat that sends them: seat 0's request is decided as its own (it is not
+    # seat 0's turn), neither answered with seat 1's view (its hand) nor refused as a reused key
+    assert resp.status_code == 409 and resp.get_json()["code"] == "not_your_turn"
     assert sorted(first["hand"]) == sorted(NON_DEALER + ["TH"])
+    assert g.version() == v
+    # and seat 1's key still answers seat 1's first request
+    assert g.post_move(1, {"type": "take_upcard"}, key="shared").get_json() == first
 
 
 def test_a_retried_refused_move_gets_the_same_refusal_and_changes_nothing(api):

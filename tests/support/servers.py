@@ -62,7 +62,8 @@ def service_env(redis_url: str, key_prefix: str, **extra: Any) -> dict[str, str]
 
 
 class ApiServer:
-    """``gunicorn service.wsgi:app`` on a free loopback port, with the worker class ``ginbox serve`` uses.
+    """``gunicorn service.wsgi:app`` on a free loopback port, with the worker class and the config module
+    (``service.metrics``) ``ginbox serve`` uses.
 
     ``threads`` applies to gthread workers, ``connections`` to gevent ones.
     """
@@ -87,7 +88,9 @@ class ApiServer:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "--bind", f"{self.host}:{self.port}",
              "--workers", str(self.workers), *worker_args(self.worker_class, self.threads, self.connections),
-             "--timeout", "0", "--graceful-timeout", "5", "--log-level", "info", *self.extra_args, self.app],
+             "--timeout", "0", "--graceful-timeout", "5", "--log-level", "info",
+             # gunicorn's settings and hooks, as `ginbox serve` and the image load them
+             "--config", "python:service.metrics", *self.extra_args, self.app],
             cwd=REPO, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
         )
         log.close()
