@@ -232,18 +232,23 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="ginbox", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help=cmd_serve.__doc__)
-    serve.add_argument("--host", default=os.environ.get("GINBOX_HOST", "127.0.0.1"))
-    serve.add_argument("--port", type=int, default=int(os.environ.get("GINBOX_PORT", "8000")))
-    serve.add_argument("--processes", type=int, default=int(os.environ.get("GINBOX_PROCESSES", "2")))
+    serve.add_argument("--host", default=os.environ.get("GINBOX_HOST", "127.0.0.1"),
+                       help="address the API listens on (default: $GINBOX_HOST, else 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=int(os.environ.get("GINBOX_PORT", "8000")),
+                       help="port the API listens on (default: $GINBOX_PORT, else 8000)")
+    serve.add_argument("--processes", type=int, default=int(os.environ.get("GINBOX_PROCESSES", "2")),
+                       help="gunicorn processes of the API (default: $GINBOX_PROCESSES, else 2)")
     serve.add_argument("--worker-class", choices=WORKER_CLASSES,
                        default=os.environ.get("GINBOX_WORKER_CLASS", "gevent"),
-                       help="gunicorn worker class of the API (default gevent)")
+                       help="gunicorn worker class of the API (default: $GINBOX_WORKER_CLASS, else gevent)")
     serve.add_argument("--connections", type=int, default=int(os.environ.get("GINBOX_CONNECTIONS", "1000")),
-                       help="simultaneous connections per API process (gevent)")
+                       help="simultaneous connections per API process, gevent only "
+                            "(default: $GINBOX_CONNECTIONS, else 1000)")
     serve.add_argument("--threads", type=int, default=int(os.environ.get("GINBOX_THREADS", "16")),
-                       help="threads per API process (gthread)")
+                       help="threads per API process, gthread only (default: $GINBOX_THREADS, else 16)")
     serve.add_argument("--workers-bots", type=int, default=int(os.environ.get("GINBOX_BOT_WORKERS", "1")),
-                       help="bot worker processes to start beside the API (0 for none)")
+                       help="bot worker processes to start beside the API, 0 for none "
+                            "(default: $GINBOX_BOT_WORKERS, else 1)")
     serve.set_defaults(func=cmd_serve)
     worker = sub.add_parser("worker", help=cmd_worker.__doc__)
     worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
