@@ -100,8 +100,9 @@ class DataDirLock:
             return (f"another ginbox serve (pid {pid}{f', API on {api}' if api else ''}) is running on {where}: "
                     "stop it first, or give this one another GINBOX_DATA_DIR")
         if redis_pid and _alive(redis_pid):
-            return (f"the redis-server (pid {redis_pid}) of a ginbox serve that is gone (pid {pid}) still holds "
-                    f"{where}: it is shutting down; if it stays, stop it")
+            gone = f"a ginbox serve that is gone{f' (pid {pid})' if pid else ''}"
+            return (f"the redis-server (pid {redis_pid}) of {gone} still holds {where}: "
+                    "it is shutting down; if it stays, stop it")
         return f"another process holds the lock {self.path} on {where}"
 
     def update(self, **fields) -> None:
@@ -122,7 +123,9 @@ def _start_embedded_redis(data_dir: Path, lock: DataDirLock):
     from service.redis_process import RedisServerProcess, die_with_parent
 
     # its own session: a Ctrl-C at the terminal reaches the API and workers but not Redis, which
-    # ginbox serve stops last; die_with_parent: if ginbox serve is killed, Redis goes too
+    # ginbox serve stops last. die_with_parent: if ginbox serve is killed, Redis gets SIGTERM, a
+    # clean shutdown of the append-only file; it holds the lock until it has exited, so a new
+    # ginbox serve can never start a second redis-server on the same file meanwhile
     server = RedisServerProcess(data_dir / "redis", pass_fds=(lock.fd,), preexec_fn=die_with_parent()).start()
     print(f"ginbox: embedded Redis on {server.url}, data in {server.data_dir}", flush=True)
     return server
