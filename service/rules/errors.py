@@ -21,10 +21,6 @@ class RulesError(Exception):
     def __repr__(self) -> str:
         return f"RulesError({self.code!r}, {self.message!r}, conflict={self.conflict!r})"
 
-    def to_dict(self) -> dict:
-        """The error as a JSON-able dict."""
-        return {"code": self.code, "message": self.message, "conflict": self.conflict}
-
 
 def conflict(code: str, message: str) -> RulesError:
     """A RulesError raised because of the state of the game."""

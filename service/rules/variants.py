@@ -117,8 +117,3 @@ def normalise_options(variant: str, options: Mapping[str, Any] | None) -> dict:
                 )
         out[name] = value
     return out
-
-
-def big_gin_allowed(options: Mapping[str, Any]) -> bool:
-    """Big gin (§3) is allowed when the options give it a score."""
-    return options["big_gin_bonus"] is not None

@@ -72,8 +72,14 @@ def test_invalid_options_are_refused_rules_4(options):
 
 def test_big_gin_bonus_null_disables_big_gin_rules_4():
     assert V.normalise_options("gin-rami", {"big_gin_bonus": None})["big_gin_bonus"] is None
-    assert not V.big_gin_allowed(V.normalise_options("three-hand", None))
-    assert V.big_gin_allowed(V.normalise_options("gin-rami", None))
+
+    def big_gin_allowed(variant, options=None):
+        players = [{"name": name} for name in "abc"[: V.VARIANTS[variant].seats]]
+        return G.replay(G.start(G.GameSpec(variant, players, options, seed=b"x"))).big_gin
+
+    assert not big_gin_allowed("three-hand")
+    assert big_gin_allowed("gin-rami")
+    assert not big_gin_allowed("gin-rami", {"big_gin_bonus": None})
 
 
 def test_unknown_variant_is_refused():
