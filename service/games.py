@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Collection, Iterator
 
 from service.errors import ServiceError
-from service.rules import commands, events as ev, fairness, game, views
+from service.rules import audit, commands, events as ev, game, views
 from service.rules.errors import RulesError
 from service.store.base import canonical_json
 from service.store.advice import AdviceLimitReached, AdviceLog, InMemoryAdviceLog
@@ -299,7 +299,7 @@ class GameService:
         self._finished(game_id)
         log_events = [r.event for r in self.store.load(game_id)]
         created = log_events[0]
-        report = fairness.verify(log_events, created.seed)
+        report = audit.verify(log_events, created.seed)
         checks = report["checks"]
 
         def passed(pred) -> bool:

@@ -1,4 +1,4 @@
-"""Randomness as data: the seed's commitment, the deck of every hand, the cuts, and verification.
+"""Randomness as data: the seed's commitment, the deck of every hand and the cuts.
 
 Implements the shuffle of RULES.md §1 "Deal" and the random cuts of §2 "Roles" / §3 (first
 dealer) as pure functions of a secret seed (bytes) that the caller generates. The engine
@@ -28,16 +28,14 @@ The algorithm, precisely (so that another language can re-implement it):
    down (each new round takes the next number). Three-hand: highest = box, middle = captain,
    lowest = advisor. Gin-rami: the lower card deals first.
 
-``verify(events, seed)`` checks the commitment, re-derives every deal and cut that the log
-says came from the seed, and re-decides the whole log command by command to the recorded
-final scores.
+The audit module checks a finished game's log against its revealed seed.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import Any, Iterable, Iterator
+from typing import Iterator
 
 from . import cards
 
@@ -80,117 +78,3 @@ def deck_for_hand(seed: bytes, hand_no: int) -> list[str]:
 def cut_cards(seed: bytes, round_no: int, count: int) -> list[str]:
     """The cards cut in round ``round_no`` (0-based) by ``count`` players, in seat order."""
     return _shuffle(seed, CUT_LABEL, round_no)[:count]
-
-
-def _check(checks: list, name: str, ok: bool, detail: str) -> bool:
-    checks.append({"name": name, "ok": bool(ok), "detail": detail})
-    return bool(ok)
-
-
-def _command_for(event: Any):
-    """The command that produced a log group starting with ``event``: (actor, command) or None."""
-    from . import commands as c
-    from . import events as e
-
-    t = type(event)
-    if t is e.SeatClaimed:
-        return None, c.ClaimSeat(event.seat, dict(event.player))
-    if t is e.UpcardTaken:
-        return event.seat, c.TAKE_UPCARD
-    if t is e.UpcardPassed:
-        return event.seat, c.PASS_UPCARD
-    if t is e.CardDrawn:
-        return event.seat, (c.DRAW_STOCK if event.source == "stock" else c.DRAW_DISCARD)
-    if t is e.CardDiscarded:
-        return event.seat, c.Discard(event.card)
-    if t is e.Knocked:
-        return event.seat, c.Knock(event.discard, [list(m) for m in event.melds])
-    if t is e.AdviceGiven:
-        return event.seat, c.Advise(event.text)
-    return None
-
-
-def verify(events: Iterable[Any], seed: bytes | str) -> dict:
-    """Audit a game's log against its revealed seed: {"ok": bool, "checks": [{name, ok, detail}]}."""
-    from . import events as ev
-    from . import game
-    from .errors import RulesError
-
-    checks: list[dict] = []
-    log = [ev.decode(x) if isinstance(x, dict) else x for x in events]
-    try:
-        seed = bytes.fromhex(seed) if isinstance(seed, str) else bytes(seed)
-    except ValueError:
-        _check(checks, "seed", False, "the seed is neither bytes nor hex")
-        return {"ok": False, "checks": checks}
-    if not log or type(log[0]) is not ev.GameCreated:
-        _check(checks, "log", False, "the log does not start with game_created")
-        return {"ok": False, "checks": checks}
-    created = log[0]
-
-    _check(
-        checks,
-        "commitment",
-        commitment(seed) == created.commitment,
-        f"sha256(seed) = {commitment(seed)}; committed {created.commitment}",
-    )
-    _check(checks, "seed_recorded", created.seed == seed.hex(), "the seed recorded at creation")
-    explicit = bool(created.decks) or created.roles is not None or created.first_dealer is not None
-    _check(
-        checks,
-        "randomly_dealt_flag",
-        created.randomly_dealt == (not explicit),
-        f"randomly_dealt={created.randomly_dealt}; explicit decks/roles/dealer given: {explicit}",
-    )
-
-    decks = created.decks or ()
-    for e in log:
-        if type(e) is ev.HandDealt:
-            if e.hand_no <= len(decks):
-                ok = e.source == "explicit" and tuple(e.deck) == tuple(decks[e.hand_no - 1])
-                _check(checks, f"deal_{e.hand_no}", ok, "the explicit deck given at creation")
-            else:
-                ok = e.source == "seed" and list(e.deck) == deck_for_hand(seed, e.hand_no)
-                _check(checks, f"deal_{e.hand_no}", ok, "deck_for_hand(seed, hand_no)")
-        elif type(e) is ev.CardsCut:
-            ok = list(e.cards) == cut_cards(seed, e.round, len(e.seats))
-            _check(checks, f"cut_{e.round}", ok, "cut_cards(seed, round, players cutting)")
-
-    # Re-decide the log: the start events from the creation spec, then each group of events
-    # from the command that must have produced it.
-    try:
-        spec = game.GameSpec(
-            variant=created.variant,
-            players=list(created.players),
-            options=dict(created.options),
-            seed=seed,
-            decks=[list(d) for d in created.decks] if created.decks else None,
-            roles=dict(created.roles) if created.roles is not None else None,
-            first_dealer=created.first_dealer,
-        )
-        expected = game.start(spec)
-        i = len(expected)
-        if list(log[:i]) != expected:
-            raise ValueError("the start events differ from those of the creation spec")
-        state = game.replay(expected)
-        while i < len(log):
-            found = _command_for(log[i])
-            if found is None:
-                raise ValueError(f"event {i} ({type(log[i]).TYPE}) follows no command")
-            actor, command = found
-            produced = game.decide(state, actor, command)
-            if list(log[i : i + len(produced)]) != produced:
-                raise ValueError(f"events from {i} differ from what {command!r} produces")
-            for e in produced:
-                state = game.evolve(state, e)
-            i += len(produced)
-        detail = f"{len(log)} events replayed; scores {state.scores}"
-        ok = True
-        ended = [e for e in log if type(e) is ev.GameEnded]
-        if ended:
-            ok = list(ended[-1].scores) == state.scores and ended[-1].winner == state.winner
-            detail += f"; recorded final scores {list(ended[-1].scores)}"
-        _check(checks, "replay", ok, detail)
-    except (RulesError, ValueError) as err:
-        _check(checks, "replay", False, str(getattr(err, "message", err)))
-    return {"ok": all(c["ok"] for c in checks), "checks": checks}

@@ -14,7 +14,7 @@ import struct
 
 import pytest
 
-from service.rules import fairness
+from service.rules import audit, fairness
 from service.rules import game as G
 from service.rules.events import CardsCut, GameCreated, GameEnded, HandDealt, encode
 
@@ -100,13 +100,13 @@ def random_game(variant: str, seed: bytes, target: int = 30) -> list:
 @pytest.mark.parametrize("variant", ["gin-rami", "three-hand"])
 def test_verify_accepts_an_honest_log(variant):
     events = random_game(variant, b"honest-" + variant.encode())
-    report = fairness.verify(events, b"honest-" + variant.encode())
+    report = audit.verify(events, b"honest-" + variant.encode())
     assert report["ok"], [c for c in report["checks"] if not c["ok"]]
     names = {c["name"] for c in report["checks"]}
     assert {"commitment", "replay", "deal_1"} <= names
     assert any(n.startswith("cut_") for n in names)
     # the wire form verifies too, and the seed may be given in hex
-    assert fairness.verify([encode(e) for e in events], (b"honest-" + variant.encode()).hex())["ok"]
+    assert audit.verify([encode(e) for e in events], (b"honest-" + variant.encode()).hex())["ok"]
 
 
 def failed(report) -> set[str]:
@@ -115,7 +115,7 @@ def failed(report) -> set[str]:
 
 def test_verify_rejects_another_seed():
     events = random_game("gin-rami", b"one")
-    report = fairness.verify(events, b"two")
+    report = audit.verify(events, b"two")
     assert not report["ok"] and "commitment" in failed(report) and "deal_1" in failed(report)
 
 
@@ -125,7 +125,7 @@ def test_verify_rejects_a_swapped_deal():
     deck = list(events[i].deck)
     deck[0], deck[30] = deck[30], deck[0]
     events[i] = dataclasses.replace(events[i], deck=tuple(deck))
-    report = fairness.verify(events, b"one")
+    report = audit.verify(events, b"one")
     assert not report["ok"] and {"deal_1", "replay"} <= failed(report)
 
 
@@ -133,7 +133,7 @@ def test_verify_rejects_a_forged_cut():
     events = random_game("three-hand", b"one")
     i = next(i for i, e in enumerate(events) if isinstance(e, CardsCut))
     events[i] = dataclasses.replace(events[i], cards=("KS", "QS", "JS"))
-    assert "cut_0" in failed(fairness.verify(events, b"one"))
+    assert "cut_0" in failed(audit.verify(events, b"one"))
 
 
 def test_verify_rejects_forged_final_scores():
@@ -141,7 +141,7 @@ def test_verify_rejects_forged_final_scores():
     end = events[-1]
     assert isinstance(end, GameEnded)
     events[-1] = dataclasses.replace(end, scores=(end.scores[0] + 1, end.scores[1]))
-    assert "replay" in failed(fairness.verify(events, b"one"))
+    assert "replay" in failed(audit.verify(events, b"one"))
 
 
 def test_verify_accepts_explicit_decks_and_flags_them():
@@ -150,7 +150,7 @@ def test_verify_accepts_explicit_decks_and_flags_them():
     t.pass_(0)
     t.stock(1)
     t.knock(1, "9H")
-    report = fairness.verify(t.events, b"x")
+    report = audit.verify(t.events, b"x")
     assert report["ok"], failed(report)
     assert t.events[0].randomly_dealt is False
     assert t.last(HandDealt).source == "seed"  # hand 2 comes from the seed again
@@ -167,7 +167,7 @@ def test_verify_replays_seats_claimed_after_creation():
     while t.state.status == "playing":
         seat = t.state.to_act[0]
         t.do(seat, rng.choice(G.legal_moves(t.state, seat)))
-    report = fairness.verify(t.events, b"open")
+    report = audit.verify(t.events, b"open")
     assert report["ok"], failed(report)
 
 
@@ -177,4 +177,4 @@ def test_verify_rejects_a_forged_hand_result():
 
     i = next(i for i, e in enumerate(events) if isinstance(e, HandScored))
     events[i] = dataclasses.replace(events[i], points=events[i].points + 5)
-    assert "replay" in failed(fairness.verify(events, b"one"))
+    assert "replay" in failed(audit.verify(events, b"one"))

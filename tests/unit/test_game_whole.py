@@ -6,7 +6,7 @@ drawn hand (§3 [decision]).
 
 from __future__ import annotations
 
-from service.rules import cards, fairness
+from service.rules import audit, cards, fairness
 from service.rules import game as G
 from service.rules.events import CardsCut, DealerChosen, GameEnded, HandDealt, encode
 
@@ -93,7 +93,7 @@ def test_whole_gin_rami_game_to_the_target_score_rules_1_game_and_3():
     # the log alone replays, and audits clean against the seed
     assert G.replay(t.events) == t.state
     assert G.replay([encode(e) for e in t.events]) == t.state
-    assert fairness.verify(t.events, b"rules-test-seed")["ok"]
+    assert audit.verify(t.events, b"rules-test-seed")["ok"]
 
 
 def test_whole_three_hand_game_with_rotation_to_the_target_score_rules_2():
@@ -135,7 +135,7 @@ def test_whole_three_hand_game_with_rotation_to_the_target_score_rules_2():
     assert t.state.scores == [40, 72, 0] and t.state.winner == 1
     # the advisor seat 2 never scored although it played as captain in hands 2 and 5
     assert G.replay(t.events) == t.state
-    assert fairness.verify(t.events, b"rules-test-seed")["ok"]
+    assert audit.verify(t.events, b"rules-test-seed")["ok"]
 
 
 # --------------------------------------------------------------------------- gin-rami dealer
