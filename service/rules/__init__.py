@@ -1,7 +1,9 @@
 """The pure gin rules engine: cards, melds, variants, commands, events, game flow, views, fairness.
 
-Standard library only (RULES.md §1-§4). The facade lives in the submodules; the names most
-callers need are re-exported here.
+Standard library only (RULES.md §1-§4). ``game`` is the entry point of the game flow, whose
+parts live in ``state``, ``setup``, ``deciders``, ``scoring``, ``evolvers`` and ``legal``;
+``audit`` checks a finished game's log against its seed. The names most callers need are
+re-exported here.
 """
 
 from .commands import (

@@ -15,7 +15,8 @@ SUITS = "CDHS"
 
 #: every code, in card-index order (all clubs, then diamonds, hearts, spades)
 DECK: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
-_INDEX = {code: i for i, code in enumerate(DECK)}
+#: the card index of every code (DECK[index] is the code of a card index)
+INDEX_OF: dict[str, int] = {code: i for i, code in enumerate(DECK)}
 
 #: value of each card index: ace 1, 2..10 face value, J Q K 10
 VALUE: tuple[int, ...] = tuple(min(i % 13 + 1, 10) for i in range(52))
@@ -31,7 +32,7 @@ class CardError(ValueError):
 def index(code: str) -> int:
     """The card index of a code such as ``"TD"``; raises CardError."""
     try:
-        return _INDEX[code]
+        return INDEX_OF[code]
     except (KeyError, TypeError):
         raise CardError(f"{code!r} is not a card code (rank A23456789TJQK then suit CDHS, e.g. 'TD')") from None
 

@@ -228,9 +228,9 @@ def knock_discards(cards: Iterable[int | str], knock_limit: int) -> list[tuple[i
     m = _cards.mask(cards)
     out = []
     for card in _cards.cards_of(m):
-        dw = deadwood_mask(m ^ (1 << card))
-        if dw <= knock_limit:
-            out.append((card, dw))
+        left = deadwood_mask(m ^ (1 << card))
+        if left <= knock_limit:
+            out.append((card, left))
     return out
 
 
@@ -285,11 +285,11 @@ def best_arrangement_mask(m: int) -> Arrangement:
             for card in meld:
                 melded |= 1 << card
         dead = tuple(_cards.cards_of(m & ~melded))
-        dw = sum(_cards.VALUE[card] for card in dead)
-        key = (dw, len(dead), len(melds), melds)
+        dead_value = sum(_cards.VALUE[card] for card in dead)
+        key = (dead_value, len(dead), len(melds), melds)
         if best_key is None or key < best_key:
             best_key = key
-            best = Arrangement(tuple(melds), dead, dw)
+            best = Arrangement(tuple(melds), dead, dead_value)
     assert best is not None
     return best
 

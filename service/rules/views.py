@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from . import cards as C
+from . import cards
 from .commands import command_to_dict
 from .events import AdviceGiven, CardDrawn, GameCreated, HandDealt, encode
-from .game import GameState, legal_moves
+from .cards import DECK
+from .legal import legal_moves
+from .state import GameState
 
-_CODES = C.DECK
 #: the newest pieces of advice a view shows
 ADVICE_IN_VIEW = 10
 
@@ -27,18 +28,17 @@ def _seat_of_view(state: GameState, viewer: int | None) -> int | None:
     """The seat whose hand ``viewer`` may see: their own, or the captain's for the advisor."""
     if viewer is None or not isinstance(viewer, int) or not 0 <= viewer < state.nseats:
         return None
-    roles = state._roles
-    if roles is not None and viewer == roles[2]:
-        return roles[1]
+    if state.advisor is not None and viewer == state.advisor:
+        return state.captain
     return viewer
 
 
 def _role_of(state: GameState, viewer: int | None) -> str:
     if viewer is None or not isinstance(viewer, int) or not 0 <= viewer < state.nseats:
         return "spectator"
-    if state._roles is None:
+    if state.box is None:
         return "player"
-    return ("box", "captain", "advisor")[state._roles.index(viewer)]
+    return {state.box: "box", state.captain: "captain", state.advisor: "advisor"}[viewer]
 
 
 def _sees_advice(state: GameState, viewer: int | None, entry: dict) -> bool:
@@ -49,8 +49,7 @@ def sees_advice(state: GameState, viewer: int | None) -> bool:
     """Whether ``viewer`` may see the game's advice now: the captain and the advisor, everyone once it is over."""
     if state.status == "over":
         return True
-    roles = state._roles
-    return roles is not None and viewer is not None and viewer in (roles[1], roles[2])
+    return state.box is not None and viewer is not None and viewer in (state.captain, state.advisor)
 
 
 def view_state(state: GameState, viewer: int | None, advice_log: Iterable[dict] = ()) -> dict:
@@ -62,10 +61,10 @@ def view_state(state: GameState, viewer: int | None, advice_log: Iterable[dict] 
     over = state.status == "over"
     owner = _seat_of_view(state, viewer)
     dealt = state.hand_no > 0
-    hand = C.codes_of(state.hands[owner]) if dealt and owner is not None else None
+    hand = cards.codes_of(state.hands[owner]) if dealt and owner is not None else None
     drawn = None
     if owner is not None and owner in state.to_act and state.drawn >= 0:
-        drawn = _CODES[state.drawn]
+        drawn = DECK[state.drawn]
     advice = [
         dict(a) for a in state.advice if over or _sees_advice(state, viewer, a)
     ]
@@ -77,12 +76,12 @@ def view_state(state: GameState, viewer: int | None, advice_log: Iterable[dict] 
     advice = advice[-ADVICE_IN_VIEW:]
     v = {
         "variant": state.variant,
-        "options": dict(state._options),
+        "options": state.options,
         "rules_version": state.rules_version,
         "status": state.status,
         "version": state.version,
-        "players": [None if p is None else dict(p) for p in state._players],
-        "scores": list(state._scores),
+        "players": [None if p is None else dict(p) for p in state.players],
+        "scores": state.scores,
         "hand_no": state.hand_no,
         "phase": state.phase,
         "to_act": list(state.to_act),
@@ -98,10 +97,10 @@ def view_state(state: GameState, viewer: int | None, advice_log: Iterable[dict] 
         "hand": hand,
         "drawn_card": drawn,
         "hand_sizes": [bin(h).count("1") for h in state.hands] if dealt else None,
-        "known_cards": [C.codes_of(m) for m in state.known] if dealt else None,
-        "discard_pile": [_CODES[c] for c in state.pile],
-        "discard_top": _CODES[state.pile[-1]] if state.pile else None,
-        "taken_card": _CODES[state.taken] if state.taken >= 0 else None,
+        "known_cards": [cards.codes_of(m) for m in state.known] if dealt else None,
+        "discard_pile": [DECK[c] for c in state.pile],
+        "discard_top": DECK[state.pile[-1]] if state.pile else None,
+        "taken_card": DECK[state.taken] if state.taken >= 0 else None,
         "stock_size": state.stock_size,
         "turn": state.turns,
         "upcard_passes": state.passes,
@@ -115,8 +114,8 @@ def view_state(state: GameState, viewer: int | None, advice_log: Iterable[dict] 
         "legal_moves": [command_to_dict(c) for c in legal_moves(state, viewer)],
         # secrets, revealed once the game is over
         "seed": state.seed.hex() if over else None,
-        "all_hands": [C.codes_of(h) for h in state.hands] if over else None,
-        "stock": [_CODES[c] for c in state.stock] if over else None,
+        "all_hands": [cards.codes_of(h) for h in state.hands] if over else None,
+        "stock": [DECK[c] for c in state.stock] if over else None,
         "decks": [list(d) for d in state.decks] if over and state.decks else None,
     }
     return v
@@ -145,7 +144,7 @@ def view_event(event: Any, viewer: int | None, state_before: GameState | None, r
         # before the deal the roles are already set: the advisor's team captain is the non-dealer
         data["deck"] = None
         data["hand_owner"] = owner if owner in hands else None
-        data["hand"] = C.sort_codes(hands[owner]) if owner in hands else None
+        data["hand"] = cards.sort_codes(hands[owner]) if owner in hands else None
         data["upcard"] = deck[20]
         data["stock_size"] = 52 - 21
         return {**enc, "data": data}

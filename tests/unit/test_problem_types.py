@@ -4,7 +4,7 @@ The codes are found in the source itself (its syntax tree), independently of the
 each call that builds an error -- ServiceError/ApiError(status, code, ...),
 problem_response(status, code, ...), RulesError(code, ..., conflict=...), the engine's
 conflict()/invalid() helpers (409 / 422) and MeldError(code, ...) (422,
-renamed by the engine's _MELD_CODES) -- and werkzeug's HTTP codes. A call whose code is not
+renamed by the engine's MELD_ERROR_CODES) -- and werkzeug's HTTP codes. A call whose code is not
 written out as a literal is refused unless it is one of the known ones, so that a new error
 path cannot slip past this test.
 """
@@ -15,7 +15,7 @@ import ast
 from pathlib import Path
 
 from service.api.problem_types import HTTP_CODES, PROBLEM_TYPES, entry_json, title_of, type_uri
-from service.rules.game import _MELD_CODES
+from service.rules.deciders import MELD_ERROR_CODES
 
 SERVICE = Path(__file__).resolve().parents[2] / "service"
 
@@ -39,7 +39,7 @@ _COMPUTED = {
     ("problems.py", "problem_response", "code"),  # werkzeug's errors, through HTTP_CODES
     ("problems.py", "problem_response", "err.code"),  # a ServiceError
     ("problems.py", "problem_response", "exc.code"),  # a RulesError
-    ("game.py", "invalid", "_MELD_CODES.get(err.code, err.code)"),
+    ("deciders.py", "invalid", "MELD_ERROR_CODES.get(err.code, err.code)"),
 }
 
 
@@ -74,7 +74,7 @@ def raised_codes() -> tuple[dict[str, set[int]], set[tuple[str, str, str]]]:
                 status = 409 if isinstance(flag, ast.Constant) and flag.value else 422
             code = arg.value
             if name == "MeldError":
-                code = _MELD_CODES.get(code, code)
+                code = MELD_ERROR_CODES.get(code, code)
             found.setdefault(code, set()).add(status)
     for status, code in HTTP_CODES.items():
         found.setdefault(code, set()).add(status)

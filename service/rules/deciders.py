@@ -1,0 +1,295 @@
+"""Deciding a command: whether it is legal now, and the events it causes.
+
+Implements RULES.md §1 (The first turn: the upcard; A turn: draw, then discard; Knocking; Gin;
+A drawn hand: the stock runs down, or the §4 turn limit), §2 (claiming an open seat; who plays
+each hand; Advice) and §3 (Gin and big gin). Scoring a knock is ``scoring``'s.
+
+``decide(state, actor, command)`` checks a command and returns the events it causes, or raises
+RulesError; it never changes the state. A hand that ends is followed, in the same list of
+events, by the next deal (or by GameEnded).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import cards, melds, variants
+from .cards import DECK, INDEX_OF
+from .commands import (
+    MAX_ADVICE_LENGTH,
+    Advise,
+    ClaimSeat,
+    Command,
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    Knock,
+    PassUpcard,
+    PlayTimedOutTurn,
+    TakeUpcard,
+)
+from .errors import conflict, invalid
+from .events import (
+    AdviceGiven,
+    CardDiscarded,
+    CardDrawn,
+    HandDrawn,
+    Knocked,
+    SeatClaimed,
+    TurnTimedOut,
+    UpcardPassed,
+    UpcardTaken,
+)
+from .scoring import card_codes, normalise_melds, score_hand
+from .setup import deal, is_seat, start_events
+from .state import DISCARD, DRAW, UPCARD, GameState
+
+#: the engine's code for each MeldError code that differs (a client's melds are "invalid_melds")
+MELD_ERROR_CODES = {"invalid_meld": "invalid_melds"}
+
+
+def _card(code: Any, what: str = "card") -> int:
+    card = INDEX_OF.get(code) if isinstance(code, str) else None
+    if card is None:
+        raise invalid("invalid_card", f"{what} {code!r} is not a card code (e.g. 'TD')")
+    return card
+
+
+def _check_actor(state: GameState, actor: Any) -> None:
+    if state.status == "waiting":
+        raise conflict("game_not_started", "the game starts when every seat is taken")
+    if state.status == "over":
+        raise conflict("game_over", "the game is over")
+    if not is_seat(actor, state.nseats):
+        raise invalid("not_a_player", f"seat {actor!r} does not play in this game")
+    if actor not in state.to_act:
+        if state.advisor is not None and actor == state.advisor:
+            raise conflict(
+                "not_your_turn", "the advisor sits out this hand: only the captain plays"
+            )
+        raise conflict("not_your_turn", "it is not your turn")
+
+
+def _decide_take_upcard(state: GameState, actor: int, command: TakeUpcard) -> list:
+    if state.phase != UPCARD:
+        raise conflict("wrong_phase", "there is no upcard on offer now")
+    return [UpcardTaken(actor, DECK[state.pile[-1]])]
+
+
+def _decide_pass_upcard(state: GameState, actor: int, command: PassUpcard) -> list:
+    if state.phase != UPCARD:
+        raise conflict("wrong_phase", "there is no upcard on offer now")
+    return [UpcardPassed(actor)]
+
+
+def _check_draw_phase(state: GameState) -> None:
+    if state.phase == DRAW:
+        return
+    if state.phase == DISCARD:
+        raise conflict("already_drawn", "you have drawn: discard or knock")
+    if state.phase == UPCARD:
+        raise conflict("wrong_phase", "take or pass the upcard first")
+    raise conflict("wrong_phase", "no card may be drawn now")
+
+
+def _decide_draw_stock(state: GameState, actor: int, command: DrawStock) -> list:
+    _check_draw_phase(state)
+    return [CardDrawn(actor, "stock", DECK[state.deck[state.stock_pos]])]
+
+
+def _decide_draw_discard(state: GameState, actor: int, command: DrawDiscard) -> list:
+    _check_draw_phase(state)
+    if state.turns == 0 and state.passes == 2:
+        raise conflict(
+            "upcard_refused",
+            "both players passed the upcard: the non-dealer begins by drawing from the stock",
+        )
+    if not state.pile:
+        raise conflict("discard_pile_empty", "the discard pile is empty")
+    return [CardDrawn(actor, "discard", DECK[state.pile[-1]])]
+
+
+def _check_discard_phase(state: GameState) -> None:
+    if state.phase == DISCARD:
+        return
+    if state.phase == DRAW:
+        raise conflict("must_draw_first", "draw a card first")
+    if state.phase == UPCARD:
+        raise conflict("wrong_phase", "take or pass the upcard first")
+    raise conflict("wrong_phase", "no card may be discarded now")
+
+
+def _check_discard_card(state: GameState, actor: int, code: Any, what: str) -> int:
+    card = _card(code, what)
+    if not state.hands[actor] >> card & 1:
+        raise invalid("card_not_in_hand", f"{DECK[card]} is not in your hand")
+    if card == state.taken:
+        raise invalid(
+            "cannot_discard_taken_card",
+            f"{DECK[card]} was just taken from the discard pile: it may not be discarded this turn",
+        )
+    return card
+
+
+def _decide_discard(state: GameState, actor: int, command: Discard) -> list:
+    _check_discard_phase(state)
+    card = _check_discard_card(state, actor, command.card, "card")
+    out: list = [CardDiscarded(actor, DECK[card])]
+    # §1 Drawn hand: a discard that leaves two cards in the stock ends the hand; so does the
+    # turn limit of §4 (the turn counter counts this turn already: it counts draws).
+    if 52 - state.stock_pos <= 2:
+        reason = "stock_exhausted"
+    elif state.turns >= state.max_turns:
+        reason = "turn_limit"
+    else:
+        return out
+    out.append(HandDrawn(state.hand_no, reason))
+    # the same dealer deals again; roles are unchanged (§1, §2 Rotation)
+    out.append(deal(state.seed, state.decks, state.hand_no + 1, state.dealer, state.non_dealer))
+    return out
+
+
+def _client_melds(hand: int, laid: Any) -> tuple:
+    """(melds, deadwood cards, deadwood) of a client's arrangement of ``hand``."""
+    if not isinstance(laid, (list, tuple)) or not all(
+        isinstance(m, (list, tuple)) and all(isinstance(c, str) for c in m) for m in laid
+    ):
+        raise invalid("invalid_melds", "melds must be a list of lists of card codes")
+    as_indexes = [[_card(c, "meld card") for c in m] for m in laid]
+    try:
+        _, dead_cards, dead = melds.check_melds(hand, as_indexes)
+    except melds.MeldError as err:
+        raise invalid(MELD_ERROR_CODES.get(err.code, err.code), err.message) from None
+    return normalise_melds(as_indexes), tuple(sorted(cards.to_index(c) for c in dead_cards)), dead
+
+
+def _best_melds(hand: int) -> tuple:
+    """(melds, deadwood cards, deadwood) of the engine's canonical arrangement of ``hand``."""
+    best = melds.best_arrangement(cards.cards_of(hand))
+    return normalise_melds(best.melds), tuple(best.deadwood_cards), best.deadwood
+
+
+def _decide_knock(state: GameState, actor: int, command: Knock) -> list:
+    _check_discard_phase(state)
+    hand = state.hands[actor]
+    if command.discard is None:
+        # §3 big gin: all eleven cards melded, laid down without a discard
+        if not state.big_gin:
+            raise invalid("big_gin_not_allowed", "big gin is not played in this game")
+        if command.melds is None:
+            laid, dead_cards, dead = _best_melds(hand)
+        else:
+            laid, dead_cards, dead = _client_melds(hand, command.melds)
+        if dead != 0:
+            raise invalid("not_big_gin", "big gin needs all eleven cards in melds")
+        discard = None
+        kind = "big_gin"
+    else:
+        discard = _check_discard_card(state, actor, command.discard, "knock discard")
+        hand &= ~(1 << discard)
+        if command.melds is None:
+            # the engine's canonical arrangement of the knocker's own cards (§1 [decision]):
+            # the defender's hand is not looked at
+            laid, dead_cards, dead = _best_melds(hand)
+        else:
+            laid, dead_cards, dead = _client_melds(hand, command.melds)
+        if dead > state.knock_limit:
+            raise invalid(
+                "knock_deadwood_too_high",
+                f"knocking needs {state.knock_limit} or less deadwood; these melds leave {dead}",
+            )
+        kind = "gin" if dead == 0 else "knock"
+    dead_cards = tuple(sorted(cards.to_index(c) for c in dead_cards))
+    knocked = Knocked(
+        actor,
+        None if discard is None else DECK[discard],
+        tuple(card_codes(m) for m in laid),
+        card_codes(dead_cards),
+        dead,
+        kind,
+    )
+    return [knocked] + score_hand(state, actor, laid, dead, kind)
+
+
+def _decide_claim_seat(state: GameState, actor: Any, command: ClaimSeat) -> list:
+    if actor is not None:
+        raise invalid("invalid_command", "a seat is claimed for a player, not by a seated player")
+    if state.status == "over":
+        raise conflict("game_over", "the game is over")
+    if not is_seat(command.seat, state.nseats):
+        raise invalid("invalid_seat", f"seat must be one of 0..{state.nseats - 1}")
+    if not isinstance(command.player, dict):
+        raise invalid("invalid_command", "player must be an object such as {'name': 'ann'}")
+    players = state.players
+    if players[command.seat] is not None:
+        raise conflict("seat_taken", f"seat {command.seat} is taken")
+    out: list = [SeatClaimed(command.seat, dict(command.player))]
+    if all(p is not None for i, p in enumerate(players) if i != command.seat):
+        out += start_events(
+            state.variant, state.seed, state.spec_roles, state.spec_first_dealer, state.decks
+        )
+    return out
+
+
+def check_advice(state: GameState, actor: Any, text: Any) -> dict:
+    """The advice entry ``actor`` may give now (RULES.md §2); raises RulesError if they may not.
+
+    Advice is not an event of the game's log (it changes nothing in play, and a version moved by
+    it would tell the box when it was given): the service records the entry in the advice log.
+    """
+    if state is None:
+        raise conflict("game_not_started", "there is no game")
+    if state.variant != variants.THREE_HAND:
+        raise conflict("not_advisor", "only three-hand has an advisor")
+    if state.status == "waiting":
+        raise conflict("game_not_started", "the game starts when every seat is taken")
+    if state.status == "over":
+        raise conflict("game_over", "the game is over")
+    if not is_seat(actor, state.nseats):
+        raise invalid("not_a_player", f"seat {actor!r} does not play in this game")
+    if actor != state.advisor:
+        raise conflict("not_advisor", "only the advisor gives advice")
+    if not isinstance(text, str) or not text.strip() or len(text) > MAX_ADVICE_LENGTH:
+        raise invalid("invalid_command", f"advice is a non-empty text of at most {MAX_ADVICE_LENGTH} characters")
+    return {"hand_no": state.hand_no, "advisor": actor, "captain": state.captain, "text": text}
+
+
+def _decide_advise(state: GameState, actor: Any, command: Advise) -> list:
+    # games recorded before the advice log kept advice as AdviceGiven events: their replay
+    # (the audit re-decides every command) still decides it this way
+    entry = check_advice(state, actor, command.text)
+    return [AdviceGiven(actor, entry["captain"], entry["hand_no"], entry["text"])]
+
+
+_PLAY_DECIDERS = {
+    TakeUpcard: _decide_take_upcard,
+    PassUpcard: _decide_pass_upcard,
+    DrawStock: _decide_draw_stock,
+    DrawDiscard: _decide_draw_discard,
+    Discard: _decide_discard,
+    Knock: _decide_knock,
+}
+
+
+def decide(state: GameState | None, actor: int | None, command: Command) -> list:
+    """The events ``command`` by ``actor`` causes; raises RulesError if it is illegal now."""
+    if state is None:
+        raise conflict("game_not_started", "there is no game")
+    t = type(command)
+    play = _PLAY_DECIDERS.get(t)
+    if play is not None:
+        # to_act is empty unless the game is playing, and holds only seats: the common case
+        # needs no other check
+        if actor not in state.to_act or type(actor) is not int:
+            _check_actor(state, actor)
+        return play(state, actor, command)
+    if t is ClaimSeat:
+        return _decide_claim_seat(state, actor, command)
+    if t is Advise:
+        return _decide_advise(state, actor, command)
+    if t is PlayTimedOutTurn:
+        if type(command.move) not in _PLAY_DECIDERS:
+            raise invalid("unknown_command", f"{command.move!r} is not a move a turn clock can play")
+        # the move is decided as if the seat had sent it; the first event says who really chose it
+        return [TurnTimedOut(actor, state.hand_no)] + decide(state, actor, command.move)
+    raise invalid("unknown_command", f"{command!r} is not a command")

@@ -1,0 +1,91 @@
+"""Scoring a hand, and what follows it: the end of the game, or the roles and dealer of the next.
+
+Implements RULES.md §1 (Laying off: the defender's melds and lay-offs, none against gin;
+The end of the game), §2 (Scoring a hand: knock, undercut; three-hand roles after each hand)
+and §3 (gin rami: gin and big gin bonuses, whether gin adds the defender's deadwood, the
+alternating deal), with the bonuses of the §4 options.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from . import cards, melds
+from .cards import DECK
+from .events import GameEnded, HandScored, RolesAssigned
+from .setup import deal
+from .state import GameState
+
+
+def normalise_melds(laid: Iterable) -> tuple:
+    """Melds as a tuple of tuples of card indexes: each meld in index order, melds sorted."""
+    return tuple(sorted(tuple(sorted(cards.to_index(c) for c in meld)) for meld in laid))
+
+
+def card_codes(some_cards: Iterable) -> tuple:
+    """The codes of some cards (indexes or codes), in the same order."""
+    return tuple(DECK[cards.to_index(c)] for c in some_cards)
+
+
+def _opponent(state: GameState, seat: int) -> int:
+    return state.non_dealer if seat == state.dealer else state.dealer
+
+
+def score_hand(state: GameState, knocker: int, laid: tuple, knocker_deadwood: int, kind: str) -> list:
+    """HandScored and what follows it (§2 Scoring, §3 scoring, §2 Rotation, §3 deal, §1 Game).
+
+    ``laid``: the knocker's melds (normalise_melds); ``kind``: "knock", "gin" or "big_gin".
+    """
+    options = state.options
+    defender = _opponent(state, knocker)
+    defender_hand = state.hands[defender]
+    if kind == "knock":
+        lay = melds.resolve_layoffs(defender_hand, laid)
+        defender_deadwood = lay.deadwood
+        defender_melds, layoffs, defender_cards = lay.melds, lay.layoffs, lay.deadwood_cards
+        if knocker_deadwood < defender_deadwood:
+            winner, points, outcome = knocker, defender_deadwood - knocker_deadwood, "knock"
+        else:
+            # K >= D is an undercut, K = D included (§2; §3 [decision])
+            winner, outcome = defender, "undercut"
+            points = options["undercut_bonus"] + (knocker_deadwood - defender_deadwood)
+    else:
+        # no lay-offs against gin or big gin: the defender only forms their own melds
+        arrangement = melds.best_arrangement(cards.cards_of(defender_hand))
+        defender_deadwood = arrangement.deadwood
+        defender_melds, layoffs, defender_cards = arrangement.melds, (), arrangement.deadwood_cards
+        bonus = options["gin_bonus"] if kind == "gin" else options["big_gin_bonus"]
+        winner, outcome = knocker, kind
+        points = bonus + (defender_deadwood if options["gin_adds_deadwood"] else 0)
+    scores = state.scores
+    scores[winner] += points
+    scored = HandScored(
+        hand_no=state.hand_no,
+        knocker=knocker,
+        defender=defender,
+        outcome=outcome,
+        knocker_deadwood=knocker_deadwood,
+        defender_melds=tuple(card_codes(m) for m in normalise_melds(defender_melds)),
+        layoffs=tuple((DECK[cards.to_index(c)], int(i)) for c, i in layoffs),
+        defender_deadwood_cards=card_codes(sorted(cards.to_index(c) for c in defender_cards)),
+        defender_deadwood=defender_deadwood,
+        winner=winner,
+        points=points,
+        scores=tuple(scores),
+    )
+    out: list = [scored]
+    if scores[winner] >= options["target_score"]:
+        # only the winner's score moved, so the winner is the only one at the target (§1 Game)
+        out.append(GameEnded(winner, tuple(scores), state.seed.hex()))
+        return out
+    if state.box is not None:
+        box, captain, advisor = state.box, state.captain, state.advisor
+        if winner == box:
+            out.append(RolesAssigned(box, advisor, captain, "box_won"))
+        else:
+            out.append(RolesAssigned(captain, advisor, box, "box_lost"))
+        dealer, non_dealer = out[-1].box, out[-1].captain
+    else:
+        dealer, non_dealer = state.non_dealer, state.dealer  # the deal alternates (§3)
+    out.append(deal(state.seed, state.decks, state.hand_no + 1, dealer, non_dealer))
+    return out

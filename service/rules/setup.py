@@ -1,0 +1,159 @@
+"""Starting a game: the spec, the cuts for roles or the first dealer, and each hand's deal.
+
+Implements RULES.md §1 (The deal: explicit decks or the seed's), §2 (Roles: by cut, or given;
+the box deals) and §3 (gin rami: the first dealer by cut, or given), with the rule options of
+§4 checked by ``variants``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from . import cards, fairness, variants
+from .cards import INDEX_OF
+from .errors import invalid
+from .events import CardsCut, DealerChosen, GameCreated, HandDealt, RolesAssigned
+
+
+@dataclass
+class GameSpec:
+    """What a new game needs (RULES.md §4 options; §1 explicit decks; §2 explicit roles).
+
+    ``players``: one entry per seat, a dict (opaque to the engine) or None for an open seat.
+    ``seed``: the secret bytes every random deal and cut derives from (fairness module).
+    ``decks``: explicit decks (52 codes, top first) for hands 1, 2, ...; later hands use the seed.
+    ``roles``: three-hand {"box": seat, "captain": seat, "advisor": seat} instead of a cut.
+    ``first_dealer``: gin-rami first dealer instead of a cut.
+    """
+
+    variant: str
+    players: list
+    options: dict | None = None
+    seed: bytes | None = None
+    decks: list | None = None
+    roles: dict | None = None
+    first_dealer: int | None = None
+
+
+def is_seat(value: Any, nseats: int) -> bool:
+    """Whether ``value`` is a seat number of a game of ``nseats`` seats."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < nseats
+
+
+def _check_deck(deck: Any, n: int) -> tuple:
+    if not isinstance(deck, (list, tuple)) or len(deck) != 52:
+        raise invalid("invalid_deck", f"deck {n} must list the 52 card codes, top first")
+    try:
+        hand_mask = cards.mask(deck)
+    except cards.CardError as err:
+        raise invalid("invalid_deck", f"deck {n}: {err}") from None
+    if hand_mask != cards.FULL_MASK or not all(isinstance(c, str) for c in deck):
+        raise invalid("invalid_deck", f"deck {n} must list the 52 card codes, top first")
+    return tuple(deck)
+
+
+def start(spec: GameSpec) -> list:
+    """The events that create a game: GameCreated, then the start events if no seat is open."""
+    variant = variants.get_variant(spec.variant)
+    options = variants.normalise_options(variant.name, spec.options)
+    seed = spec.seed
+    if not isinstance(seed, (bytes, bytearray)) or not seed:
+        raise invalid("invalid_seed", "the seed must be non-empty bytes (32 random bytes are advised)")
+    seed = bytes(seed)
+    players = spec.players
+    if not isinstance(players, (list, tuple)) or len(players) != variant.seats:
+        raise invalid("invalid_players", f"{variant.name} needs a list of {variant.seats} players")
+    if not all(p is None or isinstance(p, dict) for p in players):
+        raise invalid("invalid_players", "each player is an object such as {'name': 'ann'}, or null")
+    decks = None
+    if spec.decks:
+        if not isinstance(spec.decks, (list, tuple)):
+            raise invalid("invalid_deck", "decks must be a list of decks")
+        decks = tuple(_check_deck(d, i + 1) for i, d in enumerate(spec.decks))
+    roles = None
+    if spec.roles is not None:
+        if variant.name != variants.THREE_HAND:
+            raise invalid("invalid_roles", "roles are given only in three-hand")
+        given = spec.roles
+        names = variants.ROLE_NAMES
+        if (
+            not isinstance(given, dict)
+            or set(given) != set(names)
+            or not all(is_seat(given[name], 3) for name in names)
+            or len({given[name] for name in names}) != 3
+        ):
+            raise invalid("invalid_roles", "roles must map box, captain and advisor to seats 0, 1, 2")
+        roles = {name: given[name] for name in names}
+    first_dealer = spec.first_dealer
+    if first_dealer is not None:
+        if variant.name != variants.GIN_RAMI:
+            raise invalid("invalid_first_dealer", "in three-hand the box deals: give roles instead")
+        if not is_seat(first_dealer, 2):
+            raise invalid("invalid_first_dealer", "first_dealer must be seat 0 or 1")
+    randomly_dealt = decks is None and roles is None and first_dealer is None
+    created = GameCreated(
+        variant=variant.name,
+        options=options,
+        rules_version=variants.RULES_VERSION,
+        commitment=fairness.commitment(seed),
+        seed=seed.hex(),
+        players=tuple(None if p is None else dict(p) for p in players),
+        randomly_dealt=randomly_dealt,
+        decks=decks,
+        roles=roles,
+        first_dealer=first_dealer,
+    )
+    out: list = [created]
+    if all(p is not None for p in players):
+        out += start_events(variant.name, seed, roles, first_dealer, decks)
+    return out
+
+
+def _cut_order(seed: bytes, seats: list, purpose: str, events: list, rounds: list) -> list:
+    """Seats from highest cut to lowest, re-cutting ties on rank (§2 Roles [decision])."""
+    round_no = rounds[0]
+    rounds[0] += 1
+    cut = fairness.cut_cards(seed, round_no, len(seats))
+    events.append(CardsCut(purpose, round_no, tuple(seats), tuple(cut)))
+    rank_of = {seat: cards.rank(INDEX_OF[code]) for seat, code in zip(seats, cut)}
+    order: list = []
+    for rank in sorted(set(rank_of.values()), reverse=True):
+        group = [seat for seat in seats if rank_of[seat] == rank]
+        if len(group) == 1:
+            order.append(group[0])
+        else:
+            order += _cut_order(seed, group, purpose, events, rounds)
+    return order
+
+
+def start_events(variant: str, seed: bytes, roles: dict | None, first_dealer, decks) -> list:
+    """The events that start play once every seat is taken: the cuts, roles or dealer, deal 1."""
+    out: list = []
+    if variant == variants.THREE_HAND:
+        if roles is not None:
+            box, captain, advisor = roles["box"], roles["captain"], roles["advisor"]
+            out.append(RolesAssigned(box, captain, advisor, "explicit"))
+        else:
+            box, captain, advisor = _cut_order(seed, [0, 1, 2], "roles", out, [0])
+            out.append(RolesAssigned(box, captain, advisor, "cut"))
+        dealer, non_dealer = box, captain
+    else:
+        if first_dealer is not None:
+            dealer = first_dealer
+            out.append(DealerChosen(dealer, "explicit"))
+        else:
+            # the lower card deals (§3 [decision])
+            dealer = _cut_order(seed, [0, 1], "first_dealer", out, [0])[-1]
+            out.append(DealerChosen(dealer, "cut"))
+        non_dealer = 1 - dealer
+    out.append(deal(seed, decks, 1, dealer, non_dealer))
+    return out
+
+
+def deal(seed: bytes, decks, hand_no: int, dealer: int, non_dealer: int) -> HandDealt:
+    """The deal of hand ``hand_no``: the explicit deck given for it, else the seed's (§1 The deal)."""
+    if decks and hand_no <= len(decks):
+        return HandDealt(hand_no, dealer, non_dealer, tuple(decks[hand_no - 1]), "explicit")
+    deck = tuple(fairness.deck_for_hand(seed, hand_no))
+    return HandDealt(hand_no, dealer, non_dealer, deck, "seed")
