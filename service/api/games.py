@@ -159,7 +159,7 @@ def post_advice(game_id: str):
     svc, _ = _existing(game_id)
     seat = _caller(svc, game_id, required=True)
     body, raw = load_body(_ADVICE_SCHEMA)
-    key = idempotency_key()
+    key = idempotency_key(scope=f"seat:{seat}")
     fingerprint = request_fingerprint(request.method, request.path, seat, raw) if key else None
     answer = svc.give_advice(game_id, seat, body["text"], if_match=if_match_versions(),
                              idempotency_key=key, fingerprint=fingerprint)

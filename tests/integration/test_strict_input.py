@@ -460,3 +460,29 @@ def test_a_last_event_id_of_digits_that_are_not_ascii_is_ignored_like_any_non_ve
                    token=game.tokens[1])
     assert resp.status_code == 200
     assert "\nid: 1\n" in resp.get_data(as_text=True), "the stream starts from the beginning"
+
+
+def test_advice_keys_belong_to_the_seat_too_when_the_advisor_role_moves(api):
+    """RULES.md §2: a box that loses sits out and the captain goes into the box, so another seat
+    advises in the next hand; its keys are its own, whatever the first advisor chose."""
+    g = create_game(api, "three-hand", [{"name": "a"}, {"name": "b"}, {"name": "c"}],
+                    roles={"box": 0, "captain": 1, "advisor": 2}, decks=[DECK, DECK])
+    gid = g.game_id
+    first = api.post(f"/games/{gid}/advice", json={"text": "take it"}, token=g.tokens[2],
+                     headers={"Idempotency-Key": "tip-1"})
+    assert first.status_code == 200, first.get_data(as_text=True)
+    # the captain takes the upcard TH and goes gin discarding KS: the box loses the hand
+    g.move(1, {"type": "take_upcard"})
+    g.move(1, {"type": "knock", "discard": "KS", "melds": None})
+    view = g.view(None)
+    assert view["status"] == "playing" and view["roles"]["advisor"] == 0, view["roles"]
+    second = api.post(f"/games/{gid}/advice", json={"text": "pass it"}, token=g.tokens[0],
+                      headers={"Idempotency-Key": "tip-1"})
+    assert second.status_code == 200, second.get_data(as_text=True)
+    # and within its scope the key still makes a retry safe
+    again = api.post(f"/games/{gid}/advice", json={"text": "pass it"}, token=g.tokens[0],
+                     headers={"Idempotency-Key": "tip-1"})
+    assert again.status_code == 200 and again.get_json() == second.get_json()
+    other = api.post(f"/games/{gid}/advice", json={"text": "knock"}, token=g.tokens[0],
+                     headers={"Idempotency-Key": "tip-1"})
+    _problem(other, 422, "idempotency_key_reused")
