@@ -7,7 +7,7 @@ import time
 
 import pytest
 import redis
-from store_contract import TestCodec, TestEvent
+from support.store_behaviour import TestCodec, TestEvent
 
 from service.connections import redis_client
 from service.redis_process import RedisServerProcess

@@ -1,12 +1,12 @@
 """The state cache of GameRepository on Redis (the tail read is Redis's own XRANGE)."""
 
 import pytest
-from repository_cache_contract import RepositoryCacheContract
+from support.repository_cache_behaviour import RepositoryCacheBehaviour
 
 from service.store.redis_store import RedisEventStore
 
 
-class TestRepositoryCacheOnRedis(RepositoryCacheContract):
+class TestRepositoryCacheOnRedis(RepositoryCacheBehaviour):
     @pytest.fixture
     def make_stores(self, redis_conn, key_prefix):
         return lambda n: [RedisEventStore(redis_conn, prefix=f"{key_prefix}s{i}") for i in range(n)]

@@ -10,10 +10,10 @@ from __future__ import annotations
 import pytest
 from redis.cluster import RedisCluster
 from redis.crc import key_slot
-from store_contract import (
-    EngineEventsContract,
-    EventStoreContract,
-    GameRepositoryContract,
+from support.store_behaviour import (
+    EngineEventsBehaviour,
+    EventStoreBehaviour,
+    GameRepositoryBehaviour,
     StepClock,
     TestCodec,
     events,
@@ -46,19 +46,19 @@ def cluster_store_factory(client, key_prefix):
     return make
 
 
-class TestRedisEventStoreOnACluster(EventStoreContract):
+class TestRedisEventStoreOnACluster(EventStoreBehaviour):
     @pytest.fixture
     def make_store(self, cluster_client, key_prefix):
         return cluster_store_factory(cluster_client, key_prefix)
 
 
-class TestEngineEventsOnACluster(EngineEventsContract):
+class TestEngineEventsOnACluster(EngineEventsBehaviour):
     @pytest.fixture
     def make_store(self, cluster_client, key_prefix):
         return cluster_store_factory(cluster_client, key_prefix)
 
 
-class TestGameRepositoryOnACluster(GameRepositoryContract):
+class TestGameRepositoryOnACluster(GameRepositoryBehaviour):
     @pytest.fixture
     def make_store(self, cluster_client, key_prefix):
         return cluster_store_factory(cluster_client, key_prefix)

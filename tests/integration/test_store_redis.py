@@ -8,10 +8,10 @@ import threading
 import pytest
 import redis
 from redis.crc import key_slot
-from store_contract import (
-    EngineEventsContract,
-    EventStoreContract,
-    GameRepositoryContract,
+from support.store_behaviour import (
+    EngineEventsBehaviour,
+    EventStoreBehaviour,
+    GameRepositoryBehaviour,
     StepClock,
     TestCodec,
     TestEvent,
@@ -23,7 +23,7 @@ from service.store import ConcurrencyError
 from service.store.redis_store import RedisEventStore
 
 
-class TestRedisEventStore(EventStoreContract):
+class TestRedisEventStore(EventStoreBehaviour):
     """The contract with the index updated inside the append script (one Redis server)."""
 
     inline_index = True
@@ -44,7 +44,7 @@ class TestRedisEventStoreIndexedAfterAppend(TestRedisEventStore):
     inline_index = False
 
 
-class TestRedisEventStoreWithDecodedResponses(EventStoreContract):
+class TestRedisEventStoreWithDecodedResponses(EventStoreBehaviour):
     """The contract through a client that decodes replies to str."""
 
     @pytest.fixture
@@ -54,13 +54,13 @@ class TestRedisEventStoreWithDecodedResponses(EventStoreContract):
         conn.close()
 
 
-class TestRedisEventStoreWithEngineEvents(EngineEventsContract):
+class TestRedisEventStoreWithEngineEvents(EngineEventsBehaviour):
     @pytest.fixture
     def make_store(self, redis_conn, key_prefix):
         return lambda codec=None, clock=None: RedisEventStore(redis_conn, codec or TestCodec(), prefix=key_prefix, clock=clock)
 
 
-class TestGameRepositoryOnRedis(GameRepositoryContract):
+class TestGameRepositoryOnRedis(GameRepositoryBehaviour):
     @pytest.fixture
     def make_store(self, redis_conn, key_prefix):
         return lambda codec=None, clock=None: RedisEventStore(redis_conn, codec or TestCodec(), prefix=key_prefix, clock=clock)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from service.rules import game as G
+from service.rules import game
 from service.rules.commands import command_to_dict
 
 
@@ -19,22 +19,22 @@ def commands_in_log(records) -> tuple[int, dict[int, tuple[int, list[dict]]]]:
     state = None
     i = 0
     while i < len(events) and (state is None or state.status != "playing"):
-        state = G.evolve(state, events[i])
+        state = game.evolve(state, events[i])
         i += 1
     created_at = i
     groups = {}
     while i < len(events):
         found = []
         for seat in state.to_act:
-            for cmd in G.legal_moves(state, seat):
-                decided = G.decide(state, seat, cmd)
+            for cmd in game.legal_moves(state, seat):
+                decided = game.decide(state, seat, cmd)
                 if decided == events[i:i + len(decided)]:
                     found.append((seat, command_to_dict(cmd), len(decided)))
         assert found, f"events from version {i + 1} are no legal command of a seat to act"
         n = found[0][2]
         assert all(f[2] == n for f in found)
         for e in events[i:i + n]:
-            state = G.evolve(state, e)
+            state = game.evolve(state, e)
         i += n
         groups[i] = (found[0][0], [f[1] for f in found])
     return created_at, groups

@@ -18,7 +18,7 @@ from service.rules import audit, fairness
 from service.rules import game as G
 from service.rules.events import CardsCut, GameCreated, GameEnded, HandDealt, encode
 
-from rules_support import P_KNOCK, deck_of, new_table
+from support.rules import P_KNOCK, deck_of, new_table
 
 CODES = [r + s for s in "CDHS" for r in "A23456789TJQK"]
 

@@ -10,7 +10,7 @@ from service.rules import audit, cards, fairness
 from service.rules import game as G
 from service.rules.events import CardsCut, DealerChosen, GameEnded, HandDealt, encode
 
-from rules_support import P_EQUAL, P_GIN, P_KNOCK, P_UNDERCUT, deck_of, new_table
+from support.rules import P_EQUAL, P_GIN, P_KNOCK, P_UNDERCUT, deck_of, new_table
 
 # the dealer takes the upcard 7C (making 7C 7D 7H 7S) and knocks discarding 4C: gin.
 # the non-dealer holds 8C-TC, 9D 9S 9H, JD-KD and 5C: D = 5

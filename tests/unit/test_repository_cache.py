@@ -1,13 +1,13 @@
 """The state cache of GameRepository on the in-memory store, and the cache's own bounds."""
 
 import pytest
-from repository_cache_contract import RepositoryCacheContract
+from support.repository_cache_behaviour import RepositoryCacheBehaviour
 
 from service.store import InMemoryEventStore
 from service.store.repository import StateCache
 
 
-class TestRepositoryCacheInMemory(RepositoryCacheContract):
+class TestRepositoryCacheInMemory(RepositoryCacheBehaviour):
     @pytest.fixture
     def make_stores(self):
         return lambda n: [InMemoryEventStore() for _ in range(n)]

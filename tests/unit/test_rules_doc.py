@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rules_support import ALL, deck, new_table
+from support.rules import ALL, deck, new_table
 from service.rules import variants as V
 from service.rules.errors import RulesError
 from service.rules.events import HandScored, RolesAssigned

@@ -12,7 +12,7 @@ import pytest
 from service.rules.errors import RulesError
 from service.rules.events import HandScored, Knocked
 
-from rules_support import (
+from support.rules import (
     P_BIG_GIN,
     P_EQUAL,
     P_GIN,

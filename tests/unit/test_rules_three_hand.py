@@ -10,7 +10,7 @@ from service.rules.commands import Advise, DrawStock, PassUpcard
 from service.rules.errors import RulesError
 from service.rules.events import AdviceGiven, CardsCut, RolesAssigned
 
-from rules_support import P_KNOCK, P_UNDERCUT, deck_of, new_table
+from support.rules import P_KNOCK, P_UNDERCUT, deck_of, new_table
 
 ROLES = {"box": 0, "captain": 1, "advisor": 2}
 

@@ -23,7 +23,7 @@ from service.rules.commands import (
 from service.rules.errors import RulesError
 from service.rules.events import HandDrawn
 
-from rules_support import P_GIN, P_KNOCK, deck_of, new_table
+from support.rules import P_GIN, P_KNOCK, deck_of, new_table
 
 ROLES = {"box": 0, "captain": 1, "advisor": 2}
 
@@ -246,7 +246,7 @@ def test_legal_discards_are_every_card_but_the_taken_one_and_knocks_are_listed_r
 
 
 def test_big_gin_is_listed_when_all_eleven_cards_are_melded_rules_3():
-    from rules_support import P_BIG_GIN
+    from support.rules import P_BIG_GIN
 
     t = new_table("gin-rami", decks=[deck_of(P_BIG_GIN)], first_dealer=0)
     t.pass_(1)

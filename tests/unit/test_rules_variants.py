@@ -8,7 +8,7 @@ from service.rules import game as G
 from service.rules import variants as V
 from service.rules.errors import RulesError
 
-from rules_support import new_table
+from support.rules import new_table
 
 
 def test_three_hand_defaults_rules_4():

@@ -21,7 +21,7 @@ from service.rules.commands import (
 )
 from service.rules.errors import RulesError
 
-from rules_support import P_KNOCK, deck_of, new_table
+from support.rules import P_KNOCK, deck_of, new_table
 
 COMMANDS = [
     ClaimSeat(1, {"name": "ann"}),

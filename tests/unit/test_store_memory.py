@@ -1,24 +1,24 @@
 """The EventStore contract on the in-memory backend."""
 
 import pytest
-from store_contract import EngineEventsContract, EventStoreContract, GameRepositoryContract, TestCodec
+from support.store_behaviour import EngineEventsBehaviour, EventStoreBehaviour, GameRepositoryBehaviour, TestCodec
 
 from service.store import InMemoryEventStore
 
 
-class TestInMemoryEventStore(EventStoreContract):
+class TestInMemoryEventStore(EventStoreBehaviour):
     @pytest.fixture
     def make_store(self):
         return lambda codec=None, clock=None: InMemoryEventStore(codec or TestCodec(), clock=clock)
 
 
-class TestInMemoryEventStoreWithEngineEvents(EngineEventsContract):
+class TestInMemoryEventStoreWithEngineEvents(EngineEventsBehaviour):
     @pytest.fixture
     def make_store(self):
         return lambda codec=None, clock=None: InMemoryEventStore(codec or TestCodec(), clock=clock)
 
 
-class TestGameRepositoryInMemory(GameRepositoryContract):
+class TestGameRepositoryInMemory(GameRepositoryBehaviour):
     @pytest.fixture
     def make_store(self):
         return lambda codec=None, clock=None: InMemoryEventStore(codec or TestCodec(), clock=clock)

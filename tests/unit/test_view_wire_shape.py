@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from store_contract import played_game
+from support.store_behaviour import played_game
 
 from schemas.views import ViewSchema
 from service.rules import game, views

@@ -10,7 +10,7 @@ from service.rules.commands import Advise, command_to_dict
 from service.rules.events import HandDealt
 from service.rules.views import view_event, view_state
 
-from rules_support import P_GIN, P_KNOCK, deck_of, new_table
+from support.rules import P_GIN, P_KNOCK, deck_of, new_table
 
 ROLES = {"box": 0, "captain": 1, "advisor": 2}
 

@@ -1,14 +1,14 @@
 """What the in-memory state cache of GameRepository may never change: every state it answers is the log's.
 
-One abstract test class, subclassed once per backend. A subclass provides the fixture
-``make_stores`` -> ``make(n)``: n independent, empty stores with the engine's events (a game id
+One abstract test class, RepositoryCacheBehaviour, subclassed once per backend. A subclass
+provides the fixture ``make_stores`` -> ``make(n)``: n independent, empty stores with the engine's events (a game id
 in one says nothing of the same id in another).
 """
 
 from __future__ import annotations
 
 import pytest
-from store_contract import played_game
+from support.store_behaviour import played_game
 
 from service.rules import commands, game
 from service.store.repository import GameRepository, StateCache
@@ -30,7 +30,7 @@ def append_all(store, batches, game_id="g1") -> int:
     return version
 
 
-class RepositoryCacheContract:
+class RepositoryCacheBehaviour:
     @pytest.fixture(scope="class")
     @classmethod
     def batches(cls):

@@ -1,4 +1,5 @@
-"""The EventStore contract: one abstract test class, subclassed once per backend.
+"""How every EventStore (and GameRepository over it) behaves: abstract test classes, each
+subclassed once per backend.
 
 A subclass provides the fixture ``make_store`` -> ``make(codec=None, clock=None)``, returning
 a fresh, empty store (a test codec by default). The test codec below stands in for the
@@ -71,7 +72,7 @@ def events(*names: str) -> list[TestEvent]:
     return [TestEvent(name, i) for i, name in enumerate(names)]
 
 
-class EventStoreContract:
+class EventStoreBehaviour:
     """Behaviour every EventStore must show."""
 
     @pytest.fixture
@@ -475,8 +476,8 @@ def played_game(variant: str = "gin-rami", seed: int = 7, max_moves: int = 3000)
     return batches
 
 
-class EngineEventsContract:
-    """The store with the engine's codec and events (``make_store`` as for EventStoreContract)."""
+class EngineEventsBehaviour:
+    """The store with the engine's codec and events (``make_store`` as for EventStoreBehaviour)."""
 
     @pytest.fixture(scope="class")
     @classmethod
@@ -509,8 +510,8 @@ class EngineEventsContract:
             store.load("g1")
 
 
-class GameRepositoryContract:
-    """GameRepository over a backend (``make_store`` as for EventStoreContract)."""
+class GameRepositoryBehaviour:
+    """GameRepository over a backend (``make_store`` as for EventStoreBehaviour)."""
 
     @pytest.fixture(scope="class")
     @classmethod

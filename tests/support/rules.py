@@ -1,4 +1,4 @@
-"""Helpers shared by the rules tests: explicit decks, a game driver, hand-made hands (no tests here).
+"""For the rules tests: explicit decks, a game driver and hand-made hands (no tests here).
 
 Decks follow RULES.md §1 "Deal" [decision]: cards 1-20 alternately to the non-dealer and the
 dealer, non-dealer first, card 21 the upcard, the stock from card 22 (on top) onwards.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from service.rules import game as G
+from service.rules import game
 from service.rules.commands import (
     DrawDiscard,
     DrawStock,
@@ -25,9 +25,10 @@ ALL = [r + s for s in SUITS for r in RANKS]
 
 def deck(non_dealer: str, dealer: str, upcard: str, stock: str = "") -> list[str]:
     """A 52-card deck (top first) dealing these hands, upcard and top of the stock."""
-    nd, dl, top = non_dealer.split(), dealer.split(), stock.split()
-    assert len(nd) == 10 and len(dl) == 10, (nd, dl)
-    head = [c for pair in zip(nd, dl) for c in pair] + [upcard] + top
+    non_dealer_cards, dealer_cards, stock_top = non_dealer.split(), dealer.split(), stock.split()
+    assert len(non_dealer_cards) == 10 and len(dealer_cards) == 10, (non_dealer_cards, dealer_cards)
+    dealt = [card for pair in zip(non_dealer_cards, dealer_cards) for card in pair]
+    head = dealt + [upcard] + stock_top
     assert len(set(head)) == len(head), "a card appears twice"
     assert all(c in ALL for c in head), head
     rest = [c for c in ALL if c not in set(head)]
@@ -38,11 +39,11 @@ def deck(non_dealer: str, dealer: str, upcard: str, stock: str = "") -> list[str
 class Table:
     """A game driven command by command, keeping the whole log."""
 
-    state: G.GameState
+    state: game.GameState
     events: list = field(default_factory=list)
 
     def do(self, seat, command) -> list:
-        self.state, new = G.apply(self.state, seat, command)
+        self.state, new = game.apply(self.state, seat, command)
         self.events += new
         return new
 
@@ -74,13 +75,13 @@ class Table:
 
 def new_table(variant: str, decks=None, options=None, roles=None, first_dealer=None,
               seed: bytes = b"rules-test-seed", players=None) -> Table:
-    n = 3 if variant == "three-hand" else 2
+    seats = 3 if variant == "three-hand" else 2
     if players is None:
-        players = [{"name": name} for name in ("ann", "bob", "cat")[:n]]
-    spec = G.GameSpec(variant, players, options, seed=seed, decks=decks, roles=roles,
+        players = [{"name": name} for name in ("ann", "bob", "cat")[:seats]]
+    spec = game.GameSpec(variant, players, options, seed=seed, decks=decks, roles=roles,
                       first_dealer=first_dealer)
-    events = G.start(spec)
-    return Table(G.replay(events), list(events))
+    events = game.start(spec)
+    return Table(game.replay(events), list(events))
 
 
 # Hand-made hands (non-dealer, dealer, upcard, stock top) used by several test modules.
