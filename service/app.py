@@ -8,7 +8,6 @@ from typing import Any, Callable
 from flask import Flask, request
 
 from service.config import Settings
-from service.connections import redis_client
 
 # answered without counting against any rate limit: probes and the static documentation
 UNLIMITED_ENDPOINTS = {"health.healthz", "health.readyz", "docs.openapi_yaml", "docs.docs_page", "docs.docs_asset",
@@ -50,11 +49,13 @@ class Ginbox:
     repository: Any = None
     games: Any = None
     limiter: Any = None
+    #: the connection /metrics reads the bot queue's gauges through
+    queue_redis: Any = None
 
 
 def create_app(settings: Settings | None = None, *,
                bot_scheduler: Callable[[str, Any], None] | None = None) -> Flask:
-    """Build the app; the Redis connections are made here and nowhere at import time.
+    """Build the app on the components of service.composition (no connection at import time).
 
     ``bot_scheduler(game_id, state)`` is called after every successful append; by default it
     enqueues the turn of a bot that has to act on the RQ queue (service.bots).
@@ -80,44 +81,30 @@ def create_app(settings: Settings | None = None, *,
     app.config["PROVIDE_AUTOMATIC_OPTIONS"] = False
     app.json.sort_keys = False
 
-    from service.games import GameService, TokenStore
+    from service import composition
     from service.ratelimit import RateLimiter
-    from service.store.advice import RedisAdviceLog
-    from service.store.redis_store import RedisEventStore
-    from service.store.repository import GameRepository
 
-    redis = redis_client(settings.redis_url, settings.redis_timeout_s)
-    if bot_scheduler is None:
-        from service.bots import make_bot_scheduler
-
-        bot_scheduler = make_bot_scheduler(settings)
-    store = RedisEventStore(redis, prefix=settings.key_prefix)
-    repository = GameRepository(store, settings.snapshot_every)
-    games = GameService(
-        store,
-        repository,
-        TokenStore(redis, settings.key_prefix),
-        bot_scheduler=bot_scheduler,
-        advice=RedisAdviceLog(redis, prefix=settings.key_prefix),
-        keepalive_s=float(settings.extra.get("stream_keepalive_s", 5.0)),
-        stream_max_s=float(settings.extra.get("stream_max_s", 300.0)),
-    )
+    built = composition.build(settings, bot_scheduler=bot_scheduler)
     app.extensions["ginbox"] = Ginbox(
         settings=settings,
-        redis=redis,
-        store=store,
-        repository=repository,
-        games=games,
-        limiter=RateLimiter(redis, settings.key_prefix, settings.rate_limit_per_minute),
+        redis=built.redis,
+        store=built.store,
+        repository=built.repository,
+        games=built.games,
+        limiter=RateLimiter(built.redis, settings.key_prefix, settings.rate_limit_per_minute),
+        queue_redis=composition.scrape_connection(settings, built.redis),
     )
 
     from service.api import analysis, docs, games as games_api, health
     from service.api.cors import init_cors
+    from service.api.http import refuse_long_uri
     from service.api.problems import register_error_handlers
 
     for bp in (health.bp, docs.bp, games_api.bp, analysis.bp):
         app.register_blueprint(bp)
     register_error_handlers(app)
+    # an over-long URI (414) is refused before anything else, routing included, looks at it
+    app.before_request(refuse_long_uri)
     init_cors(app, settings.cors_origins)
     app.before_request(_guard)
 

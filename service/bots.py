@@ -91,19 +91,33 @@ def is_bot(player: Any) -> bool:
     return isinstance(player, dict) and bool(player.get("bot"))
 
 
+def next_bot_action(state, advised: bool = False) -> tuple[str, int] | None:
+    """("advise", advisor seat) or ("move", seat) for the bot that acts now in ``state``, or None.
+
+    A bot advisor advises its captain once per decision, before the captain plays: not again
+    when advice was already given at this version (``advised``, from the advice log: the state
+    does not say which event came last).
+    """
+    if getattr(state, "status", None) != "playing":
+        return None
+    players = state.players
+    roles = state.roles
+    if roles and is_bot(players[roles["advisor"]]) and roles["captain"] in state.to_act:
+        if not advised:
+            return ("advise", roles["advisor"])
+    for seat in state.to_act:
+        if is_bot(players[seat]):
+            return ("move", seat)
+    return None
+
+
 def bot_to_act(state) -> bool:
     """True when a bot has something to do in ``state``: a move, or advice for its captain.
 
-    A bot advisor advises once per decision of its captain; whether it already did is read from
-    the log by the job (the state does not say which event came last).
+    Whether a bot advisor already advised is for the job to read (``next_bot_action``): here a
+    bot advisor whose captain is to act always counts.
     """
-    if getattr(state, "status", None) != "playing":
-        return False
-    players = state.players
-    if any(is_bot(players[s]) for s in state.to_act):
-        return True
-    roles = state.roles
-    return bool(roles) and is_bot(players[roles["advisor"]]) and roles["captain"] in state.to_act
+    return next_bot_action(state) is not None
 
 
 def human_clock(state) -> float | None:
@@ -202,13 +216,3 @@ class BotScheduler:
 
     def __call__(self, game_id: str, state) -> None:
         schedule_bots(self.queue, game_id, state, key_prefix=self.key_prefix)
-
-
-def make_bot_scheduler(settings, connection=None) -> BotScheduler:
-    """The scheduler for an API or worker process; ``connection`` defaults to the queue's Redis."""
-    if connection is None:
-        from service.connections import redis_client
-
-        connection = redis_client(settings.rq_redis_url or settings.redis_url,
-                                  timeout_s=max(settings.redis_timeout_s, 10))
-    return BotScheduler(bot_queue(connection, settings.queue_name), settings.key_prefix)

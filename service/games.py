@@ -9,91 +9,41 @@ bot scheduler. Everything a caller sees of a game passes through ``service.rules
 from __future__ import annotations
 
 import hashlib
-import hmac
 import json
 import logging
 import secrets
-import threading
 import time
-from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Callable, Collection, Iterator
+from typing import Any, Callable, Collection, Iterator, Protocol
 
-from service.errors import ServiceError
+from service.errors import (
+    AdviceLimitReached,
+    Conflict,
+    DomainError,
+    Forbidden,
+    GameNotFound,
+    GameNotOver,
+    IdempotencyKeyReused,
+    InvalidVersion,
+    SeatNotFound,
+    Unauthorized,
+    VersionMismatch,
+    VersionNotFound,
+)
 from service.rules import audit, commands, events as ev, game, views
 from service.rules.errors import RulesError
-from service.store.base import canonical_json
-from service.store.advice import AdviceLimitReached, AdviceLog, InMemoryAdviceLog
+from service.store import advice as advice_log
+from service.store.advice import AdviceLog, InMemoryAdviceLog
+from service.store.base import canonical_json, scoped_idempotency_key
 from service.store.errors import ConcurrencyError, IdempotencyConflict, UnknownGame
+from service.store.tokens import TokenStore, issue_token
 
 log = logging.getLogger(__name__)
 
 BotScheduler = Callable[[str, Any], None]
 CLAIM_ATTEMPTS = 5
-#: (game, token) pairs whose seat a TokenStore remembers
-KNOWN_TOKENS = 10_000
-
-
-# -- seat tokens ---------------------------------------------------------------------------------
-
-def issue_token() -> str:
-    """A fresh seat token (shown to its holder once, stored only as a hash)."""
-    return secrets.token_urlsafe(32)
-
-
-def hash_token(token: str) -> str:
-    """The SHA-256 hex digest under which a token is stored."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-class TokenStore:
-    """Seat token hashes of each game, in the hash ``{prefix}:{<game_id>}:tokens`` (seat -> sha256).
-
-    A seat's hash is written once, when the game is created or when the log records the seat's
-    claim, and a seat is never vacated: a token that matched a seat matches it for good. So the
-    seats of tokens seen lately are remembered in this process (never the tokens themselves, and
-    never a miss: a claim may be recorded a moment later).
-    """
-
-    def __init__(self, redis, prefix: str, known: int = KNOWN_TOKENS):
-        self.redis = redis
-        self.prefix = prefix
-        self.known = known
-        self._seats: OrderedDict[tuple[str, str], int] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def key(self, game_id: str) -> str:
-        return f"{self.prefix}:{{{game_id}}}:tokens"
-
-    def save(self, game_id: str, tokens: dict[int, str]) -> None:
-        """Record the tokens of the seats created with the game."""
-        if tokens:
-            self.redis.hset(self.key(game_id), mapping={str(s): hash_token(t) for s, t in tokens.items()})
-
-    def claim(self, game_id: str, seat: int, token: str) -> None:
-        """Record the token of a seat whose claim the log has just recorded (the log decides who sits)."""
-        self.redis.hset(self.key(game_id), str(seat), hash_token(token))
-
-    def seat_of(self, game_id: str, token: str) -> int | None:
-        """The seat whose token this is, or None."""
-        presented = hash_token(token)
-        with self._lock:
-            # a digest of the presented token is the key: looking it up tells nothing of a stored one
-            found = self._seats.get((game_id, presented))
-            if found is not None:
-                self._seats.move_to_end((game_id, presented))
-                return found
-        # compare with every seat's hash (at most three) in constant time, without early exit
-        for seat, stored in self.redis.hgetall(self.key(game_id)).items():
-            stored = stored.decode() if isinstance(stored, bytes) else stored
-            if hmac.compare_digest(presented, stored):
-                found = int(seat)
-        if found is not None:
-            with self._lock:
-                self._seats[(game_id, presented)] = found
-                while len(self._seats) > self.known:
-                    self._seats.popitem(last=False)
-        return found
+#: the fields of a game a listing shows
+LISTED_FIELDS = ("game_id", "variant", "status", "created", "updated", "version")
 
 
 def new_game_id() -> str:
@@ -119,6 +69,50 @@ class Answer:
     version: int
 
 
+@dataclass(frozen=True)
+class Idempotency:
+    """An idempotency key as the client sent it, and the request it stands for.
+
+    Both are recorded per seat (the key under the seat's scope, the seat in the fingerprint):
+    two seats that choose the same key make two requests, and a key replayed by another seat
+    can never return the first caller's view.
+    """
+
+    key: str
+    method: str
+    path: str
+    body: Any
+
+    def for_seat(self, seat: int) -> tuple[str, str]:
+        """(the key as recorded, the fingerprint of the request) for ``seat``."""
+        return (scoped_idempotency_key(f"seat:{seat}", self.key),
+                request_fingerprint(self.method, self.path, seat, self.body))
+
+
+@dataclass(frozen=True)
+class CommandRequest:
+    """A parsed command and its conditions: the versions the client accepts, its idempotency key."""
+
+    command: Any
+    expected_versions: Collection[int] | None = None
+    idempotency: Idempotency | None = None
+
+
+class Incoming(Protocol):
+    """A command as it arrives, read in the order its refusals are answered.
+
+    The game must exist (else GameNotFound, whoever asks), then the caller must hold a seat
+    (``token``), and only then is the request itself read (``request``): a caller who may not
+    send a command at all is told so before being told what is wrong with it.
+    """
+
+    def token(self) -> str:
+        """The seat token presented (the caller's own refusal if there is none)."""
+
+    def request(self) -> CommandRequest:
+        """The parsed command and its conditions (the caller's own refusal if it is malformed)."""
+
+
 # -- the service ---------------------------------------------------------------------------------
 
 class GameService:
@@ -142,28 +136,32 @@ class GameService:
     # -- helpers -------------------------------------------------------------------------------
 
     def version_of(self, game_id: str) -> int:
-        """The game's current version; 404 game_not_found if there is no such game."""
+        """The game's current version; GameNotFound if there is no such game."""
         version = self.store.version(game_id)
         if version <= 0:
-            raise ServiceError(404, "game_not_found", f"there is no game {game_id!r}")
+            raise GameNotFound(game_id)
         return version
 
     def state(self, game_id: str, upto: int | None = None):
-        """The game's state (as of ``upto``); 404 game_not_found if there is no such game."""
+        """The game's state (as of ``upto``); GameNotFound if there is no such game."""
         try:
             return self.repository.load_state(game_id, upto=upto)
         except UnknownGame:
-            raise ServiceError(404, "game_not_found", f"there is no game {game_id!r}") from None
+            raise GameNotFound(game_id) from None
 
     def seat_for(self, game_id: str, token: str | None) -> int | None:
-        """The seat a token belongs to (None for no token); 401 unauthorized for a token of no seat."""
+        """The seat a token belongs to (None for no token); Unauthorized for a token of no seat."""
         if token is None:
             return None
         seat = self.tokens.seat_of(game_id, token)
         if seat is None:
-            raise ServiceError(401, "unauthorized", "this token is not a seat token of this game",
-                               headers={"WWW-Authenticate": 'Bearer realm="ginbox", error="invalid_token"'})
+            raise Unauthorized("this token is not a seat token of this game")
         return seat
+
+    def list_games(self, status: str | None, variant: str | None, cursor, limit: int) -> tuple[list[dict], Any]:
+        """Games newest first, filtered by status and variant: (a page of summaries, the next cursor)."""
+        games, next_cursor = self.store.list_games(status, variant, cursor, limit)
+        return [{k: g[k] for k in LISTED_FIELDS} for g in games], next_cursor
 
     def render(self, game_id: str, state, seat: int | None) -> dict:
         """The view of ``state`` for ``seat`` (None: a spectator), with the game id and the advice it may see."""
@@ -234,12 +232,18 @@ class GameService:
             "view": self.render(game_id, state, None),
         }
 
-    def claim_seat(self, game_id: str, seat: int, name: str) -> tuple[str, Answer]:
-        """Sit a person at an open seat: (their token, their view)."""
-        for _ in range(CLAIM_ATTEMPTS):
-            state = self.state(game_id)
+    def claim_seat(self, game_id: str, seat: int, read_name: Callable[[], str]) -> tuple[str, Answer]:
+        """Sit a person at an open seat: (their token, their view).
+
+        ``read_name`` reads the name from the request once the game is known to exist.
+        """
+        state = self.state(game_id)
+        name = read_name()
+        for attempt in range(CLAIM_ATTEMPTS):
+            if attempt:
+                state = self.state(game_id)
             if not 0 <= seat < len(state.players):
-                raise ServiceError(404, "seat_not_found", f"this game has seats 0 to {len(state.players) - 1}")
+                raise SeatNotFound(f"this game has seats 0 to {len(state.players) - 1}")
             new_events = game.decide(state, None, commands.ClaimSeat(seat, {"name": name}))
             try:
                 version, new_state = self.repository.save(game_id, state, new_events)
@@ -249,7 +253,7 @@ class GameService:
             self.tokens.claim(game_id, seat, token)
             self._appended(game_id, new_state)
             return token, Answer(self.render(game_id, new_state, seat), version)
-        raise ServiceError(409, "conflict", "the game kept changing while the seat was claimed; retry")
+        raise Conflict("the game kept changing while the seat was claimed; retry")
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -262,9 +266,9 @@ class GameService:
         """The view of a seat as the game stood after event ``version``."""
         current = self.state(game_id).version
         if version < 1:
-            raise ServiceError(422, "invalid_version", "versions start at 1 (the game's creation)")
+            raise InvalidVersion("versions start at 1 (the game's creation)")
         if version > current:
-            raise ServiceError(404, "version_not_found", f"the game is at version {current}")
+            raise VersionNotFound(f"the game is at version {current}")
         state = self.repository.load_state(game_id, upto=version)
         return Answer(self.render(game_id, state, seat), version)
 
@@ -291,7 +295,7 @@ class GameService:
     def _finished(self, game_id: str):
         state = self.state(game_id)
         if state.status != "over":
-            raise ServiceError(409, "game_not_over", "this is only available once the game is over")
+            raise GameNotOver("this is only available once the game is over")
         return state
 
     def audit(self, game_id: str) -> dict:
@@ -361,9 +365,9 @@ class GameService:
         """Every piece of advice the caller may see: the captain and the advisor while the game runs, everyone after."""
         state = self.state(game_id)
         if state.variant != "three-hand":
-            raise ServiceError(403, "forbidden", "gin-rami has no advisor")
+            raise Forbidden("gin-rami has no advisor")
         if not views.sees_advice(state, seat):
-            raise ServiceError(403, "forbidden", "only the captain and the advisor see advice before the game is over")
+            raise Forbidden("only the captain and the advisor see advice before the game is over")
         # games recorded before the advice log kept their advice in the state
         entries = [dict(a) for a in state.advice] + [r.as_dict() for r in self.advice.read(game_id)]
         if state.status != "over":
@@ -385,72 +389,95 @@ class GameService:
             return None
         first_fingerprint, version = prior
         if first_fingerprint != fingerprint:
-            raise ServiceError(422, "idempotency_key_reused",
-                               "this Idempotency-Key was already used for a different request")
+            raise IdempotencyKeyReused()
         state = self.repository.load_state(game_id, upto=version)
         return Answer(self.render(game_id, state, seat), version)
 
-    def command_state(self, game_id: str) -> tuple[Any, bool]:
-        """(the state to decide a command on, whether it was just read from the log); 404 if no such game.
+    def play(self, game_id: str, incoming: Incoming) -> Answer:
+        """Play a command for the seat of the token presented; the mover's new view.
 
-        The newest state this process holds of the game, unread: the append, which expects its
-        version, is what checks it against the log (see run_command). Else the log's.
+        The command is decided on the newest state this process holds of the game, unread: the
+        append, which expects that state's version, is what checks it against the log. Else on
+        the log's.
         """
         recent = self.repository.recent_state(game_id)
-        if recent is not None:
-            return recent, False
-        return self.state(game_id), True
+        state, state_read = (recent, False) if recent is not None else (self.state(game_id), True)
+        try:
+            seat = self.seat_for(game_id, incoming.token())
+        except Exception:
+            if not state_read:
+                self.state(game_id)  # a game the log does not hold is not found, whoever asks
+            raise
+        req = incoming.request()
+        key, fingerprint = req.idempotency.for_seat(seat) if req.idempotency is not None else (None, None)
+        return self._play(game_id, seat, req.command, req.expected_versions, key, fingerprint, state, state_read)
 
-    def run_command(self, game_id: str, seat: int, command, *, if_match: Collection[int] | None = None,
-                    idempotency_key: str | None = None, fingerprint: str | None = None, state=None,
-                    state_read: bool = True) -> Answer:
-        """Decide ``command`` for ``seat`` and append its events; the mover's new view.
+    def play_for_seat(self, game_id: str, seat: int, command, *, expected_versions: Collection[int] | None = None,
+                      idempotency_key: str | None = None, fingerprint: str | None = None) -> Answer:
+        """Play a command for ``seat`` (a bot, a turn clock: no token), decided on the log's state."""
+        return self._play(game_id, seat, command, expected_versions, idempotency_key, fingerprint,
+                          self.state(game_id), True)
 
-        ``if_match``: the versions the client accepts (412 version_mismatch if the game is elsewhere);
-        without it the current version is used and a lost race is 409 conflict. ``state``: the
-        game's state if the caller has it, just read from the log (``state_read``) or not
-        (``command_state``). A command decided on a state that was not read answers nothing the log
-        has not confirmed: its append expects that state's version, and if the command is refused
-        in any way while the log is elsewhere, it is decided again on the log's state.
+    def _play(self, game_id, seat, command, expected_versions, idempotency_key, fingerprint, state,
+              state_read) -> Answer:
+        """Decide ``command`` for ``seat`` on ``state`` and append its events.
+
+        ``expected_versions``: the versions the client accepts (VersionMismatch if the game is
+        elsewhere); without them a lost race is a ConcurrencyError. A command decided on a state
+        that was not read from the log (``state_read``) answers nothing the log has not
+        confirmed: if it is refused in any way while the log is elsewhere, it is decided again
+        on the log's state.
         """
-        if state is None:
-            state, state_read = self.state(game_id), True
         if idempotency_key is not None:
             answer = self._idempotent_answer(game_id, seat, idempotency_key, fingerprint)
             if answer is not None:
                 return answer
-        try:
-            return self._decide_and_append(game_id, state, seat, command, if_match, idempotency_key, fingerprint)
-        except (ServiceError, RulesError, ConcurrencyError):
-            if not state_read:
-                current = self.state(game_id)
-                if current.version != state.version:
-                    # the state this process held was behind the log: only a refusal on the log's counts
-                    return self.run_command(game_id, seat, command, if_match=if_match,
-                                            idempotency_key=idempotency_key, fingerprint=fingerprint, state=current)
-            # a copy of this very request (same key and body) may have been recorded between our
-            # look-up and our decision, so that the state we decided on already had its move:
-            # the copy's answer is ours
-            if idempotency_key is not None:
-                answer = self._idempotent_answer(game_id, seat, idempotency_key, fingerprint)
-                if answer is not None:
-                    return answer
-            raise
+        while True:
+            try:
+                return self._decide_and_append(game_id, state, seat, command, expected_versions, idempotency_key,
+                                               fingerprint)
+            except (DomainError, RulesError, ConcurrencyError):
+                if not state_read:
+                    current = self.state(game_id)
+                    if current.version != state.version:
+                        # the state this process held was behind the log: only a refusal on the log's counts
+                        state, state_read = current, True
+                        continue
+                # a copy of this very request (same key and body) may have been recorded between our
+                # look-up and our decision, so that the state we decided on already had its move:
+                # the copy's answer is ours
+                if idempotency_key is not None:
+                    answer = self._idempotent_answer(game_id, seat, idempotency_key, fingerprint)
+                    if answer is not None:
+                        return answer
+                raise
 
-    def give_advice(self, game_id: str, seat: int, text: str, *, if_match: Collection[int] | None = None,
-                    idempotency_key: str | None = None, fingerprint: str | None = None) -> Answer:
+    def give_advice(self, game_id: str, incoming: Incoming) -> Answer:
+        """Record the advice (an Advise command) of the seat of the token presented; the advisor's view."""
+        state = self.state(game_id)
+        seat = self.seat_for(game_id, incoming.token())
+        req = incoming.request()
+        key, fingerprint = req.idempotency.for_seat(seat) if req.idempotency is not None else (None, None)
+        return self._give_advice(game_id, seat, req.command.text, req.expected_versions, key, fingerprint, state)
+
+    def give_advice_for_seat(self, game_id: str, seat: int, text: str, *,
+                             expected_versions: Collection[int] | None = None) -> Answer:
+        """Record advice for ``seat`` (a bot advisor: no token)."""
+        return self._give_advice(game_id, seat, text, expected_versions, None, None, self.state(game_id))
+
+    def _give_advice(self, game_id, seat, text, expected_versions, idempotency_key, fingerprint, state) -> Answer:
         """Record the advisor's advice at the game's current version; the advisor's view (its version unchanged).
 
         The engine decides whether the advice is allowed on the log's state; the advice log then
         records it only if the game is still at that version and fewer than
         ``MAX_ADVICE_PER_VERSION`` pieces were given there. The game's log is not touched.
         """
-        for _ in range(CLAIM_ATTEMPTS):
-            state = self.state(game_id)
-            if if_match is not None and state.version not in if_match:
-                raise ServiceError(412, "version_mismatch",
-                                   f"the game is at version {state.version}, not the one in If-Match",
-                                   headers={"ETag": f'"{state.version}"'})
+        for attempt in range(CLAIM_ATTEMPTS):
+            if attempt:
+                state = self.state(game_id)
+            if expected_versions is not None and state.version not in expected_versions:
+                raise VersionMismatch(f"the game is at version {state.version}, not the one in If-Match",
+                                      current=state.version)
             self._check_role(state, seat, commands.Advise(text))
             entry = game.check_advice(state, seat, text)
             try:
@@ -458,23 +485,23 @@ class GameService:
                                  idempotency_key, fingerprint or "")
             except ConcurrencyError:
                 continue  # a move landed meanwhile: check the advice again on the new state
-            except AdviceLimitReached:
-                raise ServiceError(409, "advice_limit_reached",
-                                   f"at most {commands.MAX_ADVICE_PER_VERSION} pieces of advice between two moves")
+            except advice_log.AdviceLimitReached:
+                raise AdviceLimitReached(
+                    f"at most {commands.MAX_ADVICE_PER_VERSION} pieces of advice between two moves") from None
             except IdempotencyConflict as err:
-                raise ServiceError(422, "idempotency_key_reused",
-                                   "this Idempotency-Key was already used for a different request") from err
+                raise IdempotencyKeyReused() from err
             return Answer(self.render(game_id, state, seat), state.version)
-        raise ServiceError(409, "conflict", "the game kept changing while the advice was recorded; retry")
+        raise Conflict("the game kept changing while the advice was recorded; retry")
 
     def advice_given_at(self, game_id: str, version: int) -> bool:
         """Whether any advice was given at ``version`` of the game."""
         return any(r.version == version for r in self.advice.read(game_id, after=(version - 1, 1 << 30)))
 
-    def _decide_and_append(self, game_id, state, seat, command, if_match, idempotency_key, fingerprint) -> Answer:
-        if if_match is not None and state.version not in if_match:
-            raise ServiceError(412, "version_mismatch", f"the game is at version {state.version}, not the one in If-Match",
-                               headers={"ETag": f'"{state.version}"'})
+    def _decide_and_append(self, game_id, state, seat, command, expected_versions, idempotency_key,
+                           fingerprint) -> Answer:
+        if expected_versions is not None and state.version not in expected_versions:
+            raise VersionMismatch(f"the game is at version {state.version}, not the one in If-Match",
+                                  current=state.version)
         self._check_role(state, seat, command)
         if isinstance(command, commands.Advise):
             raise TypeError("advice is recorded by give_advice, in the advice log, never as an event")
@@ -483,13 +510,12 @@ class GameService:
             version, new_state = self.repository.save(game_id, state, new_events, idempotency_key,
                                                       fingerprint=fingerprint)
         except ConcurrencyError as err:
-            if if_match is not None:
-                raise ServiceError(412, "version_mismatch",
-                                   f"the game moved on to version {err.actual} before this command was recorded") from err
+            if expected_versions is not None:
+                raise VersionMismatch(
+                    f"the game moved on to version {err.actual} before this command was recorded") from err
             raise
         except IdempotencyConflict as err:
-            raise ServiceError(422, "idempotency_key_reused",
-                               "this Idempotency-Key was already used for a different request") from err
+            raise IdempotencyKeyReused() from err
         if version != state.version + len(new_events):
             # the same key and body raced with us and won: answer what the first request got
             return Answer(self.render(game_id, new_state, seat), version)
@@ -498,18 +524,18 @@ class GameService:
 
     @staticmethod
     def _check_role(state, seat: int, command) -> None:
-        """403 forbidden for a seat whose role may not send this command at all."""
+        """Forbidden for a seat whose role may not send this command at all."""
         roles = getattr(state, "roles", None)
         is_advice = isinstance(command, commands.Advise)
         if state.variant == "gin-rami" and is_advice:
-            raise ServiceError(403, "forbidden", "gin-rami has no advisor")
+            raise Forbidden("gin-rami has no advisor")
         if state.status != "playing" or not roles:
             return  # the engine answers (game_not_started, game_over ...)
         advisor = roles.get("advisor")
         if is_advice and seat != advisor:
-            raise ServiceError(403, "forbidden", "only the advisor gives advice")
+            raise Forbidden("only the advisor gives advice")
         if not is_advice and seat == advisor:
-            raise ServiceError(403, "forbidden", "the advisor sits out this hand and plays no moves")
+            raise Forbidden("the advisor sits out this hand and plays no moves")
 
     # -- the live stream -----------------------------------------------------------------------
 

@@ -181,20 +181,11 @@ def init_metrics(app: Flask) -> None:
     ext = app.extensions.get("ginbox")
     if ext is not None:
         settings = ext.settings
-        connection = ext.redis
-        if settings.rq_redis_url and settings.rq_redis_url != settings.redis_url:
-            from service.connections import redis_client
-
-            connection = redis_client(settings.rq_redis_url, settings.redis_timeout_s)
+        connection = getattr(ext, "queue_redis", None) or ext.redis
         scrape_registry.register(QueueCollector(connection, settings.queue_name, settings.key_prefix))
     app.extensions[METRICS_EXTENSION] = {"scrape_registry": scrape_registry}
     # a scrape must not count against a rate limit (nor fail when Redis, which keeps the
-    # counts, is down): the app factory's set of unlimited endpoints names it
-    from service import app as app_module
-
-    unlimited = getattr(app_module, "UNLIMITED_ENDPOINTS", None)
-    if isinstance(unlimited, set):
-        unlimited.add("metrics.metrics")
+    # counts, is down): service.app's UNLIMITED_ENDPOINTS names it
     # first of all before_request functions, so that a request refused by an earlier hook
     # (rate limit, body size) is timed too
     app.before_request_funcs.setdefault(None, []).insert(0, _start_timer)

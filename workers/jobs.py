@@ -15,8 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from service import bots
+from service.errors import AdviceLimitReached, VersionMismatch
 from service.rules import commands, game, views
 from service.rules.errors import RulesError
+from service.store.errors import ConcurrencyError
 
 from workers.policies import advice_text, basic_move, make_policy, read
 
@@ -127,23 +129,8 @@ def _policy_for(player: dict, settings=None):
         return make_policy("basic")
 
 
-def next_bot_action(state, advised: bool) -> tuple[str, int] | None:
-    """("advise", advisor seat) or ("move", seat) for the bot that acts now, or None.
-
-    A bot advisor advises its captain once per decision, before the captain plays: not again
-    when advice was already given at this version (``advised``, from the advice log).
-    """
-    if state.status != "playing":
-        return None
-    players = state.players
-    roles = state.roles
-    if roles and bots.is_bot(players[roles["advisor"]]) and roles["captain"] in state.to_act:
-        if not advised:
-            return ("advise", roles["advisor"])
-    for seat in state.to_act:
-        if bots.is_bot(players[seat]):
-            return ("move", seat)
-    return None
+#: the bot that acts now: one decision, shared with the scheduler (service.bots)
+next_bot_action = bots.next_bot_action
 
 
 def choose(loaded: Loaded, game_id: str, seat: int, policy, advise: bool = False):
@@ -164,23 +151,17 @@ def _append(ctx: WorkerContext, game_id: str, seat: int, command, version: int,
 
     False when someone else moved first (the game is no longer at ``version``).
     """
-    from service.errors import ServiceError
-    from service.store.errors import ConcurrencyError
-
     try:
         if isinstance(command, commands.Advise):
-            ctx.games.give_advice(game_id, seat, command.text, if_match={version})
+            ctx.games.give_advice_for_seat(game_id, seat, command.text, expected_versions={version})
         else:
-            ctx.games.run_command(game_id, seat, command, if_match={version}, idempotency_key=idempotency_key,
-                                  fingerprint=None if idempotency_key is None else f"clock:{seat}:{version}")
-    except ConcurrencyError:
+            ctx.games.play_for_seat(game_id, seat, command, expected_versions={version},
+                                    idempotency_key=idempotency_key,
+                                    fingerprint=None if idempotency_key is None else f"clock:{seat}:{version}")
+    except (ConcurrencyError, VersionMismatch):
         return False
-    except ServiceError as err:
-        if err.status == 412:
-            return False
-        if err.code == "advice_limit_reached":
-            return True  # the captain already has all the advice one version allows
-        raise
+    except AdviceLimitReached:
+        return True  # the captain already has all the advice one version allows
     return True
 
 

@@ -24,8 +24,8 @@ from schemas.games import (
 from schemas.views import CreatedGameSchema, SeatClaimedSchema
 from service.api.auth import presented_token, refuse_query_token
 from service.api.http import etag, idempotency_key, if_match_versions, json_response, load_body, load_query
-from service.api.problems import ApiError
-from service.games import Answer, GameService, request_fingerprint
+from service.errors import GameNotFound
+from service.games import Answer, CommandRequest, GameService, Idempotency
 from service.rules import commands
 
 bp = Blueprint("games", __name__)
@@ -61,14 +61,14 @@ def _games() -> GameService:
 
 
 def _service_for(game_id: str) -> GameService:
-    """The service, for an id that may name a game (404 game_not_found for one that cannot)."""
+    """The service, for an id that may name a game (GameNotFound for one that cannot)."""
     if not _GAME_ID.match(game_id):
-        raise ApiError(404, "game_not_found", f"there is no game {game_id!r}")
+        raise GameNotFound(game_id)
     return _games()
 
 
 def _existing(game_id: str):
-    """(the service, the game's current state): 404 game_not_found if there is no such game."""
+    """(the service, the game's current state): GameNotFound if there is no such game."""
     svc = _service_for(game_id)
     return svc, svc.state(game_id)
 
@@ -95,15 +95,14 @@ def create_game():
 def list_games():
     """Games newest first, filtered by status and variant, a page at a time."""
     q = load_query(_LIST_GAMES_QUERY)
-    games, next_cursor = _games().store.list_games(q.get("status"), q.get("variant"), q.get("cursor"), q["limit"])
+    games, next_cursor = _games().list_games(q.get("status"), q.get("variant"), q.get("cursor"), q["limit"])
     next_cursor = wire_cursor(next_cursor)
     headers = {}
     if next_cursor:
         params = {k: q[k] for k in ("status", "variant") if q.get(k)}
         params.update(cursor=next_cursor, limit=q["limit"])
         headers["Link"] = f'</games?{urlencode(params)}>; rel="next"'
-    payload = {"games": [{k: g[k] for k in ("game_id", "variant", "status", "created", "updated", "version")}
-                         for g in games], "next_cursor": next_cursor}
+    payload = {"games": games, "next_cursor": next_cursor}
     return json_response(_GAME_LIST_SCHEMA.dump(payload), 200, headers)
 
 
@@ -118,52 +117,45 @@ def get_game(game_id: str):
 @bp.post("/games/<game_id>/seats/<seat>")
 def claim_seat(game_id: str, seat: str):
     """Sit at an open seat; the token is in this answer only."""
-    svc, _ = _existing(game_id)
     # any segment that is no seat number of the game (-1, abc, 1.0, 7) is 404 seat_not_found
     seat = int(seat) if _SEAT.fullmatch(seat) else -1
-    body, _ = load_body(_CLAIM_SEAT_SCHEMA)
-    token, answer = svc.claim_seat(game_id, seat, body["name"])
+    token, answer = _service_for(game_id).claim_seat(game_id, seat, lambda: load_body(_CLAIM_SEAT_SCHEMA)[0]["name"])
     payload = {"seat": seat, "token": token, "view": answer.view}
     return json_response(_DUMP_SEAT_CLAIMED(payload), 201,
                          {"ETag": etag(answer.version), "Location": f"/games/{game_id}"})
 
 
-def _command(game_id: str, schema, to_command) -> Response:
-    """The shared path of moves and advice: auth, body, idempotency, precondition, decide, append."""
-    svc = _service_for(game_id)
-    # a state this process holds is not read again here: the append checks its version
-    state, state_read = svc.command_state(game_id)
-    try:
-        seat = _caller(svc, game_id, required=True)
-    except ApiError:
-        if not state_read:
-            svc.state(game_id)  # a game the log does not hold is not found, whoever asks
-        raise
-    body, raw = load_body(schema)
-    key = idempotency_key(scope=f"seat:{seat}")
-    fingerprint = request_fingerprint(request.method, request.path, seat, raw) if key else None
-    answer = svc.run_command(game_id, seat, to_command(body), if_match=if_match_versions(),
-                             idempotency_key=key, fingerprint=fingerprint, state=state, state_read=state_read)
-    return _view_answer(answer)
+class _Incoming:
+    """A command of this request, read as the service asks: the token, then body and headers."""
+
+    def __init__(self, schema, to_command):
+        self.schema = schema
+        self.to_command = to_command
+
+    def token(self) -> str:
+        return presented_token(required=True)
+
+    def request(self) -> CommandRequest:
+        body, raw = load_body(self.schema)
+        key = idempotency_key()
+        return CommandRequest(
+            command=self.to_command(body),
+            expected_versions=if_match_versions(),
+            idempotency=Idempotency(key, request.method, request.path, raw) if key is not None else None,
+        )
 
 
 @bp.post("/games/<game_id>/moves")
 def post_move(game_id: str):
     """Play one move for the token's seat."""
-    return _command(game_id, _MOVE_SCHEMA, commands.command_from_dict)
+    return _view_answer(_service_for(game_id).play(game_id, _Incoming(_MOVE_SCHEMA, commands.command_from_dict)))
 
 
 @bp.post("/games/<game_id>/advice")
 def post_advice(game_id: str):
     """The advisor's message to the captain (three-hand); the game's version does not move."""
-    svc, _ = _existing(game_id)
-    seat = _caller(svc, game_id, required=True)
-    body, raw = load_body(_ADVICE_SCHEMA)
-    key = idempotency_key(scope=f"seat:{seat}")
-    fingerprint = request_fingerprint(request.method, request.path, seat, raw) if key else None
-    answer = svc.give_advice(game_id, seat, body["text"], if_match=if_match_versions(),
-                             idempotency_key=key, fingerprint=fingerprint)
-    return _view_answer(answer)
+    incoming = _Incoming(_ADVICE_SCHEMA, lambda body: commands.Advise(body["text"]))
+    return _view_answer(_service_for(game_id).give_advice(game_id, incoming))
 
 
 @bp.get("/games/<game_id>/advice")

@@ -7,17 +7,57 @@ import logging
 from flask import Flask, Response, json
 from werkzeug.exceptions import HTTPException
 
+from service import errors
 from service.api.problem_types import HTTP_CODES, title_of, type_uri
-from service.errors import ServiceError
 
 PROBLEM_MIMETYPE = "application/problem+json"
 
 log = logging.getLogger(__name__)
 
 
-#: an error the API answers with a problem+json body and a stable ``code`` (the service
-#: layer's own error type: the API raises it too)
-ApiError = ServiceError
+class ApiError(Exception):
+    """A refusal of the HTTP layer itself (a malformed header, body or query): status, code, detail."""
+
+    def __init__(self, status: int, code: str, detail: str, headers: dict | None = None,
+                 extra: dict | None = None):
+        super().__init__(detail)
+        self.status = status
+        self.code = code
+        self.detail = detail
+        self.headers = headers or {}
+        self.extra = extra or {}
+
+
+#: the status of each refusal of the use cases (service.errors): the one place they meet HTTP
+DOMAIN_STATUSES: dict[type[errors.DomainError], int] = {
+    errors.GameNotFound: 404,
+    errors.SeatNotFound: 404,
+    errors.VersionNotFound: 404,
+    errors.Unauthorized: 401,
+    errors.Forbidden: 403,
+    errors.Conflict: 409,
+    errors.GameNotOver: 409,
+    errors.AdviceLimitReached: 409,
+    errors.VersionMismatch: 412,
+    errors.IdempotencyKeyReused: 422,
+    errors.InvalidVersion: 422,
+}
+
+
+def _domain_status(exc: errors.DomainError) -> int:
+    for cls in type(exc).__mro__:
+        if cls in DOMAIN_STATUSES:
+            return DOMAIN_STATUSES[cls]
+    return 500
+
+
+def _domain_headers(exc: errors.DomainError) -> dict:
+    """The headers a refusal carries: the challenge of RFC 6750, the ETag of the version the game is at."""
+    if isinstance(exc, errors.Unauthorized):
+        return {"WWW-Authenticate": 'Bearer realm="ginbox", error="invalid_token"'}
+    if isinstance(exc, errors.VersionMismatch) and exc.current is not None:
+        return {"ETag": f'"{exc.current}"'}
+    return {}
 
 
 def problem_response(status: int, code: str, detail: str, headers: dict | None = None,
@@ -54,6 +94,8 @@ def to_problem(exc: BaseException) -> Response:
 
     if isinstance(exc, ApiError):
         return from_api_error(exc)
+    if isinstance(exc, errors.DomainError):
+        return problem_response(_domain_status(exc), exc.code, exc.detail, _domain_headers(exc))
     if isinstance(exc, RulesError):
         return problem_response(409 if exc.conflict else 422, exc.code, exc.message)
     if isinstance(exc, ConcurrencyError):
@@ -94,15 +136,11 @@ def _messages(messages) -> dict:
 
 
 def register_error_handlers(app: Flask) -> None:
-    """Route every exception raised while answering a request through :func:`to_problem`, and
-    refuse an over-long URI (414) before anything else, routing included, looks at it."""
-    from service.api.http import refuse_long_uri
-
+    """Route every exception raised while answering a request through :func:`to_problem`."""
     app.register_error_handler(Exception, to_problem)
     # werkzeug answers 404/405 from routing as HTTPExceptions, which Exception already covers;
     # registering the base class too makes the intent explicit
     app.register_error_handler(HTTPException, to_problem)
-    app.before_request(refuse_long_uri)
 
 
 # -- errors gunicorn answers itself ---------------------------------------------------------------

@@ -31,7 +31,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from service.bots import make_bot_scheduler  # noqa: E402
+from service.composition import make_bot_scheduler  # noqa: E402
 from service.config import Settings  # noqa: E402
 from service.redis_process import RedisServerProcess  # noqa: E402
 from service.rules.commands import command_to_dict  # noqa: E402

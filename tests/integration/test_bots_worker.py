@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from service.bots import make_bot_scheduler
+from service.composition import make_bot_scheduler
 from service.config import Settings
 from service.rules import game as G
 from service.rules.commands import (

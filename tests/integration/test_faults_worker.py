@@ -22,7 +22,8 @@ from rq.registry import StartedJobRegistry
 from support.logcheck import commands_in_log
 from support.servers import FreezingProxy, WorkerProcess, service_env
 
-from service.bots import bot_job_id, bot_queue, make_bot_scheduler
+from service.bots import bot_job_id, bot_queue
+from service.composition import make_bot_scheduler
 from service.config import Settings
 from service.connections import redis_client
 from service.redis_process import RedisServerProcess

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from service.app import create_app
-from service.bots import make_bot_scheduler
+from service.composition import make_bot_scheduler
 from service.config import Settings
 from support.apiclient import ValidatingClient
 from support.servers import WorkerProcess, service_env

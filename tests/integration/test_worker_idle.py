@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import time
 
-from service.bots import make_bot_scheduler
+from service.composition import QUEUE_SOCKET_TIMEOUT_S, WORKER_TTL_S, make_bot_scheduler
 from service.config import Settings
 from support.apiclient import ValidatingClient
 from support.servers import WorkerProcess, service_env
-from workers.runner import QUEUE_SOCKET_TIMEOUT_S, WORKER_TTL_S
 
 # longer than one blocking read plus the socket timeout of the connection it runs on: with a
 # read that outlasted the timeout, the loop would have ended at least once by then

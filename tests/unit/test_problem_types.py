@@ -1,7 +1,8 @@
 """The problem-type catalogue names every code the service's source can raise, with its status.
 
 The codes are found in the source itself (its syntax tree), independently of the catalogue:
-each call that builds an error -- ServiceError/ApiError(status, code, ...),
+each call that builds an error -- ApiError(status, code, ...), each domain error's status in
+problems.DOMAIN_STATUSES,
 problem_response(status, code, ...), RulesError(code, ..., conflict=...), the engine's
 conflict()/invalid() helpers (409 / 422) and MeldError(code, ...) (422,
 renamed by the engine's MELD_ERROR_CODES) -- and werkzeug's HTTP codes. A call whose code is not
@@ -15,6 +16,7 @@ import ast
 from pathlib import Path
 
 from service.api.problem_types import HTTP_CODES, PROBLEM_TYPES, entry_json, title_of, type_uri
+from service.api.problems import DOMAIN_STATUSES
 from service.rules.deciders import MELD_ERROR_CODES
 
 SERVICE = Path(__file__).resolve().parents[2] / "service"
@@ -37,8 +39,8 @@ _BUILDERS = {
 _COMPUTED = {
     ("errors.py", "RulesError", "code"),  # conflict() and invalid()
     ("problems.py", "problem_response", "code"),  # werkzeug's errors, through HTTP_CODES
-    ("problems.py", "problem_response", "err.code"),  # a ServiceError
-    ("problems.py", "problem_response", "exc.code"),  # a RulesError
+    ("problems.py", "problem_response", "err.code"),  # an ApiError
+    ("problems.py", "problem_response", "exc.code"),  # a RulesError or a domain error
     ("deciders.py", "invalid", "MELD_ERROR_CODES.get(err.code, err.code)"),
 }
 
@@ -78,6 +80,9 @@ def raised_codes() -> tuple[dict[str, set[int]], set[tuple[str, str, str]]]:
             found.setdefault(code, set()).add(status)
     for status, code in HTTP_CODES.items():
         found.setdefault(code, set()).add(status)
+    # the use cases' refusals (service.errors) get their statuses in the API's one map
+    for error, status in DOMAIN_STATUSES.items():
+        found.setdefault(error.code, set()).add(status)
     return found, computed
 
 

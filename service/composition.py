@@ -1,0 +1,106 @@
+"""The one place that builds what a process runs on: connections, store, repository, tokens,
+advice log, the bot queue and scheduler, and the service layer, all from ``Settings``.
+
+The API (``service.app.create_app``) and the bot worker (``workers.runner.build_context``)
+both start here; nothing connects to Redis at import time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from service.bots import BotScheduler, bot_queue
+from service.config import Settings
+from service.connections import redis_client
+from service.games import GameService
+from service.store.advice import RedisAdviceLog
+from service.store.redis_store import RedisEventStore
+from service.store.repository import GameRepository
+from service.store.tokens import TokenStore
+
+#: RQ's worker TTL (seconds). An idle RQ worker blocks on the queue (BLPOP) for
+#: ``worker_ttl - 15`` seconds at a time (rq 2.x ``Worker.dequeue_timeout``: 405 s with its
+#: default TTL of 420) and expects its connection's socket timeout to be at least that plus 10 s
+#: (``Worker.connection_timeout``). A blocking read longer than the socket timeout ends every idle
+#: spell in "Redis connection timeout, quitting..." and a restart of the loop. 20 s gives blocking
+#: reads of 5 s; the worker's key then expires 80 s (TTL + 60) after its last heartbeat.
+WORKER_TTL_S = 20
+#: socket timeout of the worker's queue connection: RQ's ``connection_timeout`` for
+#: ``WORKER_TTL_S`` (5 s read + 10 s), so every blocking read returns before the socket gives up,
+#: RQ leaves the connection's settings alone, and a Redis that hangs still fails a command within 15 s
+QUEUE_SOCKET_TIMEOUT_S = (WORKER_TTL_S - 15) + 10
+#: the least socket timeout of an API process's queue connection (it only enqueues: no blocking read)
+ENQUEUE_SOCKET_TIMEOUT_S = 10
+
+
+def queue_url(settings: Settings) -> str:
+    """The Redis that holds the job queue: RQ_REDIS_URL, else REDIS_URL."""
+    return settings.rq_redis_url or settings.redis_url
+
+
+def queue_connection(settings: Settings, *, worker: bool = False):
+    """A connection to the job queue's Redis: a worker's waits on the queue, an API process's only enqueues."""
+    least = QUEUE_SOCKET_TIMEOUT_S if worker else ENQUEUE_SOCKET_TIMEOUT_S
+    return redis_client(queue_url(settings), timeout_s=max(settings.redis_timeout_s, least))
+
+
+def scrape_connection(settings: Settings, redis):
+    """The connection /metrics reads the queue's gauges through: ``redis`` unless the queue has a Redis of its own."""
+    if settings.rq_redis_url and settings.rq_redis_url != settings.redis_url:
+        return redis_client(settings.rq_redis_url, settings.redis_timeout_s)
+    return redis
+
+
+def make_bot_scheduler(settings: Settings, connection=None) -> BotScheduler:
+    """The scheduler for an API or worker process; ``connection`` defaults to the queue's Redis."""
+    if connection is None:
+        connection = queue_connection(settings)
+    return BotScheduler(bot_queue(connection, settings.queue_name), settings.key_prefix)
+
+
+@dataclass
+class Components:
+    """What a process runs on, built once at its start."""
+
+    settings: Settings
+    redis: Any
+    store: RedisEventStore
+    repository: GameRepository
+    tokens: TokenStore
+    advice: RedisAdviceLog
+    games: GameService
+    #: the bot queue (built for a worker; an API process only has its scheduler's)
+    queue: Any = None
+
+
+def build(settings: Settings, *, bot_scheduler: Callable[[str, Any], None] | None = None,
+          worker: bool = False) -> Components:
+    """Connections, adapters and the service layer for an API process (or, with ``worker``, a bot worker).
+
+    ``bot_scheduler(game_id, state)`` is called after every successful append; by default it
+    enqueues the turn of a bot that has to act on the RQ queue. A worker's own appends schedule
+    the next bot turn exactly as the API's do.
+    """
+    redis = redis_client(settings.redis_url, settings.redis_timeout_s)
+    queue = None
+    if worker:
+        queue = bot_queue(queue_connection(settings, worker=True), settings.queue_name)
+        bot_scheduler = bot_scheduler or BotScheduler(queue, settings.key_prefix)
+    elif bot_scheduler is None:
+        bot_scheduler = make_bot_scheduler(settings)
+    store = RedisEventStore(redis, prefix=settings.key_prefix)
+    repository = GameRepository(store, settings.snapshot_every)
+    tokens = TokenStore(redis, settings.key_prefix)
+    advice = RedisAdviceLog(redis, prefix=settings.key_prefix)
+    games = GameService(
+        store,
+        repository,
+        tokens,
+        bot_scheduler=bot_scheduler,
+        advice=advice,
+        keepalive_s=float(settings.extra.get("stream_keepalive_s", 5.0)),
+        stream_max_s=float(settings.extra.get("stream_max_s", 300.0)),
+    )
+    return Components(settings=settings, redis=redis, store=store, repository=repository, tokens=tokens,
+                      advice=advice, games=games, queue=queue)

@@ -1,0 +1,72 @@
+"""Seat tokens: issued once to their holder, stored only as SHA-256 hashes beside each game."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import threading
+from collections import OrderedDict
+
+#: (game, token) pairs whose seat a TokenStore remembers
+KNOWN_TOKENS = 10_000
+
+
+def issue_token() -> str:
+    """A fresh seat token (shown to its holder once, stored only as a hash)."""
+    return secrets.token_urlsafe(32)
+
+
+def hash_token(token: str) -> str:
+    """The SHA-256 hex digest under which a token is stored."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+class TokenStore:
+    """Seat token hashes of each game, in the hash ``{prefix}:{<game_id>}:tokens`` (seat -> sha256).
+
+    A seat's hash is written once, when the game is created or when the log records the seat's
+    claim, and a seat is never vacated: a token that matched a seat matches it for good. So the
+    seats of tokens seen lately are remembered in this process (never the tokens themselves, and
+    never a miss: a claim may be recorded a moment later).
+    """
+
+    def __init__(self, redis, prefix: str, known: int = KNOWN_TOKENS):
+        self.redis = redis
+        self.prefix = prefix
+        self.known = known
+        self._seats: OrderedDict[tuple[str, str], int] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def key(self, game_id: str) -> str:
+        return f"{self.prefix}:{{{game_id}}}:tokens"
+
+    def save(self, game_id: str, tokens: dict[int, str]) -> None:
+        """Record the tokens of the seats created with the game."""
+        if tokens:
+            self.redis.hset(self.key(game_id), mapping={str(s): hash_token(t) for s, t in tokens.items()})
+
+    def claim(self, game_id: str, seat: int, token: str) -> None:
+        """Record the token of a seat whose claim the log has just recorded (the log decides who sits)."""
+        self.redis.hset(self.key(game_id), str(seat), hash_token(token))
+
+    def seat_of(self, game_id: str, token: str) -> int | None:
+        """The seat whose token this is, or None."""
+        presented = hash_token(token)
+        with self._lock:
+            # a digest of the presented token is the key: looking it up tells nothing of a stored one
+            found = self._seats.get((game_id, presented))
+            if found is not None:
+                self._seats.move_to_end((game_id, presented))
+                return found
+        # compare with every seat's hash (at most three) in constant time, without early exit
+        for seat, stored in self.redis.hgetall(self.key(game_id)).items():
+            stored = stored.decode() if isinstance(stored, bytes) else stored
+            if hmac.compare_digest(presented, stored):
+                found = int(seat)
+        if found is not None:
+            with self._lock:
+                self._seats[(game_id, presented)] = found
+                while len(self._seats) > self.known:
+                    self._seats.popitem(last=False)
+        return found
