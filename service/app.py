@@ -82,7 +82,6 @@ def create_app(settings: Settings | None = None, *,
     app.json.sort_keys = False
 
     from service import composition
-    from service.ratelimit import RateLimiter
 
     built = composition.build(settings, bot_scheduler=bot_scheduler)
     app.extensions["ginbox"] = Ginbox(
@@ -91,8 +90,8 @@ def create_app(settings: Settings | None = None, *,
         store=built.store,
         repository=built.repository,
         games=built.games,
-        limiter=RateLimiter(built.redis, settings.key_prefix, settings.rate_limit_per_minute),
-        queue_redis=composition.scrape_connection(settings, built.redis),
+        limiter=built.limiter,
+        queue_redis=built.queue_redis,
     )
 
     from service.api import analysis, docs, games as games_api, health

@@ -1,5 +1,5 @@
 """The one place that builds what a process runs on: connections, store, repository, tokens,
-advice log, the bot queue and scheduler, and the service layer, all from ``Settings``.
+advice log, the bot queue and scheduler, the rate limiter and the service layer, all from ``Settings``.
 
 The API (``service.app.create_app``) and the bot worker (``workers.runner.build_context``)
 both start here; nothing connects to Redis at import time.
@@ -14,6 +14,7 @@ from service.bots import BotScheduler, bot_queue
 from service.config import Settings
 from service.connections import redis_client
 from service.games import GameService
+from service.ratelimit import RateLimiter
 from service.store.advice import RedisAdviceLog
 from service.store.redis_store import RedisEventStore
 from service.store.repository import GameRepository
@@ -72,6 +73,10 @@ class Components:
     games: GameService
     #: the bot queue (built for a worker; an API process only has its scheduler's)
     queue: Any = None
+    #: the request limits shared by every API process (none for a worker)
+    limiter: RateLimiter | None = None
+    #: the connection /metrics reads the bot queue's gauges through (an API process's)
+    queue_redis: Any = None
 
 
 def build(settings: Settings, *, bot_scheduler: Callable[[str, Any], None] | None = None,
@@ -102,5 +107,10 @@ def build(settings: Settings, *, bot_scheduler: Callable[[str, Any], None] | Non
         keepalive_s=float(settings.extra.get("stream_keepalive_s", 5.0)),
         stream_max_s=float(settings.extra.get("stream_max_s", 300.0)),
     )
+    if worker:
+        return Components(settings=settings, redis=redis, store=store, repository=repository, tokens=tokens,
+                          advice=advice, games=games, queue=queue)
     return Components(settings=settings, redis=redis, store=store, repository=repository, tokens=tokens,
-                      advice=advice, games=games, queue=queue)
+                      advice=advice, games=games,
+                      limiter=RateLimiter(redis, settings.key_prefix, settings.rate_limit_per_minute),
+                      queue_redis=scrape_connection(settings, redis))
