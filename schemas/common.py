@@ -7,9 +7,9 @@ import unicodedata
 
 from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, validate
 
+from service.rules.cards import CARD_PATTERN
 from service.store.base import decode_cursor, encode_cursor
 
-CARD_PATTERN = r"^[A2-9TJQK][CDHS]$"
 # whitespace as both Python's str.strip() and ECMA-262's \s know it: a text must hold one other
 # character, so that the spec's pattern and the server agree exactly on what is blank
 _BLANK = "\t\n\u000b\u000c\r \u001c-\u001f\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
@@ -63,9 +63,6 @@ NAME_PATTERN = (f"^[^{_FORBIDDEN_CLASS}]*[^{_FORBIDDEN_CLASS}{_char_class(_NAME_
                 f"[^{_FORBIDDEN_CLASS}]*$")
 _NAME_FORBIDDEN_RE = re.compile(f"[{_FORBIDDEN_CLASS}]")
 _NAME_RE = re.compile(NAME_PATTERN)
-VARIANTS = ("three-hand", "gin-rami")
-STATUSES = ("waiting", "playing", "over")
-BOT_STRATEGIES = ("random", "basic", "expert")
 
 
 class StrictSchema(Schema):

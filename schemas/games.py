@@ -1,14 +1,16 @@
-"""Wire schemas of games: creation, seats, moves, advice, listings, events, audits."""
+"""Wire schemas of games: creation, seats, moves, advice, listings, events, audits.
+
+Enums and bounds come from the rules engine (variants, option bounds, statuses, move types, meld
+sizes, the advice limit), so that they are written once; tests/contract/test_spec_agrees_with_engine.py
+checks that openapi.yaml states the same.
+"""
 
 from __future__ import annotations
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from schemas.common import (
-    BOT_STRATEGIES,
     MAX_VERSION,
-    STATUSES,
-    VARIANTS,
     CardCode,
     Cursor,
     Name,
@@ -20,24 +22,45 @@ from schemas.common import (
     not_blank,
     unique_cards,
 )
+from service.rules.commands import MAX_ADVICE_LENGTH, MOVE_TYPES
+from service.rules.melds import MAX_HAND_CARDS, MAX_MELDS, MIN_MELD_CARDS
+from service.rules.names import BOT_POLICY_NAMES, STATUSES
+from service.rules.variants import (
+    BOOL_OPTIONS,
+    GIN_RAMI,
+    INT_OPTION_BOUNDS,
+    NULLABLE_OPTIONS,
+    ROLE_NAMES,
+    THREE_HAND,
+    VARIANT_NAMES,
+    VARIANTS,
+)
 
-SEATS_PER_VARIANT = {"three-hand": 3, "gin-rami": 2}
+SEATS_PER_VARIANT = {name: variant.seats for name, variant in VARIANTS.items()}
+MAX_SEATS = max(SEATS_PER_VARIANT.values())
+MIN_SEATS = min(SEATS_PER_VARIANT.values())
 MAX_DECKS = 100
-MAX_ADVICE = 500
-ROLE_NAMES = ("box", "captain", "advisor")
+
+
+def _option_field(name: str) -> fields.Field:
+    """The field of one rule option, with the engine's bounds."""
+    if name in BOOL_OPTIONS:
+        return StrictBoolean()
+    low, high = INT_OPTION_BOUNDS[name]
+    return StrictInteger(validate=validate.Range(low, high), allow_none=name in NULLABLE_OPTIONS)
 
 
 class OptionsSchema(StrictSchema):
     """The rule options of RULES.md §4; each omitted one takes the variant's default."""
 
-    target_score = StrictInteger(validate=validate.Range(1, 100_000))
-    knock_limit = StrictInteger(validate=validate.Range(0, 100))
-    gin_bonus = StrictInteger(validate=validate.Range(0, 10_000))
-    big_gin_bonus = StrictInteger(validate=validate.Range(0, 10_000), allow_none=True)
-    gin_adds_deadwood = StrictBoolean()
-    undercut_bonus = StrictInteger(validate=validate.Range(0, 10_000))
-    max_turns_per_hand = StrictInteger(validate=validate.Range(1, 100_000))
-    turn_timeout_s = StrictInteger(validate=validate.Range(1, 86_400), allow_none=True)
+    target_score = _option_field("target_score")
+    knock_limit = _option_field("knock_limit")
+    gin_bonus = _option_field("gin_bonus")
+    big_gin_bonus = _option_field("big_gin_bonus")
+    gin_adds_deadwood = _option_field("gin_adds_deadwood")
+    undercut_bonus = _option_field("undercut_bonus")
+    max_turns_per_hand = _option_field("max_turns_per_hand")
+    turn_timeout_s = _option_field("turn_timeout_s")
 
 
 class HumanSeatSchema(StrictSchema):
@@ -49,7 +72,7 @@ class HumanSeatSchema(StrictSchema):
 class BotSeatSchema(StrictSchema):
     """A seat played by the server with one of its strategies."""
 
-    bot = fields.String(required=True, validate=validate.OneOf(BOT_STRATEGIES))
+    bot = fields.String(required=True, validate=validate.OneOf(BOT_POLICY_NAMES))
     name = Name()
     #: the expert's thinking time per move; strategies that do not search ignore it
     budget_ms = StrictInteger(validate=validate.Range(min=10, max=5000))
@@ -75,24 +98,24 @@ _HUMAN_SEAT = HumanSeatSchema()
 class RolesSchema(StrictSchema):
     """Explicit three-hand roles: a seat index for each of box, captain and advisor."""
 
-    box = StrictInteger(required=True, validate=validate.Range(0, 2))
-    captain = StrictInteger(required=True, validate=validate.Range(0, 2))
-    advisor = StrictInteger(required=True, validate=validate.Range(0, 2))
+    box = StrictInteger(required=True, validate=validate.Range(0, len(ROLE_NAMES) - 1))
+    captain = StrictInteger(required=True, validate=validate.Range(0, len(ROLE_NAMES) - 1))
+    advisor = StrictInteger(required=True, validate=validate.Range(0, len(ROLE_NAMES) - 1))
 
     @validates_schema
     def _distinct(self, data, **kwargs):
-        if len({data["box"], data["captain"], data["advisor"]}) != 3:
+        if len({data[role] for role in ROLE_NAMES}) != len(ROLE_NAMES):
             raise ValidationError("Each role goes to a different seat.")
 
 
 class CreateGameSchema(StrictSchema):
     """POST /games."""
 
-    variant = fields.String(required=True, validate=validate.OneOf(VARIANTS))
+    variant = fields.String(required=True, validate=validate.OneOf(VARIANT_NAMES))
     options = fields.Nested(OptionsSchema)
-    seats = fields.List(SeatSpecField(), required=True, validate=validate.Length(2, 3))
+    seats = fields.List(SeatSpecField(), required=True, validate=validate.Length(MIN_SEATS, MAX_SEATS))
     roles = fields.Nested(RolesSchema)
-    first_dealer = StrictInteger(validate=validate.Range(0, 1))
+    first_dealer = StrictInteger(validate=validate.Range(0, SEATS_PER_VARIANT[GIN_RAMI] - 1))
     decks = fields.List(
         fields.List(CardCode(), validate=[validate.Length(52, 52), unique_cards]),
         validate=validate.Length(1, MAX_DECKS),
@@ -107,9 +130,9 @@ class CreateGameSchema(StrictSchema):
         want = SEATS_PER_VARIANT[variant]
         if "seats" in data and len(data["seats"]) != want:
             errors["seats"] = [f"{variant} has exactly {want} seats."]
-        if variant == "gin-rami" and "roles" in data:
+        if variant == GIN_RAMI and "roles" in data:
             errors["roles"] = ["Roles exist only in three-hand."]
-        if variant == "three-hand" and "first_dealer" in data:
+        if variant == THREE_HAND and "first_dealer" in data:
             errors["first_dealer"] = ["In three-hand the box deals; give roles instead."]
         if errors:
             raise ValidationError(errors)
@@ -134,7 +157,7 @@ class ClaimSeatSchema(StrictSchema):
 class AdviceSchema(StrictSchema):
     """POST /games/{id}/advice."""
 
-    text = fields.String(required=True, validate=[validate.Length(1, MAX_ADVICE), not_blank])
+    text = fields.String(required=True, validate=[validate.Length(1, MAX_ADVICE_LENGTH), not_blank])
 
 
 # -- moves: one schema per command type, chosen by "type" ---------------------------------------
@@ -150,21 +173,16 @@ class DiscardSchema(_TypeOnly):
 class KnockSchema(_TypeOnly):
     discard = CardCode(allow_none=True, load_default=None)
     melds = fields.List(
-        fields.List(CardCode(), validate=[validate.Length(3, 11), unique_cards]),
+        fields.List(CardCode(), validate=[validate.Length(MIN_MELD_CARDS, MAX_HAND_CARDS), unique_cards]),
         allow_none=True,
         load_default=None,
-        validate=validate.Length(0, 3),
+        validate=validate.Length(0, MAX_MELDS),
     )
 
 
-MOVE_SCHEMAS: dict[str, type[Schema]] = {
-    "take_upcard": _TypeOnly,
-    "pass_upcard": _TypeOnly,
-    "draw_stock": _TypeOnly,
-    "draw_discard": _TypeOnly,
-    "discard": DiscardSchema,
-    "knock": KnockSchema,
-}
+# one schema per move type of the engine, in its order; a move without fields is its type alone
+_FIELDS_OF_MOVE: dict[str, type[Schema]] = {"discard": DiscardSchema, "knock": KnockSchema}
+MOVE_SCHEMAS: dict[str, type[Schema]] = {kind: _FIELDS_OF_MOVE.get(kind, _TypeOnly) for kind in MOVE_TYPES}
 
 _MOVE_SCHEMA_INSTANCES = {kind: schema() for kind, schema in MOVE_SCHEMAS.items()}
 
@@ -185,7 +203,7 @@ class MoveSchema(Schema):
 
 class ListGamesQuery(QuerySchema):
     status = fields.String(validate=validate.OneOf(STATUSES))
-    variant = fields.String(validate=validate.OneOf(VARIANTS))
+    variant = fields.String(validate=validate.OneOf(VARIANT_NAMES))
     cursor = Cursor()
     limit = QueryInteger(load_default=20, validate=validate.Range(1, 100))
 

@@ -13,6 +13,9 @@ from typing import Iterable
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
 
+#: a card code as a regular expression (openapi.yaml's Card.pattern); it matches the codes of DECK
+CARD_PATTERN = r"^[A2-9TJQK][CDHS]$"
+
 #: every code, in card-index order (all clubs, then diamonds, hearts, spades)
 DECK: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
 #: the card index of every code (DECK[index] is the code of a card index)

@@ -101,6 +101,11 @@ COMMAND_TYPES: dict[str, type] = {
     for c in (ClaimSeat, TakeUpcard, PassUpcard, DrawStock, DrawDiscard, Discard, Knock, Advise)
 }
 
+#: the commands a seat plays in a hand (the wire's moves); claim_seat and advise have their own routes
+MOVE_TYPES: tuple[str, ...] = tuple(
+    c.TYPE for c in (TakeUpcard, PassUpcard, DrawStock, DrawDiscard, Discard, Knock)
+)
+
 # Commands without fields are shared singletons; nothing about them can differ.
 TAKE_UPCARD = TakeUpcard()
 PASS_UPCARD = PassUpcard()
@@ -112,8 +117,8 @@ def _bad(message: str) -> RulesError:
     return RulesError("invalid_command", message)
 
 
-def _card_field(d: dict, name: str, nullable: bool = False) -> Any:
-    value = d.get(name)
+def _card_field(wire: dict, name: str, nullable: bool = False) -> Any:
+    value = wire.get(name)
     if value is None and nullable:
         return None
     if not isinstance(value, str):
@@ -121,16 +126,16 @@ def _card_field(d: dict, name: str, nullable: bool = False) -> Any:
     return value
 
 
-def command_from_dict(d: Any) -> Command:
+def command_from_dict(wire: Any) -> Command:
     """Parse a command's wire form; raises RulesError unknown_command / invalid_command.
 
     Card codes are only checked for being strings here; whether a code names a card, and
     whether the player holds it, is checked by ``game.decide`` (code ``invalid_card`` /
     ``card_not_in_hand``).
     """
-    if not isinstance(d, dict):
+    if not isinstance(wire, dict):
         raise _bad("a command must be an object with a 'type'")
-    kind = d.get("type")
+    kind = wire.get("type")
     cls = COMMAND_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise RulesError(
@@ -143,21 +148,21 @@ def command_from_dict(d: Any) -> Command:
         "knock": {"discard", "melds"},
         "advise": {"text"},
     }.get(kind, set())
-    extra = set(d) - allowed
+    extra = set(wire) - allowed
     if extra:
         raise _bad(f"unexpected field(s) for {kind}: {', '.join(sorted(map(str, extra)))}")
     if cls is ClaimSeat:
-        seat, player = d.get("seat"), d.get("player")
+        seat, player = wire.get("seat"), wire.get("player")
         if not isinstance(seat, int) or isinstance(seat, bool):
             raise _bad("seat must be an integer")
         if not isinstance(player, dict):
             raise _bad("player must be an object such as {'name': 'ann'}")
         return ClaimSeat(seat, player)
     if cls is Discard:
-        return Discard(_card_field(d, "card"))
+        return Discard(_card_field(wire, "card"))
     if cls is Knock:
-        discard = _card_field(d, "discard", nullable=True)
-        melds = d.get("melds")
+        discard = _card_field(wire, "discard", nullable=True)
+        melds = wire.get("melds")
         if melds is not None:
             if not isinstance(melds, list) or not all(
                 isinstance(m, list) and all(isinstance(c, str) for c in m) for m in melds
@@ -166,7 +171,7 @@ def command_from_dict(d: Any) -> Command:
             melds = [list(m) for m in melds]
         return Knock(discard, melds)
     if cls is Advise:
-        text = d.get("text")
+        text = wire.get("text")
         if not isinstance(text, str) or not text.strip():
             raise _bad("advice must be a non-empty text")
         if len(text) > MAX_ADVICE_LENGTH:
@@ -180,18 +185,18 @@ def command_from_dict(d: Any) -> Command:
     }[cls]
 
 
-def command_to_dict(c: Command) -> dict:
+def command_to_dict(command: Command) -> dict:
     """The wire form of a command."""
-    t = type(c)
-    if t is Discard:
-        return {"type": "discard", "card": c.card}
-    if t is Knock:
-        melds = None if c.melds is None else [list(m) for m in c.melds]
-        return {"type": "knock", "discard": c.discard, "melds": melds}
-    if t is ClaimSeat:
-        return {"type": "claim_seat", "seat": c.seat, "player": dict(c.player)}
-    if t is Advise:
-        return {"type": "advise", "text": c.text}
-    if t in (TakeUpcard, PassUpcard, DrawStock, DrawDiscard):
-        return {"type": t.TYPE}
-    raise RulesError("unknown_command", f"{c!r} is not a command")
+    cls = type(command)
+    if cls is Discard:
+        return {"type": "discard", "card": command.card}
+    if cls is Knock:
+        melds = None if command.melds is None else [list(m) for m in command.melds]
+        return {"type": "knock", "discard": command.discard, "melds": melds}
+    if cls is ClaimSeat:
+        return {"type": "claim_seat", "seat": command.seat, "player": dict(command.player)}
+    if cls is Advise:
+        return {"type": "advise", "text": command.text}
+    if cls in (TakeUpcard, PassUpcard, DrawStock, DrawDiscard):
+        return {"type": cls.TYPE}
+    raise RulesError("unknown_command", f"{command!r} is not a command")

@@ -32,24 +32,19 @@ from . import cards as _cards
 from .errors import RulesError
 
 __all__ = [
-    "Arrangement",
-    "Layoff",
-    "MeldError",
-    "RUN_DW",
-    "DISCARD_DW",
-    "deadwood",
-    "deadwood_mask",
-    "deadwood_after_discard",
-    "deadwood_after_discard_mask",
-    "best_arrangement",
-    "best_arrangement_mask",
-    "knock_discards",
-    "is_set",
-    "is_run",
-    "is_meld",
-    "check_melds",
-    "resolve_layoffs",
+    "DISCARD_DW", "MAX_HAND_CARDS", "MAX_MELDS", "MIN_MELD_CARDS", "RUN_DW",
+    "Arrangement", "Layoff", "MeldError",
+    "arrangements_mask", "best_arrangement", "best_arrangement_mask", "check_melds", "deadwood",
+    "deadwood_after_discard", "deadwood_after_discard_mask", "deadwood_mask", "defender_deadwood_mask",
+    "is_meld", "is_run", "is_set", "knock_discards", "layoff_options", "resolve_layoffs",
 ]
+
+#: the fewest cards in a meld (a set of three, a run of three)
+MIN_MELD_CARDS = 3
+#: the most cards a hand holds: ten, and one more between a draw and a discard
+MAX_HAND_CARDS = 11
+#: the most melds one hand can lay out
+MAX_MELDS = MAX_HAND_CARDS // MIN_MELD_CARDS
 
 _SUIT = 0x1FFF  # one 13-bit suit field
 _RANK_VALUE = tuple(min(r + 1, 10) for r in range(13))
@@ -271,21 +266,34 @@ def _set_choices(m: int) -> list[tuple[int, list[tuple[int, ...]]]]:
     return choices
 
 
-def best_arrangement_mask(m: int) -> Arrangement:
-    """The canonical least-deadwood arrangement of a hand mask (see best_arrangement)."""
-    best_key = None
-    best: Arrangement | None = None
+def _arrangements(m: int):
+    """(melds, deadwood cards, deadwood) of every choice of sets plus the maximal runs of the rest:
+    set choices in _set_choices order, each with its sets first, then its runs suit by suit."""
     for rest, sets in _set_choices(m):
         melds = list(sets)
         for s in range(4):
             melds += _runs_of_suit(rest >> (13 * s) & _SUIT, s)
-        melds.sort()
         melded = 0
         for meld in melds:
             for card in meld:
                 melded |= 1 << card
         dead = tuple(_cards.cards_of(m & ~melded))
-        dead_value = sum(_cards.VALUE[card] for card in dead)
+        yield melds, dead, sum(_cards.VALUE[card] for card in dead)
+
+
+def arrangements_mask(m: int) -> list[Arrangement]:
+    """Every arrangement of a hand mask made of a choice of sets plus the maximal runs of the cards
+    left (the candidates best_arrangement chooses from), melds unsorted: sets by rank, then runs by
+    suit. A least-deadwood arrangement is always among them."""
+    return [Arrangement(tuple(melds), dead, dead_value) for melds, dead, dead_value in _arrangements(m)]
+
+
+def best_arrangement_mask(m: int) -> Arrangement:
+    """The canonical least-deadwood arrangement of a hand mask (see best_arrangement)."""
+    best_key = None
+    best: Arrangement | None = None
+    for melds, dead, dead_value in _arrangements(m):
+        melds.sort()
         key = (dead_value, len(dead), len(melds), melds)
         if best_key is None or key < best_key:
             best_key = key
@@ -312,7 +320,7 @@ def best_arrangement(cards: Iterable[int | str]) -> Arrangement:
 
 def _meld_kind(m: int, n: int) -> str | None:
     """``"set"``, ``"run"`` or None for a mask ``m`` of ``n`` cards."""
-    if n < 3:
+    if n < MIN_MELD_CARDS:
         return None
     low = (m & -m).bit_length() - 1
     suit, rank = divmod(low, 13)
@@ -403,8 +411,9 @@ def check_melds(
 # --------------------------------------------------------------------------- lay-offs
 
 
-def _layoff_options(defender: int, meld: tuple[int, ...]) -> list[int]:
-    """Masks of defender cards that can be laid off together onto one knocker meld."""
+def layoff_options(defender: int, meld: Sequence[int]) -> list[int]:
+    """Masks of defender cards that can be laid off together onto one knocker meld (card indexes,
+    ascending), chained run extensions included; 0 (nothing laid off) comes first."""
     m = 0
     for card in meld:
         m |= 1 << card
@@ -447,7 +456,7 @@ def resolve_layoffs(defender_mask: int, knocker_melds: Sequence[Sequence[int | s
         for card in meld:
             if defender_mask >> card & 1:
                 raise ValueError(f"{_cards.code(card)} is in both the defender's hand and a knocker meld")
-    options = [_layoff_options(defender_mask, meld) for meld in melds]
+    options = [layoff_options(defender_mask, meld) for meld in melds]
 
     # every assignment of disjoint lay-off options, one per knocker meld
     found: dict[int, tuple[int, ...]] = {}  # laid-off mask -> meld index per card, card order
@@ -478,3 +487,14 @@ def resolve_layoffs(defender_mask: int, knocker_melds: Sequence[Sequence[int | s
     kept = best_arrangement_mask(defender_mask & ~best_laid)
     layoffs = tuple(zip(_cards.cards_of(best_laid), found[best_laid]))
     return Layoff(kept.melds, layoffs, kept.deadwood_cards, kept.deadwood)
+
+
+def defender_deadwood_mask(defender_mask: int, knocker_melds: Sequence[Sequence[int]]) -> int:
+    """The defender's least deadwood after own melds and lay-offs onto the knocker's melds (card
+    indexes, ascending): resolve_layoffs(...).deadwood without choosing which lay-offs to show."""
+    laid_choices = [0]
+    for meld in knocker_melds:
+        options = layoff_options(defender_mask, meld)
+        if len(options) > 1:
+            laid_choices = [laid | opt for laid in laid_choices for opt in options if not laid & opt]
+    return min(deadwood_mask(defender_mask & ~laid) for laid in laid_choices)

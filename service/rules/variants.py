@@ -60,10 +60,13 @@ VARIANTS: Mapping[str, Variant] = MappingProxyType(
     }
 )
 
-# (smallest, largest) accepted value of each integer option; None means "may be null".
-# The bounds only keep values meaningful (a knock limit above 100 cannot bind: ten cards never
-# hold more than 100 points of deadwood) and integers small.
-_INT_BOUNDS = {
+#: the names of the variants, in the order the API lists them
+VARIANT_NAMES: tuple[str, ...] = tuple(VARIANTS)
+
+#: (smallest, largest) accepted value of each integer option (the wire schemas and openapi.yaml
+#: state these very bounds). The bounds only keep values meaningful (a knock limit above 100
+#: cannot bind: ten cards never hold more than 100 points of deadwood) and integers small.
+INT_OPTION_BOUNDS: Mapping[str, tuple[int, int]] = MappingProxyType({
     "target_score": (1, 100_000),
     "knock_limit": (0, 100),
     "gin_bonus": (0, 10_000),
@@ -71,12 +74,12 @@ _INT_BOUNDS = {
     "undercut_bonus": (0, 10_000),
     "max_turns_per_hand": (1, 100_000),
     "turn_timeout_s": (1, 86_400),
-}
-# null: big gin is not allowed; no turn clock
-_NULLABLE = {"big_gin_bonus", "turn_timeout_s"}
-_BOOLS = {"gin_adds_deadwood"}
+})
+#: integer options that may also be null: big gin is not allowed; no turn clock
+NULLABLE_OPTIONS = frozenset({"big_gin_bonus", "turn_timeout_s"})
+BOOL_OPTIONS = frozenset({"gin_adds_deadwood"})
 
-OPTION_NAMES = tuple(sorted(set(_INT_BOUNDS) | _BOOLS))
+OPTION_NAMES = tuple(sorted(set(INT_OPTION_BOUNDS) | BOOL_OPTIONS))
 
 
 def get_variant(name: Any) -> Variant:
@@ -91,8 +94,7 @@ def get_variant(name: Any) -> Variant:
 
 def normalise_options(variant: str, options: Mapping[str, Any] | None) -> dict:
     """Every option of the variant, the caller's values validated; raises RulesError invalid_option."""
-    v = get_variant(variant)
-    out = dict(v.defaults)
+    out = dict(get_variant(variant).defaults)
     if options is None:
         return out
     if not isinstance(options, Mapping):
@@ -103,15 +105,15 @@ def normalise_options(variant: str, options: Mapping[str, Any] | None) -> dict:
                 "invalid_option",
                 f"unknown option {name!r}: expected one of {', '.join(OPTION_NAMES)}",
             )
-        if name in _BOOLS:
+        if name in BOOL_OPTIONS:
             if not isinstance(value, bool):
                 raise RulesError("invalid_option", f"option {name} must be true or false")
-        elif value is None and name in _NULLABLE:
+        elif value is None and name in NULLABLE_OPTIONS:
             pass
         else:
-            lo, hi = _INT_BOUNDS[name]
+            lo, hi = INT_OPTION_BOUNDS[name]
             if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-                null = " or null" if name in _NULLABLE else ""
+                null = " or null" if name in NULLABLE_OPTIONS else ""
                 raise RulesError(
                     "invalid_option", f"option {name} must be an integer from {lo} to {hi}{null}"
                 )

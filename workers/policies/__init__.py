@@ -8,12 +8,14 @@ three-hand advisor's message to its captain.
 from __future__ import annotations
 
 from service.rules.commands import Command, Discard, Knock
+from service.rules.names import BOT_POLICY_NAMES
 
 from .expert import ExpertParams, ExpertPolicy
 from .knowledge import Knowledge, owner_moves, read
 from .simple import BasicPolicy, RandomPolicy, basic_move
 
-POLICY_NAMES = ("random", "basic", "expert")
+#: the policies make_policy builds: the engine's list of built-in bot names (the wire's enum)
+POLICY_NAMES = BOT_POLICY_NAMES
 
 
 def make_policy(name: str, budget_s: float | None = None):
