@@ -181,7 +181,7 @@ class GameService:
         """Tell the bot scheduler; its failure never undoes or fails the command that succeeded."""
         try:
             self.bot_scheduler(game_id, state)
-        except Exception:  # noqa: BLE001 (a bot problem must not turn a recorded move into a 500)
+        except Exception:  # noqa: BLE001 (a bot problem must not fail a move that was recorded)
             log.exception("bot scheduler failed for game %s", game_id)
 
     # -- creation and seats --------------------------------------------------------------------
