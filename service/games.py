@@ -1,6 +1,7 @@
-"""The service layer: games kept only as event logs, seat tokens, and each use case of the API.
+"""The service layer: each use case of the API and the workers, over games kept only as event logs.
 
-Every command follows one path: take the state (the newest one this process holds, else the
+Each use case is one call (``play``, ``give_advice``, ``claim_seat``, ``list_games`` ...) and
+refuses in the game's terms (``service.errors``). Every command follows one path: take the state (the newest one this process holds, else the
 log's), let the engine decide, append the events with the version the decision was based on
 (optimistic concurrency: the append is what checks that state against the log), then tell the
 bot scheduler. Everything a caller sees of a game passes through ``service.rules.views``.
@@ -404,7 +405,7 @@ class GameService:
         state, state_read = (recent, False) if recent is not None else (self.state(game_id), True)
         try:
             seat = self.seat_for(game_id, incoming.token())
-        except Exception:
+        except Exception:  # whatever refused the caller (no token, a token of no seat)
             if not state_read:
                 self.state(game_id)  # a game the log does not hold is not found, whoever asks
             raise
