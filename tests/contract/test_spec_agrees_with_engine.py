@@ -1,0 +1,109 @@
+"""openapi.yaml states the rules engine's enums and bounds: the variants, statuses, bot names,
+card codes, move types, rule options, meld sizes and advice limit are declared once, in
+service.rules, and the wire schemas take them from there; this test holds the spec to them."""
+
+from __future__ import annotations
+
+import itertools
+import re
+import string
+from pathlib import Path
+
+import pytest
+import yaml
+
+from schemas.games import MOVE_SCHEMAS, OptionsSchema
+from service.rules import cards, commands, melds, names, variants
+
+SPEC = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text(encoding="utf-8"))
+COMPONENTS = SPEC["components"]["schemas"]
+
+
+def component(name: str) -> dict:
+    return COMPONENTS[name]
+
+
+def test_the_variant_enum_is_the_engines_variants():
+    assert component("Variant")["enum"] == list(variants.VARIANT_NAMES)
+
+
+def test_each_variants_creation_schema_has_its_seat_count():
+    creation = {"three-hand": "CreateThreeHandGame", "gin-rami": "CreateGinRamiGame"}
+    assert sorted(creation) == sorted(variants.VARIANT_NAMES)
+    for name, schema in creation.items():
+        seats = component(schema)["properties"]["seats"]
+        assert (seats["minItems"], seats["maxItems"]) == (variants.VARIANTS[name].seats,) * 2, name
+        assert component(schema)["properties"]["variant"] == {"const": name}
+
+
+def test_the_status_enum_is_the_engines_statuses():
+    assert component("Status")["enum"] == list(names.STATUSES)
+
+
+def test_the_bot_strategies_are_the_engines_bot_names():
+    assert component("BotStrategy")["enum"] == list(names.BOT_POLICY_NAMES)
+
+
+def test_the_card_pattern_is_the_engines_and_matches_exactly_the_deck():
+    assert component("Card")["pattern"] == cards.CARD_PATTERN
+    two_characters = ("".join(pair) for pair in itertools.product(string.printable, repeat=2))
+    assert {text for text in two_characters if re.search(cards.CARD_PATTERN, text)} == set(cards.DECK)
+
+
+def test_the_move_types_are_the_engines_and_each_has_its_schema():
+    move = component("Move")
+    assert list(move["discriminator"]["mapping"]) == list(commands.MOVE_TYPES)
+    for kind, ref in move["discriminator"]["mapping"].items():
+        assert component(ref.rsplit("/", 1)[1])["properties"]["type"] == {"const": kind}
+    assert list(MOVE_SCHEMAS) == list(commands.MOVE_TYPES)
+
+
+def test_a_knocks_melds_have_the_engines_sizes():
+    laid = component("Knock")["properties"]["melds"]["oneOf"][1]
+    assert laid["maxItems"] == melds.MAX_MELDS
+    assert (laid["items"]["minItems"], laid["items"]["maxItems"]) == (melds.MIN_MELD_CARDS, melds.MAX_HAND_CARDS)
+    assert component("MeldsRequest")["properties"]["cards"]["maxItems"] == melds.MAX_HAND_CARDS
+
+
+def test_the_advice_limit_is_the_engines():
+    text = component("Advice")["properties"]["text"]
+    assert text["maxLength"] == commands.MAX_ADVICE_LENGTH
+    assert f"1 to {commands.MAX_ADVICE_LENGTH} characters" in text["description"]
+
+
+def test_the_options_are_the_engines_options():
+    assert sorted(component("Options")["properties"]) == sorted(variants.OPTION_NAMES)
+    assert sorted(OptionsSchema().fields) == sorted(variants.OPTION_NAMES)
+
+
+@pytest.mark.parametrize("name", variants.OPTION_NAMES)
+def test_each_options_type_and_bounds_are_the_engines(name):
+    stated = component("Options")["properties"][name]
+    if name in variants.BOOL_OPTIONS:
+        assert stated["type"] == "boolean"
+        return
+    nullable = name in variants.NULLABLE_OPTIONS
+    assert stated["type"] == (["integer", "null"] if nullable else "integer")
+    assert (stated["minimum"], stated["maximum"]) == variants.INT_OPTION_BOUNDS[name]
+
+
+def _wire(value) -> str:
+    return "null" if value is None else str(value).lower()
+
+
+@pytest.mark.parametrize("name", variants.OPTION_NAMES)
+def test_each_options_stated_default_is_the_engines(name):
+    stated = component("Options")["properties"][name]
+    defaults = {variant: variants.VARIANTS[variant].defaults[name] for variant in variants.VARIANT_NAMES}
+    if "default" in stated:
+        assert len(set(map(repr, defaults.values()))) == 1
+        assert stated["default"] == defaults[variants.THREE_HAND]
+    text = stated.get("description", "")
+    # "(default 25 in three-hand, 20 in gin-rami)" or "(default 100)" or "null (the default)"
+    per_variant = re.search(r"default (\S+) in three-hand, (\S+) in gin-rami", text)
+    if per_variant:
+        assert per_variant.groups() == (_wire(defaults["three-hand"]), _wire(defaults["gin-rami"]))
+        return
+    single = re.search(r"\(default (\S+?)\)", text) or re.search(r"(\S+) \(the default\)", text)
+    assert single, f"openapi.yaml states no default for option {name}"
+    assert {_wire(value) for value in defaults.values()} == {single.group(1)}
