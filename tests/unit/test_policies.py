@@ -27,8 +27,10 @@ from service.rules.commands import (
     Knock,
     command_to_dict,
 )
+from service.rules.names import BOT_POLICY_NAMES
 from workers.arena import Table
 from workers.policies import (
+    POLICY_NAMES,
     BasicPolicy,
     ExpertPolicy,
     RandomPolicy,
@@ -327,3 +329,12 @@ def test_advice_names_the_move_in_words():
     assert advice_text(Discard("QS")) == "Discard QS."
     assert advice_text(Knock("7H", None)) == "Knock, discarding 7H."
     assert advice_text(Knock(None, None)) == "Lay down big gin."
+
+
+def test_the_registry_builds_exactly_the_engines_bot_names():
+    """The bot names the wire accepts (service.rules.names) are the policies make_policy builds."""
+    assert POLICY_NAMES == BOT_POLICY_NAMES
+    for name in BOT_POLICY_NAMES:
+        assert make_policy(name).name == name
+    with pytest.raises(ValueError, match="unknown bot policy"):
+        make_policy("grandmaster")

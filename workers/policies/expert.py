@@ -47,8 +47,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from service.rules import cards as C
-from service.rules import melds as M
+from service.rules import cards
 from service.rules.commands import (
     DRAW_DISCARD,
     DRAW_STOCK,
@@ -58,16 +57,18 @@ from service.rules.commands import (
     Discard,
     Knock,
 )
+from service.rules.melds import (
+    arrangements_mask,
+    deadwood_after_discard_mask,
+    deadwood_mask,
+    defender_deadwood_mask,
+)
 
-from .cardmath import arrangements, defender_deadwood, hand_points, melds_codes
 from .knowledge import Knowledge, bit, read
-from .rollout import finish_hand, takes as improves
+from .rollout import finish_hand, hand_points
+from .rollout import takes as improves
 
-_INDEX = {code: i for i, code in enumerate(C.DECK)}
-_VALUE = C.VALUE
-_SUIT = 0x1FFF
-dw = M.deadwood_mask
-dwad = M.deadwood_after_discard_mask
+_VALUE = cards.VALUE
 
 
 @dataclass
@@ -104,10 +105,10 @@ class _Search:
         self.rng = rng
         self.p = p
         self.deadline = None if p.budget_s is None else time.perf_counter() + p.budget_s
-        self.pool = C.cards_of(k.unseen)
+        self.pool = cards.cards_of(k.unseen)
         self._e1: dict[int, float] = {}
         self._pk: dict[int, float] = {}  # 10-card hand -> chance to be able to knock after one draw
-        self._dwad: dict[int, int] = {}  # 11-card hand -> least deadwood after a discard
+        self._after_discard: dict[int, int] = {}  # 11-card hand -> least deadwood after a discard
         self.samples: list[tuple[int, float, int]] = []  # (hand, weight, its deadwood)
         self.total_weight = 0.0
         self._danger: dict[int, float] = {}
@@ -123,7 +124,7 @@ class _Search:
         unknown = max(0, k.opp_size - bin(k.opp_known).count("1"))
         pool = self.pool
         unknown = min(unknown, len(pool))
-        evidence = C.cards_of((k.opp_discarded | k.opp_declined) & ~k.opp_known)
+        evidence = cards.cards_of((k.opp_discarded | k.opp_declined) & ~k.opp_known)
         ew = self.p.evidence_weight
         last = k.opp_last_discard
         lw = self.p.last_discard_weight
@@ -133,15 +134,15 @@ class _Search:
             for x in sample(pool, unknown):
                 h |= 1 << x
             w = 1.0
-            base = dw(h)
+            base = deadwood_mask(h)
             if evidence:
                 for e in evidence:
-                    if not h >> e & 1 and dw(h | 1 << e) < base + _VALUE[e]:
+                    if not h >> e & 1 and deadwood_mask(h | 1 << e) < base + _VALUE[e]:
                         w *= ew
             if last >= 0 and lw:
                 # a player throws what leaves it the least deadwood: a hand in which another
                 # discard would have saved more points explains its last discard less well
-                w *= math.exp(-lw * (base - dwad(h | 1 << last)))
+                w *= math.exp(-lw * (base - deadwood_after_discard_mask(h | 1 << last)))
             self.samples.append((h, w, base))
             self.total_weight += w
         self._danger.clear()
@@ -165,7 +166,7 @@ class _Search:
             bit_ = 1 << card
             s = 0.0
             for h, w, base in self.samples:
-                if not h & bit_ and dw(h | bit_) < base + v:
+                if not h & bit_ and deadwood_mask(h | bit_) < base + v:
                     s += w
             got = s / self.total_weight if self.total_weight else 0.0
             self._danger[card] = got
@@ -178,18 +179,18 @@ class _Search:
         if got is None:
             pool = self.pool
             if not pool:
-                got = float(dw(h))
+                got = float(deadwood_mask(h))
             else:
                 # the same 11 cards come up again and again (h - d + x + y for either order of
                 # x and y): keep their values
-                cache = self._dwad
+                cache = self._after_discard
                 limit = self.k.knock_limit
                 total = knocks = 0
                 for x in pool:
                     m = h | 1 << x
                     v = cache.get(m)
                     if v is None:
-                        v = cache[m] = dwad(m)
+                        v = cache[m] = deadwood_after_discard_mask(m)
                     total += v
                     if v <= limit:
                         knocks += 1
@@ -213,7 +214,7 @@ class _Search:
                     for y in pool:
                         if not h >> y & 1:
                             n += 1
-                            if dwad(h | 1 << y) <= limit:
+                            if deadwood_after_discard_mask(h | 1 << y) <= limit:
                                 can += 1
                     if n:
                         s += w * can / n
@@ -227,7 +228,7 @@ class _Search:
         if not self.p.urgency:
             return e1 - bonus
         u = self.urgency()
-        return (u * dw(h10) + (1 - u) * e1 if u else e1) - bonus
+        return (u * deadwood_mask(h10) + (1 - u) * e1 if u else e1) - bonus
 
     def discard_cost(self, h11: int, card: int) -> float:
         return self.hand_cost(h11 & ~(1 << card)) + self.p.danger_weight * self.danger(card)
@@ -235,7 +236,7 @@ class _Search:
     def best_discard(self, h11: int, forbidden: int = -1) -> tuple[float, int]:
         """(cost, card) of the best discard from an 11-card hand."""
         best = None
-        for c in C.cards_of(h11):
+        for c in cards.cards_of(h11):
             if c == forbidden:
                 continue
             cost = self.discard_cost(h11, c)
@@ -260,7 +261,7 @@ class _Search:
         return total / n
 
     # ---- knocking
-    def knock_plans(self, grow: bool = True) -> list[tuple[float, Knock, int, list[int]]]:
+    def knock_plans(self, grow: bool = True) -> list[tuple[float, Knock, int, tuple]]:
         """(expected points, command, deadwood, melds) of every allowed knock, best arrangement each."""
         k = self.k
         opts = k.options
@@ -272,31 +273,34 @@ class _Search:
         for m in k.moves:
             if not isinstance(m, Knock) or m.discard is None:
                 continue
-            rest = k.hand & ~bit(_INDEX[m.discard])
-            arrs = arrangements(rest)
-            least = min(d for _, d in arrs)
+            rest = k.hand & ~bit(cards.INDEX_OF[m.discard])
+            arrangements = arrangements_mask(rest)
+            least = min(arrangement.deadwood for arrangement in arrangements)
             if least > k.knock_limit:
                 continue
+            outcome = "gin" if least == 0 else "knock"
             best = None
             seen = set()
-            for melds, d in arrs:
+            for arrangement in arrangements:
+                melds = arrangement.melds
                 key = tuple(sorted(melds))
-                if d != least or key in seen:
+                if arrangement.deadwood != least or key in seen:
                     continue
                 seen.add(key)
                 ev = 0.0
                 for h, w, base in self.samples:
-                    dd = base if least == 0 else defender_deadwood(h, melds)
-                    ev += w * hand_points(least, dd, least == 0, opts)
+                    defender_deadwood = base if least == 0 else defender_deadwood_mask(h, melds)
+                    ev += w * hand_points(outcome, least, defender_deadwood, opts)
                 ev /= self.total_weight
                 if best is None or ev > best[0]:
                     best = (ev, melds)
-            out.append((best[0], Knock(m.discard, melds_codes(best[1])), least, best[1]))
+            laid_out = [[cards.code(card) for card in meld] for meld in best[1]]
+            out.append((best[0], Knock(m.discard, laid_out), least, best[1]))
         return out
 
     def stock_for(self, opp: int) -> list[int]:
         """A random order (top last) of the stock that goes with an opponent hand ``opp``."""
-        stock = C.cards_of(self.k.unseen & ~opp)
+        stock = cards.cards_of(self.k.unseen & ~opp)
         self.rng.shuffle(stock)
         return stock
 
@@ -306,8 +310,9 @@ class _Search:
         kind = option[0]
         if kind == "knock":
             _, melds, least = option[1], option[2], option[3]
-            d = dw(opp) if least == 0 else defender_deadwood(opp, melds)
-            return hand_points(least, d, least == 0, k.options)
+            if least == 0:
+                return hand_points("gin", 0, deadwood_mask(opp), k.options)
+            return hand_points("knock", least, defender_deadwood_mask(opp, melds), k.options)
         try:
             if kind == "discard":
                 card = option[1]
@@ -368,7 +373,7 @@ class _Search:
         # share of sampled opponent hands already within one good draw of knocking
         near = 0.0
         for h, w, _ in self.samples:
-            if dwad(h) <= limit + 10:
+            if deadwood_after_discard_mask(h) <= limit + 10:
                 near += w
         near /= self.total_weight or 1.0
         turns_left = max(0, k.stock_size - 2) / 2
@@ -430,7 +435,7 @@ class ExpertPolicy:
                 # the sampled opponent hands tend to hold more deadwood than a real one that has
                 # played on: a plain knock must beat gin (no lay-offs, no undercut) clearly
                 return gins[0][1]
-        discards = [_INDEX[m.card] for m in k.moves if isinstance(m, Discard)]
+        discards = [cards.INDEX_OF[m.card] for m in k.moves if isinstance(m, Discard)]
         ranked = sorted(discards, key=lambda c: (s.discard_cost(k.hand, c), -_VALUE[c], -c))
         knock_now = None
         if plans:
@@ -440,7 +445,7 @@ class ExpertPolicy:
             if ev > 0 and ev >= play_on + self.params.knock_margin:
                 knock_now = knock_option
         if not self.params.rollouts:
-            return knock_now[1] if knock_now else Discard(C.code(ranked[0]))
+            return knock_now[1] if knock_now else Discard(cards.code(ranked[0]))
         options: list[tuple] = [("discard", c) for c in ranked[: self.params.candidates]]
         if plans:
             # the rules' choice first: knock if they say so, else the best discard
@@ -449,6 +454,6 @@ class ExpertPolicy:
             else:
                 options.append(knock_option)
         if len(options) == 1:
-            return Discard(C.code(ranked[0]))
+            return Discard(cards.code(ranked[0]))
         chosen = options[s.rollout_choice(options)]
-        return chosen[1] if chosen[0] == "knock" else Discard(C.code(chosen[1]))
+        return chosen[1] if chosen[0] == "knock" else Discard(cards.code(chosen[1]))

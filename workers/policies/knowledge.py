@@ -13,8 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from service.rules import cards as C
-from service.rules import melds as M
+from service.rules import cards
 from service.rules.commands import (
     DRAW_DISCARD,
     DRAW_STOCK,
@@ -25,8 +24,7 @@ from service.rules.commands import (
     Knock,
     command_from_dict,
 )
-
-_INDEX = {code: i for i, code in enumerate(C.DECK)}
+from service.rules.melds import deadwood_mask
 
 
 def bit(card: int) -> int:
@@ -36,7 +34,7 @@ def bit(card: int) -> int:
 def mask_of(codes: Iterable[str] | None) -> int:
     m = 0
     for code in codes or ():
-        m |= 1 << _INDEX[code]
+        m |= 1 << cards.INDEX_OF[code]
     return m
 
 
@@ -69,7 +67,7 @@ class Knowledge:
     @property
     def unseen(self) -> int:
         """Cards in the stock or the opponent's unknown cards: the ones this seat has not seen."""
-        return C.FULL_MASK & ~(self.hand | self.pile | self.opp_known)
+        return cards.FULL_MASK & ~(self.hand | self.pile | self.opp_known)
 
     def move_types(self) -> set[str]:
         return {m.TYPE for m in self.moves}
@@ -99,13 +97,13 @@ def owner_moves(view: dict) -> list[Command]:
     if phase != "discard":
         return []
     hand = mask_of(view["hand"])
-    taken = _INDEX[view["taken_card"]] if view.get("taken_card") else -1
+    taken = cards.INDEX_OF[view["taken_card"]] if view.get("taken_card") else -1
     limit = view["options"]["knock_limit"]
-    moves: list[Command] = [Discard(C.code(c)) for c in C.cards_of(hand) if c != taken]
-    for c in C.cards_of(hand):
-        if c != taken and M.deadwood_mask(hand & ~bit(c)) <= limit:
-            moves.append(Knock(C.code(c), None))
-    if view["options"].get("big_gin_bonus") is not None and M.deadwood_mask(hand) == 0:
+    moves: list[Command] = [Discard(cards.code(c)) for c in cards.cards_of(hand) if c != taken]
+    for c in cards.cards_of(hand):
+        if c != taken and deadwood_mask(hand & ~bit(c)) <= limit:
+            moves.append(Knock(cards.code(c), None))
+    if view["options"].get("big_gin_bonus") is not None and deadwood_mask(hand) == 0:
         moves.append(Knock(None, None))
     return moves
 
@@ -123,8 +121,8 @@ def read(view: dict, events: list[dict] | None = None) -> Knowledge:
         phase=view["phase"],
         hand=mask_of(view["hand"]),
         moves=owner_moves(view),
-        top=_INDEX[pile_codes[-1]] if pile_codes else -1,
-        taken=_INDEX[view["taken_card"]] if view.get("taken_card") else -1,
+        top=cards.INDEX_OF[pile_codes[-1]] if pile_codes else -1,
+        taken=cards.INDEX_OF[view["taken_card"]] if view.get("taken_card") else -1,
         pile=mask_of(pile_codes),
         opp_known=mask_of(known[opponent]) if opponent < len(known) else 0,
         opp_size=sizes[opponent] if opponent < len(sizes) else 10,
@@ -133,7 +131,7 @@ def read(view: dict, events: list[dict] | None = None) -> Knowledge:
         options=dict(view.get("options") or {}),
         variant=view.get("variant", "gin-rami"),
         knock_limit=(view.get("options") or {}).get("knock_limit", 10),
-        pile_order=[_INDEX[c] for c in pile_codes],
+        pile_order=[cards.INDEX_OF[c] for c in pile_codes],
     )
     if events:
         remember(k, events)
@@ -157,7 +155,7 @@ def remember(k: Knowledge, events: list[dict]) -> None:
         d = e.get("data") or {}
         if t == "hand_dealt":
             up = d.get("upcard")
-            pile = [_INDEX[up]] if up else []
+            pile = [cards.INDEX_OF[up]] if up else []
         elif t == "upcard_passed":
             if d.get("seat") == opp and pile:
                 k.opp_declined |= bit(pile[-1])
@@ -173,7 +171,7 @@ def remember(k: Knowledge, events: list[dict]) -> None:
         elif t in ("card_discarded", "knocked"):
             code = d.get("card") if t == "card_discarded" else d.get("discard")
             if code:
-                card = _INDEX[code]
+                card = cards.INDEX_OF[code]
                 pile.append(card)
                 if d.get("seat") == opp:
                     k.opp_discarded |= bit(card)

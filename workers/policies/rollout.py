@@ -12,66 +12,64 @@ game's options (gin bonus, big gin where allowed, undercut bonus).
 
 from __future__ import annotations
 
-from service.rules import cards as C
-from service.rules import melds as M
+from service.rules.cards import VALUE
+from service.rules.melds import (
+    best_arrangement_mask,
+    deadwood_after_discard_mask,
+    deadwood_mask,
+    defender_deadwood_mask,
+)
 
-from .cardmath import defender_deadwood
-
-_VALUE = C.VALUE
-dw = M.deadwood_mask
-dwad = M.deadwood_after_discard_mask
 # discard order of the basic habit: highest value first, then highest rank, then lowest index
-_THROW_ORDER = sorted(range(52), key=lambda c: (-_VALUE[c], -(c % 13), c))
+_THROW_ORDER = sorted(range(52), key=lambda c: (-VALUE[c], -(c % 13), c))
 
 
 def takes(hand: int, card: int) -> bool:
     """The basic habit: take ``card`` only if it joins a meld and the deadwood then drops."""
-    now = dw(hand)
+    now = deadwood_mask(hand)
     with_card = hand | 1 << card
-    if dw(with_card) >= now + _VALUE[card]:
+    if deadwood_mask(with_card) >= now + VALUE[card]:
         return False
     # discarding ``card`` again leaves ``now``: a lower minimum is reached by another discard
-    return dwad(with_card) < now
+    return deadwood_after_discard_mask(with_card) < now
 
 
 def throw(hand: int, taken: int) -> tuple[int, int]:
     """(card, deadwood after) of the basic discard from 11 cards, never the card just taken."""
-    best = dwad(hand)
+    best = deadwood_after_discard_mask(hand)
     for c in _THROW_ORDER:
         if hand >> c & 1 and c != taken:
-            left = dw(hand & ~(1 << c))
+            left = deadwood_mask(hand & ~(1 << c))
             if left == best:
                 return c, left
     # only the taken card reaches the minimum: the best other discard
     out = None
     for c in _THROW_ORDER:
         if hand >> c & 1 and c != taken:
-            left = dw(hand & ~(1 << c))
+            left = deadwood_mask(hand & ~(1 << c))
             if out is None or left < out[1]:
                 out = (c, left)
     return out
 
 
-def _meld_masks(hand10: int) -> list[int]:
-    out = []
-    for meld in M.best_arrangement_mask(hand10).melds:
-        m = 0
-        for c in meld:
-            m |= 1 << c
-        out.append(m)
-    return out
+def hand_points(outcome: str, knocker_deadwood: int, defender_deadwood: int, options: dict) -> int:
+    """Points to the knocker (negative: to the defender) of a hand ended by ``outcome`` ("knock",
+    "gin" or "big_gin"), scored as RULES.md §2 and §3 say with the game's options; the defender's
+    deadwood is after lay-offs for a knock, before them for gin."""
+    if outcome != "knock":
+        bonus = options["gin_bonus"] if outcome == "gin" else options["big_gin_bonus"]
+        return bonus + (defender_deadwood if options["gin_adds_deadwood"] else 0)
+    if knocker_deadwood < defender_deadwood:
+        return defender_deadwood - knocker_deadwood
+    return -(options["undercut_bonus"] + knocker_deadwood - defender_deadwood)
 
 
-def knock_points(knocker10: int, k: int, defender: int, options: dict, big_gin: bool = False) -> int:
+def knock_points(knocker10: int, knocker_deadwood: int, defender: int, options: dict, big_gin: bool = False) -> int:
     """Points to the knocker (negative: to the defender), the knocker laying out canonical melds."""
-    if big_gin or k == 0:
-        d = dw(defender)
-        bonus = options.get("big_gin_bonus") if big_gin else options.get("gin_bonus", 20)
-        return (bonus or 0) + (d if options.get("gin_adds_deadwood") else 0)
-    d = defender_deadwood(defender, _meld_masks(knocker10))
-    if k < d:
-        return d - k
-    return -(options.get("undercut_bonus", 10) + k - d)
+    if big_gin or knocker_deadwood == 0:
+        return hand_points("big_gin" if big_gin else "gin", knocker_deadwood, deadwood_mask(defender), options)
+    knocker_melds = best_arrangement_mask(knocker10).melds
+    return hand_points("knock", knocker_deadwood, defender_deadwood_mask(defender, knocker_melds), options)
 
 
 def finish_hand(hands: list[int], pile: list[int], stock: list[int], to_move: int, options: dict,
@@ -81,8 +79,8 @@ def finish_hand(hands: list[int], pile: list[int], stock: list[int], to_move: in
     ``pile`` is the discard pile (top last), ``stock`` the stock (top last); both are consumed.
     ``first_draw`` ("pile" or "stock") forces the first draw instead of the basic habit.
     """
-    limit = options.get("knock_limit", 10)
-    big_gin = options.get("big_gin_bonus") is not None
+    limit = options["knock_limit"]
+    big_gin = options["big_gin_bonus"] is not None
     p = to_move
     for turn in range(max_turns):
         h = hands[p]
@@ -96,7 +94,7 @@ def finish_hand(hands: list[int], pile: list[int], stock: list[int], to_move: in
             h |= 1 << taken
         else:
             h |= 1 << stock.pop()
-        if big_gin and dw(h) == 0:
+        if big_gin and deadwood_mask(h) == 0:
             pts = knock_points(0, 0, hands[1 - p], options, big_gin=True)
             return pts if p == 0 else -pts
         card, left = throw(h, taken)

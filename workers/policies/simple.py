@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import random
 
-from service.rules import cards as C
-from service.rules import melds as M
+from service.rules import cards
 from service.rules.commands import (
     DRAW_DISCARD,
     DRAW_STOCK,
@@ -21,10 +20,9 @@ from service.rules.commands import (
     Discard,
     Knock,
 )
+from service.rules.melds import deadwood_mask
 
 from .knowledge import Knowledge, bit, read
-
-_INDEX = {code: i for i, code in enumerate(C.DECK)}
 
 
 class RandomPolicy:
@@ -46,16 +44,16 @@ def improves(hand: int, card: int) -> bool:
     meld, and the basic player does not take a card for that.
     """
     with_card = hand | bit(card)
-    now = M.deadwood_mask(hand)
-    if M.deadwood_mask(with_card) >= now + C.VALUE[card]:
+    now = deadwood_mask(hand)
+    if deadwood_mask(with_card) >= now + cards.VALUE[card]:
         return False  # the card would lie outside every meld
-    best = min(M.deadwood_mask(with_card & ~bit(c)) for c in C.cards_of(hand))
+    best = min(deadwood_mask(with_card & ~bit(c)) for c in cards.cards_of(hand))
     return best < now
 
 
 def discard_key(hand: int, card: int) -> tuple:
     """Sort key of a discard for the basic policy: least deadwood left, then highest card."""
-    return (M.deadwood_mask(hand & ~bit(card)), -C.VALUE[card], -(card % 13), card)
+    return (deadwood_mask(hand & ~bit(card)), -cards.VALUE[card], -(card % 13), card)
 
 
 def basic_move(k: Knowledge) -> Command:
@@ -72,11 +70,11 @@ def basic_move(k: Knowledge) -> Command:
         for m in knocks:
             if m.discard is None:
                 return m
-        return min(knocks, key=lambda m: discard_key(k.hand, _INDEX[m.discard]))
+        return min(knocks, key=lambda m: discard_key(k.hand, cards.INDEX_OF[m.discard]))
     discards = [m for m in k.moves if isinstance(m, Discard)]
     if not discards:
         raise ValueError("no legal move to choose from")
-    return min(discards, key=lambda m: discard_key(k.hand, _INDEX[m.card]))
+    return min(discards, key=lambda m: discard_key(k.hand, cards.INDEX_OF[m.card]))
 
 
 class BasicPolicy:
