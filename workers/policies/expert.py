@@ -100,14 +100,14 @@ class ExpertParams:
 class _Search:
     """One move's search: the sampled opponent hands and cached hand values."""
 
-    def __init__(self, k: Knowledge, rng: random.Random, p: ExpertParams):
+    def __init__(self, k: Knowledge, rng: random.Random, params: ExpertParams):
         self.k = k
         self.rng = rng
-        self.p = p
-        self.deadline = None if p.budget_s is None else time.perf_counter() + p.budget_s
+        self.params = params
+        self.deadline = None if params.budget_s is None else time.perf_counter() + params.budget_s
         self.pool = cards.cards_of(k.unseen)
         self._e1: dict[int, float] = {}
-        self._pk: dict[int, float] = {}  # 10-card hand -> chance to be able to knock after one draw
+        self._knock_chance: dict[int, float] = {}  # 10-card hand -> chance to be able to knock after one draw
         self._after_discard: dict[int, int] = {}  # 11-card hand -> least deadwood after a discard
         self.samples: list[tuple[int, float, int]] = []  # (hand, weight, its deadwood)
         self.total_weight = 0.0
@@ -125,9 +125,9 @@ class _Search:
         pool = self.pool
         unknown = min(unknown, len(pool))
         evidence = cards.cards_of((k.opp_discarded | k.opp_declined) & ~k.opp_known)
-        ew = self.p.evidence_weight
+        evidence_weight = self.params.evidence_weight
         last = k.opp_last_discard
-        lw = self.p.last_discard_weight
+        last_weight = self.params.last_discard_weight
         sample = self.rng.sample
         for _ in range(n):
             h = k.opp_known
@@ -138,23 +138,23 @@ class _Search:
             if evidence:
                 for e in evidence:
                     if not h >> e & 1 and deadwood_mask(h | 1 << e) < base + _VALUE[e]:
-                        w *= ew
-            if last >= 0 and lw:
+                        w *= evidence_weight
+            if last >= 0 and last_weight:
                 # a player throws what leaves it the least deadwood: a hand in which another
                 # discard would have saved more points explains its last discard less well
-                w *= math.exp(-lw * (base - deadwood_after_discard_mask(h | 1 << last)))
+                w *= math.exp(-last_weight * (base - deadwood_after_discard_mask(h | 1 << last)))
             self.samples.append((h, w, base))
             self.total_weight += w
         self._danger.clear()
 
     def ensure_samples(self) -> None:
         if not self.samples:
-            self.sample_opponents(self.p.min_samples)
+            self.sample_opponents(self.params.min_samples)
 
     def grow_samples(self) -> None:
         """More opponent hands while the budget lasts (for the knock estimate)."""
         self.ensure_samples()
-        while len(self.samples) < self.p.max_samples and self.time_left():
+        while len(self.samples) < self.params.max_samples and self.time_left():
             self.sample_opponents(20)
 
     def danger(self, card: int) -> float:
@@ -164,11 +164,11 @@ class _Search:
             self.ensure_samples()
             v = _VALUE[card]
             bit_ = 1 << card
-            s = 0.0
+            melding = 0.0
             for h, w, base in self.samples:
                 if not h & bit_ and deadwood_mask(h | bit_) < base + v:
-                    s += w
-            got = s / self.total_weight if self.total_weight else 0.0
+                    melding += w
+            got = melding / self.total_weight if self.total_weight else 0.0
             self._danger[card] = got
         return got
 
@@ -195,7 +195,7 @@ class _Search:
                     if v <= limit:
                         knocks += 1
                 got = total / len(pool)
-                self._pk[h] = knocks / len(pool)
+                self._knock_chance[h] = knocks / len(pool)
             self._e1[h] = got
         return got
 
@@ -206,7 +206,7 @@ class _Search:
             k = self.k
             limit = k.knock_limit
             pool = [x for x in self.pool]
-            s = 0.0
+            near_knock = 0.0
             if pool:
                 for h, w, _ in self.samples:
                     # its draw comes from the cards neither of us holds
@@ -217,21 +217,21 @@ class _Search:
                             if deadwood_after_discard_mask(h | 1 << y) <= limit:
                                 can += 1
                     if n:
-                        s += w * can / n
-            self._urgency = s / self.total_weight if self.total_weight else 0.0
+                        near_knock += w * can / n
+            self._urgency = near_knock / self.total_weight if self.total_weight else 0.0
         return self._urgency
 
     def hand_cost(self, h10: int) -> float:
         """Expected deadwood at the next point that counts: now if the opponent knocks first, else after a draw."""
         e1 = self.e1(h10)
-        bonus = self.p.knock_outs_weight * self._pk.get(h10, 0.0)
-        if not self.p.urgency:
+        bonus = self.params.knock_outs_weight * self._knock_chance.get(h10, 0.0)
+        if not self.params.urgency:
             return e1 - bonus
         u = self.urgency()
         return (u * deadwood_mask(h10) + (1 - u) * e1 if u else e1) - bonus
 
     def discard_cost(self, h11: int, card: int) -> float:
-        return self.hand_cost(h11 & ~(1 << card)) + self.p.danger_weight * self.danger(card)
+        return self.hand_cost(h11 & ~(1 << card)) + self.params.danger_weight * self.danger(card)
 
     def best_discard(self, h11: int, forbidden: int = -1) -> tuple[float, int]:
         """(cost, card) of the best discard from an 11-card hand."""
@@ -254,7 +254,7 @@ class _Search:
         total = 0.0
         n = 0
         for x in pool:
-            if n >= self.p.min_draws and not self.time_left():
+            if n >= self.params.min_draws and not self.time_left():
                 break
             total += self.best_discard(self.k.hand | 1 << x)[0]
             n += 1
@@ -344,7 +344,7 @@ class _Search:
             for j in range(1, n_opt):
                 diffs[j].append((w, self.outcome(options[j], opp, list(stock)) - base))
             i += 1
-            if i >= self.p.max_rollouts or (i >= self.p.min_rollouts and not self.time_left()):
+            if i >= self.params.max_rollouts or (i >= self.params.min_rollouts and not self.time_left()):
                 break
         self.rollout_count = i
         best, best_gain = 0, 0.0
@@ -356,7 +356,7 @@ class _Search:
             var = sum(w * (d - mean) ** 2 for w, d in diffs[j]) / ws
             n_eff = ws * ws / sum(w * w for w, _ in diffs[j])
             se = math.sqrt(var / n_eff) if n_eff > 0 else float("inf")
-            if mean > self.p.rollout_z * se and mean > best_gain:
+            if mean > self.params.rollout_z * se and mean > best_gain:
                 best, best_gain = j, mean
         return best
 
@@ -399,13 +399,13 @@ class ExpertPolicy:
     def decide(self, k: Knowledge, rng: random.Random) -> Command:
         if not k.moves:
             raise ValueError("no legal move to choose from")
-        s = _Search(k, rng, self.params)
+        search = _Search(k, rng, self.params)
         types = k.move_types()
         if "take_upcard" in types or "draw_stock" in types:
-            return self._draw(k, s, types)
-        return self._discard(k, s)
+            return self._draw(k, search, types)
+        return self._discard(k, search)
 
-    def _draw(self, k: Knowledge, s: "_Search", types: set) -> Command:
+    def _draw(self, k: Knowledge, search: _Search, types: set) -> Command:
         upcard = "take_upcard" in types
         take_move = TAKE_UPCARD if upcard else DRAW_DISCARD
         other = PASS_UPCARD if upcard else DRAW_STOCK
@@ -415,19 +415,19 @@ class ExpertPolicy:
             options = [("draw", "pile"), ("draw", "stock")]
             if not improves(k.hand, k.top):
                 options.reverse()  # the rules' choice goes first: draw from the stock
-            best = options[s.rollout_choice(options)]
+            best = options[search.rollout_choice(options)]
             return take_move if best[1] == "pile" else other
         # the upcard (passing it is not a stock draw: the dealer may take it) and the search-free
         # mode: compare hand values two plies deep
-        take_cost = s.best_discard(k.hand | bit(k.top), forbidden=k.top)[0]
-        return take_move if take_cost < s.stock_value() else other
+        take_cost = search.best_discard(k.hand | bit(k.top), forbidden=k.top)[0]
+        return take_move if take_cost < search.stock_value() else other
 
-    def _discard(self, k: Knowledge, s: "_Search") -> Command:
+    def _discard(self, k: Knowledge, search: _Search) -> Command:
         knocks = [m for m in k.moves if isinstance(m, Knock)]
         for m in knocks:
             if m.discard is None:
                 return m  # big gin
-        plans = s.knock_plans(grow=not self.params.rollouts) if knocks else []
+        plans = search.knock_plans(grow=not self.params.rollouts) if knocks else []
         if plans:
             ev, cmd, least, _ = max(plans, key=lambda p: p[0])
             gins = [p for p in plans if p[2] == 0]
@@ -436,11 +436,11 @@ class ExpertPolicy:
                 # played on: a plain knock must beat gin (no lay-offs, no undercut) clearly
                 return gins[0][1]
         discards = [cards.INDEX_OF[m.card] for m in k.moves if isinstance(m, Discard)]
-        ranked = sorted(discards, key=lambda c: (s.discard_cost(k.hand, c), -_VALUE[c], -c))
+        ranked = sorted(discards, key=lambda c: (search.discard_cost(k.hand, c), -_VALUE[c], -c))
         knock_now = None
         if plans:
             ev, cmd, least, melds = max(plans, key=lambda p: p[0])
-            play_on = s.play_on_value(least) if self.params.play_on else 0.0
+            play_on = search.play_on_value(least) if self.params.play_on else 0.0
             knock_option = ("knock", cmd, melds, least)
             if ev > 0 and ev >= play_on + self.params.knock_margin:
                 knock_now = knock_option
@@ -455,5 +455,5 @@ class ExpertPolicy:
                 options.append(knock_option)
         if len(options) == 1:
             return Discard(cards.code(ranked[0]))
-        chosen = options[s.rollout_choice(options)]
+        chosen = options[search.rollout_choice(options)]
         return chosen[1] if chosen[0] == "knock" else Discard(cards.code(chosen[1]))
