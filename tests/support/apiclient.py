@@ -66,35 +66,23 @@ class _ResponseForValidation:
 
 
 @dataclass
-class Exchange:
-    """One request sent by the client and the status it got (kept for later checks)."""
-
-    method: str
-    path: str
-    status: int
-    body: Any = None
-
-
-@dataclass
 class ValidatingClient:
     """Flask's test client with openapi.yaml validation of every exchange."""
 
     app: Any
     openapi: OpenAPI = field(default_factory=load_openapi)
     check_problems: bool = True
-    exchanges: list = field(default_factory=list)
 
     def __post_init__(self):
         self._local = threading.local()
-        self._lock = threading.Lock()
 
     @property
     def _client(self):
         # one werkzeug client per thread: the concurrency tests share a ValidatingClient
-        c = getattr(self._local, "client", None)
-        if c is None:
-            c = self._local.client = self.app.test_client()
-        return c
+        client = getattr(self._local, "client", None)
+        if client is None:
+            client = self._local.client = self.app.test_client()
+        return client
 
     # -- HTTP verbs ---------------------------------------------------------------------
     def get(self, path, **kw):
@@ -137,9 +125,6 @@ class ValidatingClient:
         except BaseException:
             resp.close()  # a live stream left open would keep its request context pushed
             raise
-        with self._lock:
-            self.exchanges.append(Exchange(method, path, resp.status_code,
-                                           None if streaming else _maybe_json(resp, body)))
         return resp
 
     # -- validation -----------------------------------------------------------------------
@@ -214,12 +199,3 @@ def _describe(exc: Exception) -> str:
     if cause is not None and len(parts) == 1:
         parts.append(f"  caused by {type(cause).__name__}: {cause}")
     return "\n".join(parts)
-
-
-def _maybe_json(resp, body: bytes):
-    if resp.mimetype in ("application/json", "application/problem+json"):
-        try:
-            return jsonlib.loads(body)
-        except ValueError:
-            return None
-    return None

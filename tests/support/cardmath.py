@@ -43,37 +43,37 @@ def is_meld(cards) -> bool:
 def all_melds(cards) -> list[frozenset]:
     """Every set or run (any size) made of some of these cards."""
     cards = sorted(set(cards))
-    out = []
-    for n in range(3, len(cards) + 1):
-        for combo in combinations(cards, n):
+    melds = []
+    for size in range(3, len(cards) + 1):
+        for combo in combinations(cards, size):
             if is_meld(combo):
-                out.append(frozenset(combo))
-    return out
+                melds.append(frozenset(combo))
+    return melds
 
 
 def min_deadwood(cards) -> int:
     """Least deadwood over every arrangement of disjoint melds (exhaustive search)."""
     cards = frozenset(cards)
     melds = tuple(all_melds(cards))
-    return _best(cards, melds)
+    return _least_deadwood(cards, melds)
 
 
 @lru_cache(maxsize=100_000)
-def _best(cards: frozenset, melds: tuple) -> int:
+def _least_deadwood(cards: frozenset, melds: tuple) -> int:
     best = sum(value(c) for c in cards)
-    for i, m in enumerate(melds):
-        if m <= cards:
-            rest = cards - m
-            best = min(best, _best(rest, tuple(x for x in melds[i + 1:] if x <= rest)))
+    for i, meld in enumerate(melds):
+        if meld <= cards:
+            rest = cards - meld
+            best = min(best, _least_deadwood(rest, tuple(later for later in melds[i + 1:] if later <= rest)))
     return best
 
 
 def min_deadwood_after_discard(cards) -> tuple[int, list[str]]:
     """(least deadwood after discarding one card, the discards that reach it) for 11 cards."""
     cards = list(cards)
-    results = {c: min_deadwood([x for x in cards if x != c]) for c in cards}
-    low = min(results.values())
-    return low, sorted(c for c, d in results.items() if d == low)
+    after = {discard: min_deadwood([c for c in cards if c != discard]) for discard in cards}
+    low = min(after.values())
+    return low, sorted(discard for discard, deadwood in after.items() if deadwood == low)
 
 
 def _extends(meld: frozenset, extra: frozenset) -> bool:
@@ -95,8 +95,8 @@ def defender_deadwood(defender, knocker_melds) -> int:
     defender = list(defender)
     melds = [frozenset(m) for m in knocker_melds]
     best = min_deadwood(defender)
-    for n in range(1, len(defender) + 1):
-        for laid in combinations(defender, n):
+    for size in range(1, len(defender) + 1):
+        for laid in combinations(defender, size):
             if _can_lay_off(laid, melds):
                 rest = [c for c in defender if c not in laid]
                 best = min(best, min_deadwood(rest))
@@ -107,16 +107,16 @@ def _can_lay_off(laid, melds) -> bool:
     """Can every card of ``laid`` go onto the knocker's melds at once?"""
     def assign(i: int, extras: list[frozenset]) -> bool:
         if i == len(laid):
-            return all(_extends(m, e) for m, e in zip(melds, extras))
+            return all(_extends(meld, extra) for meld, extra in zip(melds, extras))
         card = laid[i]
-        for j, m in enumerate(melds):
-            new = extras[j] | {card}
+        for j, meld in enumerate(melds):
+            grown = extras[j] | {card}
             # prune: a set takes only its rank; a run only its suit
-            if is_set(m) and card[0] != next(iter(m))[0]:
+            if is_set(meld) and card[0] != next(iter(meld))[0]:
                 continue
-            if is_run(m) and card[1] != next(iter(m))[1]:
+            if is_run(meld) and card[1] != next(iter(meld))[1]:
                 continue
-            if assign(i + 1, extras[:j] + [frozenset(new)] + extras[j + 1:]):
+            if assign(i + 1, extras[:j] + [frozenset(grown)] + extras[j + 1:]):
                 return True
         return False
 

@@ -78,10 +78,6 @@ class RedisClusterProcesses:
                 )
             )
 
-    @property
-    def startup_nodes(self) -> list[tuple[str, int]]:
-        return [(n.host, n.port) for n in self.nodes]
-
     def client(self, **kwargs) -> "redis.cluster.RedisCluster":
         """A RedisCluster client that discovers the nodes from the first one."""
         from redis.cluster import RedisCluster

@@ -59,17 +59,17 @@ class Game:
     def stream_once(self, seat: int | None = None, after: int | None = None,
                     last_event_id: int | None = None, use_query_token: bool = False) -> list["SseEvent"]:
         """GET /stream?once=1: the events so far as SSE, parsed."""
-        qs: dict[str, Any] = {"once": 1}
+        query: dict[str, Any] = {"once": 1}
         if after is not None:
-            qs["after"] = after
+            query["after"] = after
         headers = {}
         token = self.token(seat)
         if last_event_id is not None:
             headers["Last-Event-ID"] = str(last_event_id)
         if token and use_query_token:
-            qs["token"] = token
+            query["token"] = token
             token = None
-        resp = self.client.get(f"/games/{self.game_id}/stream", query_string=qs, headers=headers, token=token)
+        resp = self.client.get(f"/games/{self.game_id}/stream", query_string=query, headers=headers, token=token)
         assert resp.status_code == 200, resp.get_data(as_text=True)
         assert resp.mimetype == "text/event-stream"
         return parse_sse(resp.get_data(as_text=True))
@@ -97,9 +97,9 @@ class Game:
 
 def create_game(client, variant: str, seats: list | None = None, **extra) -> Game:
     """POST /games; asserts 201 and collects the human seats' tokens."""
-    n = 3 if variant == "three-hand" else 2
+    seat_count = 3 if variant == "three-hand" else 2
     if seats is None:
-        seats = [{"name": f"p{i}"} for i in range(n)]
+        seats = [{"name": f"p{i}"} for i in range(seat_count)]
     body = {"variant": variant, "seats": seats, **{k: v for k, v in extra.items() if v is not None}}
     resp = client.post("/games", json=body)
     assert resp.status_code == 201, resp.get_data(as_text=True)

@@ -31,10 +31,10 @@ def commands_in_log(records) -> tuple[int, dict[int, tuple[int, list[dict]]]]:
                 if decided == events[i:i + len(decided)]:
                     found.append((seat, command_to_dict(cmd), len(decided)))
         assert found, f"events from version {i + 1} are no legal command of a seat to act"
-        n = found[0][2]
-        assert all(f[2] == n for f in found)
-        for e in events[i:i + n]:
-            state = game.evolve(state, e)
-        i += n
+        size = found[0][2]
+        assert all(f[2] == size for f in found)
+        for event in events[i:i + size]:
+            state = game.evolve(state, event)
+        i += size
         groups[i] = (found[0][0], [f[1] for f in found])
     return created_at, groups

@@ -7,9 +7,9 @@ import random
 from support.cardmath import min_deadwood
 
 
-def min_deadwood_after_discard(cards: list[str], exclude: str) -> int:
-    """Least deadwood after discarding one card other than ``exclude`` (the card just taken)."""
-    return min(min_deadwood([c for c in cards if c != d]) for d in cards if d != exclude)
+def least_deadwood_keeping(cards: list[str], kept: str) -> int:
+    """Least deadwood after discarding one card other than ``kept`` (the card just taken)."""
+    return min(min_deadwood([c for c in cards if c != discard]) for discard in cards if discard != kept)
 
 
 def choose_move(view: dict, rng: random.Random) -> dict:
@@ -18,8 +18,8 @@ def choose_move(view: dict, rng: random.Random) -> dict:
     moves = view["legal_moves"]
     assert moves, "choose_move needs a seat that is to act"
     by_type: dict[str, list[dict]] = {}
-    for m in moves:
-        by_type.setdefault(m["type"], []).append(m)
+    for move in moves:
+        by_type.setdefault(move["type"], []).append(move)
     if "knock" in by_type and rng.random() < 0.9:
         return rng.choice(by_type["knock"])
     if "take_upcard" in by_type:
@@ -29,15 +29,15 @@ def choose_move(view: dict, rng: random.Random) -> dict:
         if "draw_discard" in by_type and top and view.get("hand"):
             # take the discard when it would lower the deadwood; sometimes at random anyway
             hand = view["hand"]
-            if min_deadwood_after_discard(hand + [top], exclude=top) < min_deadwood(hand) or rng.random() < 0.1:
+            if least_deadwood_keeping(hand + [top], kept=top) < min_deadwood(hand) or rng.random() < 0.1:
                 return by_type["draw_discard"][0]
         return by_type["draw_stock"][0]
     discards = by_type.get("discard", [])
     if discards and rng.random() < 0.9:
         hand = view["hand"]
-        scored = [(min_deadwood([c for c in hand if c != m["card"]]), i) for i, m in enumerate(discards)]
-        best = min(s for s, _ in scored)
-        return discards[rng.choice([i for s, i in scored if s == best])]
+        scored = [(min_deadwood([c for c in hand if c != move["card"]]), i) for i, move in enumerate(discards)]
+        best = min(deadwood for deadwood, _ in scored)
+        return discards[rng.choice([i for deadwood, i in scored if deadwood == best])]
     return rng.choice(moves)
 
 

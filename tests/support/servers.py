@@ -222,12 +222,12 @@ class HttpClient:
             hdrs["Content-Type"] = "application/json"
         if token is not None:
             hdrs["Authorization"] = f"Bearer {token}"
-        t0 = time.perf_counter()
-        status, rhdrs, data = self.request(method, path, body, hdrs)
-        elapsed = time.perf_counter() - t0
-        ctype = rhdrs.get("content-type", "")
-        parsed = json.loads(data) if data and "json" in ctype else None
-        return Reply(status, rhdrs, parsed, elapsed, data)
+        started = time.perf_counter()
+        status, reply_headers, data = self.request(method, path, body, hdrs)
+        elapsed = time.perf_counter() - started
+        content_type = reply_headers.get("content-type", "")
+        parsed = json.loads(data) if data and "json" in content_type else None
+        return Reply(status, reply_headers, parsed, elapsed, data)
 
 
 
@@ -259,7 +259,7 @@ def read_event_ids(resp: http.client.HTTPResponse, until: float, stop_at: int | 
                 break
     return ids, False
 
-def _shut(sock) -> None:
+def _close_socket(sock) -> None:
     """Close a socket another thread may be blocked on (shutdown wakes a blocked recv)."""
     import socket
 
@@ -368,12 +368,12 @@ class FreezingProxy:
             sockets, self._sockets = self._sockets, []
             self.nth = float("inf")
             self.frozen.clear()
-        for s in sockets:
-            _shut(s)
+        for sock in sockets:
+            _close_socket(sock)
 
     def close(self) -> None:
         self._closed.set()
         self._listener.close()
         with self._lock:
-            for s in self._sockets:
-                _shut(s)
+            for sock in self._sockets:
+                _close_socket(sock)

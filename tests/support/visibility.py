@@ -31,7 +31,7 @@ class HandKnowledge:
     def __init__(self, deck: list[str], dealer: int, non_dealer: int, advisor: int | None):
         self.dealer, self.non_dealer, self.advisor = dealer, non_dealer, advisor
         self.hands = {non_dealer: set(deck[0:20:2]), dealer: set(deck[1:20:2])}
-        self.held = {s: set(h) for s, h in self.hands.items()}
+        self.held = {seat: set(cards) for seat, cards in self.hands.items()}
         self.pile = [deck[20]]
         self.public = {deck[20]}
         self.stock = list(deck[21:])
@@ -39,21 +39,21 @@ class HandKnowledge:
 
     def apply(self, seat: int, cmd: dict) -> None:
         """Follow one command that the server accepted."""
-        t = cmd["type"]
-        if t in ("take_upcard", "draw_discard"):
+        kind = cmd["type"]
+        if kind in ("take_upcard", "draw_discard"):
             self._take(seat, self.pile.pop())
-        elif t == "draw_stock":
+        elif kind == "draw_stock":
             self._take(seat, self.stock.pop(0))
-        elif t == "discard":
+        elif kind == "discard":
             self._discard(seat, cmd["card"])
-        elif t == "knock":
+        elif kind == "knock":
             if cmd.get("discard"):
                 self._discard(seat, cmd["discard"])
             # the hand ends with both hands laid down face up
-            for h in self.hands.values():
-                self.public |= h
+            for cards in self.hands.values():
+                self.public |= cards
             self.ended = True
-        elif t == "pass_upcard":
+        elif kind == "pass_upcard":
             pass
         else:  # pragma: no cover - the random clients only send the commands above
             raise ValueError(f"unexpected command {cmd!r}")
@@ -80,8 +80,8 @@ class HandKnowledge:
 class MoveRecord:
     """A command accepted by the server: the versions it created and the hand after it."""
 
-    lo: int  # version before the move
-    hi: int  # version after it
+    version_before: int
+    version_after: int
     seat: int | None
     cmd: dict | None
     hand_no: int
@@ -127,11 +127,11 @@ class GameKnowledge:
                 allowed = {x: old_after[x] | new[x] | before[x] for x in viewers}
             else:
                 allowed = {x: old_after[x] | before[x] for x in viewers}
-            for v in range(rec.lo + 1, rec.hi + 1):
+            for v in range(rec.version_before + 1, rec.version_after + 1):
                 self._by_version[v] = allowed
                 self._history[v] = frozenset(finished_public)
             if rec.over:
-                self.end_version = rec.hi
+                self.end_version = rec.version_after
 
     def is_over_at(self, v: int) -> bool:
         return self.end_version is not None and v >= self.end_version
