@@ -87,6 +87,7 @@ def _view(gen, game_id, client):
     return resp.parsed
 
 
+@pytest.mark.slow
 def test_a_generated_client_plays_a_whole_gin_rami_game_and_reads_its_export(gen, base_url):
     m = gen.models
     anyone = _client(gen, base_url)
@@ -146,6 +147,7 @@ def test_a_generated_client_plays_a_whole_gin_rami_game_and_reads_its_export(gen
     assert isinstance(audit, m.Audit) and audit.ok and audit.game_id == game_id
 
 
+@pytest.mark.slow
 def test_a_generated_client_creates_a_three_hand_game_with_explicit_roles(gen, base_url):
     m = gen.models
     anyone = _client(gen, base_url)

@@ -202,6 +202,7 @@ def _without_headers_it_could_not_make(case) -> None:
 
 
 @schema.parametrize()
+@pytest.mark.slow
 def test_every_operation_answers_within_the_spec_with_every_check(case, fuzz_app, real_games):
     targets = _targets(real_games)
     # the same case always goes to the same target (the run is reproducible)
@@ -214,6 +215,7 @@ def test_every_operation_answers_within_the_spec_with_every_check(case, fuzz_app
     case.call_and_validate(headers=headers, checks=ALL_CHECKS, app=fuzz_app)
 
 
+@pytest.mark.slow
 def test_stateful_sequences_through_the_links_stay_within_the_spec_with_every_check(fuzz_app):
     loaded = schemathesis.openapi.from_path(SPEC_PATH, config=_config())
     loaded.app = fuzz_app

@@ -155,6 +155,7 @@ GAMES = [
 
 @pytest.mark.parametrize("variant,explicit,seed", GAMES,
                          ids=[f"{v}-{'explicit' if e else 'seeded'}-{s}" for v, e, s in GAMES])
+@pytest.mark.slow
 def test_no_viewer_ever_receives_a_card_it_may_not_see(api, variant, explicit, seed):
     """RULES.md §1-§2: own hand, discard pile, taken cards, laid-down cards, advisor sees the captain."""
     rng = random.Random(seed)

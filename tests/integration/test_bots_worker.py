@@ -196,6 +196,7 @@ def check_log(app, game_id: str) -> dict:
             "advice_texts": [a.entry["text"] for a in given]}
 
 
+@pytest.mark.slow
 def test_a_gin_rami_game_of_bots_finishes_by_itself_and_replays_to_its_scores(app, client, workers):
     game_id = create(client, "gin-rami", [{"bot": "expert"}, {"bot": "basic"}], target_score=40)
     workers.start()
@@ -207,6 +208,7 @@ def test_a_gin_rami_game_of_bots_finishes_by_itself_and_replays_to_its_scores(ap
     assert checked["moves"] > 0 and checked["advice"] == 0
 
 
+@pytest.mark.slow
 def test_a_three_hand_game_of_bots_finishes_and_the_bot_advisor_advises_its_captain(app, client, workers):
     game_id = create(client, "three-hand", [{"bot": "expert"}, {"bot": "basic"}, {"bot": "random"}],
                      target_score=30)
@@ -221,6 +223,7 @@ def test_a_three_hand_game_of_bots_finishes_and_the_bot_advisor_advises_its_capt
     assert all(t.split()[0] in ("Take", "Pass", "Draw", "Discard", "Knock,", "Lay") for t in texts)
 
 
+@pytest.mark.slow
 def test_a_game_survives_its_worker_killed_with_sigkill_and_no_turn_is_played_twice(app, client, workers):
     game_id = create(client, "gin-rami", [{"bot": "expert"}, {"bot": "expert"}], target_score=60)
     first = workers.start()

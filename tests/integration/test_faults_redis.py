@@ -139,6 +139,7 @@ def redis(tmp_path):
     holder["server"].kill()
 
 
+@pytest.mark.slow
 def test_no_acknowledged_move_is_lost_or_doubled_when_redis_is_killed_and_restarted(redis, tmp_path, key_prefix):
     server: RedisServerProcess = redis["server"]
     env = service_env(server.url, key_prefix, GINBOX_REDIS_TIMEOUT=REDIS_TIMEOUT_S, GINBOX_RATE_LIMIT=10**9)
@@ -207,6 +208,7 @@ def test_no_acknowledged_move_is_lost_or_doubled_when_redis_is_killed_and_restar
         conn.close()
 
 
+@pytest.mark.slow
 def test_a_live_stream_ends_when_redis_dies_and_resumes_from_last_event_id_once_it_is_back(redis, tmp_path,
                                                                                              key_prefix):
     """No stream hangs on a dead Redis, and a client that reconnects with Last-Event-ID misses nothing."""

@@ -83,6 +83,7 @@ def appends_of(game_id: str):
 
 
 @pytest.mark.parametrize("mode", ["drop", "forward"])
+@pytest.mark.slow
 def test_a_worker_killed_in_the_middle_of_a_bot_turn_leaves_the_turn_played_exactly_once(
         mode, redis_url, key_prefix, tmp_path):
     """mode "drop": killed before its append reached Redis; "forward": after Redis recorded it."""
@@ -132,6 +133,7 @@ def test_a_worker_killed_in_the_middle_of_a_bot_turn_leaves_the_turn_played_exac
         conn.close()
 
 
+@pytest.mark.slow
 def test_a_worker_resumes_by_itself_when_redis_is_killed_in_the_middle_of_a_turn_and_restarted(tmp_path, key_prefix):
     """Redis dies while the worker is inside a bot turn (held at its append by the relay), stays
     down for a few seconds, and comes back on its data: the same worker process plays on."""

@@ -181,6 +181,7 @@ def test_in_multiprocess_mode_the_counts_of_every_process_are_added_up(tmp_path)
     assert value(out, "ginbox_bot_turn_duration_seconds_count", kind="move") == 5
 
 
+@pytest.mark.slow
 def test_under_gunicorn_with_two_workers_metrics_count_the_requests_of_both(tmp_path, redis_url, key_prefix):
     """Multiprocess mode end to end: gunicorn loads service.metrics as its config (child_exit hook).
 

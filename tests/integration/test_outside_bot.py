@@ -111,6 +111,7 @@ def test_the_bot_waits_out_the_rate_limit_and_finishes_the_game(tmp_path, redis_
         assert reply.status == 200 and reply.body["status"] == "over" and reply.body["winner"] == 0
 
 
+@pytest.mark.slow
 def test_the_bot_waits_out_a_redis_outage_and_finishes_the_game(tmp_path, key_prefix):
     redis = RedisServerProcess(tmp_path / "redis").start()
     api = None

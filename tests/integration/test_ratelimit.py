@@ -32,6 +32,7 @@ def conn(request, redis_conn):
     return redis_conn if request.param == "server" else request.getfixturevalue("cluster_client")
 
 
+@pytest.mark.slow
 def test_the_request_over_the_limit_of_any_identity_is_refused_until_the_window_turns(conn, key_prefix):
     clock = Clock(600 * WINDOW_S + 10.0)  # 10 s into a window: the next one starts in 50 s
     limiter = RateLimiter(conn, key_prefix, 3, clock)

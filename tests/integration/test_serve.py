@@ -15,6 +15,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from support.randomplay import choose_move
 from support.servers import HttpClient
 
@@ -160,6 +162,7 @@ def _play(client: HttpClient, game_id: str, tokens: dict, moves: int, rng: rando
     return version
 
 
+@pytest.mark.slow
 def test_serve_without_redis_url_is_ready_and_keeps_games_across_a_restart(tmp_path):
     port = free_port()
     proc = _start(tmp_path, port)
@@ -184,6 +187,7 @@ def test_serve_without_redis_url_is_ready_and_keeps_games_across_a_restart(tmp_p
         _stop(proc)
 
 
+@pytest.mark.slow
 def test_one_server_per_data_dir_and_none_of_its_children_outlives_a_kill9(tmp_path):
     data = tmp_path / "data"
     port = free_port()
@@ -241,6 +245,7 @@ def test_one_server_per_data_dir_and_none_of_its_children_outlives_a_kill9(tmp_p
     assert third.returncode == 0
 
 
+@pytest.mark.slow
 def test_serve_restarts_a_killed_redis_server_and_keeps_every_acknowledged_move(tmp_path):
     data = tmp_path / "data"
     port = free_port()
@@ -273,6 +278,7 @@ def test_serve_restarts_a_killed_redis_server_and_keeps_every_acknowledged_move(
     assert proc.returncode == 0
 
 
+@pytest.mark.slow
 def test_serve_stops_with_the_reason_when_redis_server_cannot_come_back(tmp_path):
     data = tmp_path / "data"
     # a redis-server that starts once; every later start fails at once

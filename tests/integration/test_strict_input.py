@@ -266,6 +266,7 @@ def gunicorn_api(request, redis_url, tmp_path_factory):
 
 
 @pytest.mark.parametrize("length", [5_000, 9_000, 100_000])
+@pytest.mark.slow
 def test_behind_gunicorn_an_over_long_uri_is_a_problem_too(gunicorn_api, length):
     status, headers, body = _raw(gunicorn_api.port, b"GET /games?cursor=" + b"x" * length
                                  + b" HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")

@@ -29,6 +29,7 @@ def _read_until_id(resp, version: int) -> None:
     assert ids and ids[-1] == version and not ended, (ids, ended)
 
 @pytest.mark.parametrize("worker_class, streams", [("gevent", 24), ("gthread", 2)])
+@pytest.mark.slow
 def test_open_streams_receive_a_move_answered_by_the_same_process(tmp_path, redis_url, key_prefix, worker_class,
                                                                   streams):
     env = service_env(redis_url, key_prefix, GINBOX_RATE_LIMIT=10**9)

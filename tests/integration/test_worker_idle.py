@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from service.composition import QUEUE_SOCKET_TIMEOUT_S, WORKER_TTL_S, make_bot_scheduler
 from service.config import Settings
 from support.apiclient import ValidatingClient
@@ -19,6 +21,7 @@ from support.servers import WorkerProcess, service_env
 IDLE_S = (WORKER_TTL_S - 15) + QUEUE_SOCKET_TIMEOUT_S + 5
 
 
+@pytest.mark.slow
 def test_an_idle_worker_keeps_waiting_and_then_plays_bot_turns(redis_url, key_prefix, tmp_path):
     settings = Settings(redis_url=redis_url, key_prefix=key_prefix, queue_name=f"{key_prefix}-bots",
                         rate_limit_per_minute=1_000_000)

@@ -14,6 +14,8 @@ import random
 from functools import lru_cache
 from itertools import combinations
 
+import pytest
+
 from service.rules import cards, melds
 
 N_HANDS = 10_000
@@ -143,6 +145,7 @@ def _draw(rng: random.Random, n: int, exclude=frozenset()) -> list[int]:
 # --------------------------------------------------------------------------- tests
 
 
+@pytest.mark.slow
 def test_deadwood_matches_exhaustive_search_on_ten_card_hands():
     """RULES.md §1 "Melds": deadwood is the least over every arrangement."""
     rng = random.Random(SEED)
@@ -153,6 +156,7 @@ def test_deadwood_matches_exhaustive_search_on_ten_card_hands():
         assert melds.deadwood_mask(cards.mask(hand)) == expected
 
 
+@pytest.mark.slow
 def test_deadwood_after_discard_matches_exhaustive_search_on_eleven_card_hands():
     """RULES.md §1 "Knocking": the deadwood after the best discard from eleven cards."""
     rng = random.Random(SEED + 1)
@@ -176,6 +180,7 @@ def test_knock_discards_list_every_discard_within_the_limit():
         assert melds.knock_discards(hand, limit) == expected
 
 
+@pytest.mark.slow
 def test_best_arrangement_is_the_least_under_the_documented_order():
     """RULES.md §1 "Melds": the canonical arrangement is the least by (deadwood, cards, melds, order)."""
     rng = random.Random(SEED + 3)
@@ -186,6 +191,7 @@ def test_best_arrangement_is_the_least_under_the_documented_order():
         assert (got.melds, got.deadwood_cards, got.deadwood) == (ms, dead, key[0]), cards.codes_of(cards.mask(hand))
 
 
+@pytest.mark.slow
 def test_resolve_layoffs_matches_exhaustive_search():
     """RULES.md §1 "Laying off": own melds plus lay-offs, chained, leave the least deadwood."""
     rng = random.Random(SEED + 4)
