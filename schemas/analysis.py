@@ -5,12 +5,13 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from schemas.common import CardCode, StrictSchema, unique_cards
+from service.rules.melds import MAX_HAND_CARDS
 
 
 class MeldsRequestSchema(StrictSchema):
-    """1 to 11 distinct card codes."""
+    """1 to 11 (MAX_HAND_CARDS) distinct card codes."""
 
-    cards = fields.List(CardCode(), required=True, validate=[validate.Length(1, 11), unique_cards])
+    cards = fields.List(CardCode(), required=True, validate=[validate.Length(1, MAX_HAND_CARDS), unique_cards])
 
 
 class KnockDiscardSchema(Schema):

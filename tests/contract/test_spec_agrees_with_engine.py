@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from schemas.games import MOVE_SCHEMAS, OptionsSchema
+from schemas.games import MAX_DECKS, MOVE_SCHEMAS, OptionsSchema
 from service.rules import cards, commands, melds, names, variants
 
 SPEC = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text(encoding="utf-8"))
@@ -34,6 +34,20 @@ def test_each_variants_creation_schema_has_its_seat_count():
         seats = component(schema)["properties"]["seats"]
         assert (seats["minItems"], seats["maxItems"]) == (variants.VARIANTS[name].seats,) * 2, name
         assert component(schema)["properties"]["variant"] == {"const": name}
+
+
+def test_roles_first_dealer_and_decks_have_the_engines_sizes():
+    roles = component("Roles")
+    assert roles["required"] == list(variants.ROLE_NAMES)
+    for role in variants.ROLE_NAMES:
+        seat = roles["properties"][role]
+        seat = component(seat["$ref"].rsplit("/", 1)[1]) if "$ref" in seat else seat
+        assert (seat["minimum"], seat["maximum"]) == (0, variants.VARIANTS[variants.THREE_HAND].seats - 1)
+    first_dealer = component("CreateGinRamiGame")["properties"]["first_dealer"]
+    assert (first_dealer["minimum"], first_dealer["maximum"]) == (0, variants.VARIANTS[variants.GIN_RAMI].seats - 1)
+    deck = component("Deck")
+    assert deck["minItems"] == deck["maxItems"] == len(cards.DECK)
+    assert component("Decks")["maxItems"] == MAX_DECKS
 
 
 def test_the_status_enum_is_the_engines_statuses():
