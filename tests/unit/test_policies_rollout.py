@@ -11,15 +11,13 @@ import random
 
 import pytest
 
-from service.rules import cards as C
+from service.rules import cards
 from service.rules import game as G
+from service.rules import melds
 from service.rules import views
 from workers.arena import Table
 from workers.policies import BasicPolicy
 from workers.policies.rollout import finish_hand
-
-_INDEX = {code: i for i, code in enumerate(C.DECK)}
-
 
 def hand_points_for(result: dict, seat: int) -> int:
     if result["outcome"] == "drawn":
@@ -33,7 +31,7 @@ def test_the_simulator_plays_a_hand_out_exactly_as_the_engine_does_with_basic_pl
     compared = 0
     for i in range(40):
         rng = random.Random(i)
-        deck = list(C.DECK)
+        deck = list(cards.DECK)
         rng.shuffle(deck)
         if variant == "gin-rami":
             spec = G.GameSpec(variant, [{"name": "a"}, {"name": "b"}], options={"target_score": 1},
@@ -70,3 +68,20 @@ def test_the_simulator_plays_a_hand_out_exactly_as_the_engine_does_with_basic_pl
         assert simulated == hand_points_for(table.state.results[0], me), f"deal {i}"
         compared += 1
     assert compared >= 30
+
+
+def test_the_experts_knock_maths_is_the_engines_scoring_maths():
+    """§1 Knocking, Laying off: every least-deadwood arrangement the expert weighs leaves the least
+    deadwood, and its quick defender deadwood is what the engine's lay-off resolution leaves."""
+    rng = random.Random(7)
+    for _ in range(300):
+        dealt = rng.sample(range(52), 20)
+        knocker, defender = cards.mask(dealt[:10]), cards.mask(dealt[10:])
+        arrangements = melds.arrangements_mask(knocker)
+        assert min(a.deadwood for a in arrangements) == melds.deadwood_mask(knocker)
+        best = melds.best_arrangement_mask(knocker)
+        assert best.melds in {tuple(sorted(a.melds)) for a in arrangements}
+        for arrangement in arrangements:
+            assert melds.defender_deadwood_mask(defender, arrangement.melds) == (
+                melds.resolve_layoffs(defender, arrangement.melds).deadwood
+            )
