@@ -8,26 +8,10 @@ in one says nothing of the same id in another).
 from __future__ import annotations
 
 import pytest
-from support.store_behaviour import played_game
+from support.store_behaviour import append_all, played_game, states_after_every_version
 
 from service.rules import commands, game
 from service.store.repository import GameRepository, StateCache
-
-
-def replayed(batches) -> dict:
-    """The state after every version, by evolving the events one by one (no store, no cache)."""
-    states, state = {}, None
-    for event in (e for batch in batches for e in batch):
-        state = game.evolve(state, event)
-        states[state.version] = state
-    return states
-
-
-def append_all(store, batches, game_id="g1") -> int:
-    version = 0
-    for batch in batches:
-        version = store.append(game_id, batch, version)
-    return version
 
 
 class RepositoryCacheBehaviour:
@@ -39,7 +23,7 @@ class RepositoryCacheBehaviour:
     @pytest.fixture(scope="class")
     @classmethod
     def expected(cls, batches):
-        return replayed(batches)
+        return states_after_every_version(batches)
 
     def test_tail_is_what_follows_a_version_the_log_holds_and_none_past_its_end(self, make_stores, batches):
         (store,) = make_stores(1)
@@ -87,8 +71,8 @@ class RepositoryCacheBehaviour:
             if rng.random() < 0.2:
                 assert repo.load_state("g1") == expected[last]
             else:
-                v = rng.randint(1, last)
-                assert repo.load_state("g1", upto=v) == expected[v]
+                version = rng.randint(1, last)
+                assert repo.load_state("g1", upto=version) == expected[version]
 
     def test_a_retried_save_whose_events_differ_leaves_readers_the_logs_state(self, make_stores, batches, expected):
         # a copy of an idempotent request recorded first answers the same version with other events

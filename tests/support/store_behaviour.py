@@ -155,46 +155,47 @@ class EventStoreBehaviour:
         assert store.exists("g1") is False
 
     def test_concurrent_writers_never_leave_a_gap_or_a_duplicate_version(self, store):
-        threads_n, attempts_n = 8, 200
+        thread_count, attempts_per_thread = 8, 200
         successes: list[tuple[int, int, int]] = []  # (thread, attempt, version)
-        conflicts = [0] * threads_n
+        conflicts = [0] * thread_count
         errors: list[BaseException] = []
         lock = threading.Lock()
 
-        start = threading.Barrier(threads_n)
+        start = threading.Barrier(thread_count)
 
-        def writer(t: int) -> None:
+        def writer(thread: int) -> None:
             try:
                 seen = 0  # every writer saw the empty game, so all but one conflict at first
                 start.wait()
-                for j in range(attempts_n):
+                for attempt in range(attempts_per_thread):
                     try:
-                        seen = store.append("g1", [TestEvent(f"t{t}", j)], seen)
+                        seen = store.append("g1", [TestEvent(f"t{thread}", attempt)], seen)
                         with lock:
-                            successes.append((t, j, seen))
+                            successes.append((thread, attempt, seen))
                     except ConcurrencyError as exc:
-                        conflicts[t] += 1
+                        conflicts[thread] += 1
                         seen = exc.actual
             except BaseException as exc:  # surfaced by the assertion below
                 errors.append(exc)
 
-        workers = [threading.Thread(target=writer, args=(t,)) for t in range(threads_n)]
-        for w in workers:
-            w.start()
-        for w in workers:
-            w.join()
+        writers = [threading.Thread(target=writer, args=(thread,)) for thread in range(thread_count)]
+        for running in writers:
+            running.start()
+        for running in writers:
+            running.join()
 
         assert errors == []
-        assert len(successes) + sum(conflicts) == threads_n * attempts_n
-        assert sum(conflicts) >= threads_n - 1
+        assert len(successes) + sum(conflicts) == thread_count * attempts_per_thread
+        assert sum(conflicts) >= thread_count - 1
         log = store.load("g1")
         assert [r.version for r in log] == list(range(1, len(successes) + 1))  # no gap, no duplicate
         assert store.version("g1") == len(successes)
         by_version = {r.version: r.event for r in log}
-        for t, j, version in successes:
-            assert by_version[version] == TestEvent(f"t{t}", j)
+        for thread, attempt, version in successes:
+            assert by_version[version] == TestEvent(f"t{thread}", attempt)
         # every success is in the log exactly once, and nothing else is
-        assert sorted((r.event.name, r.event.n) for r in log) == sorted((f"t{t}", j) for t, j, _ in successes)
+        assert sorted((r.event.name, r.event.n) for r in log) == sorted(
+            (f"t{thread}", attempt) for thread, attempt, _ in successes)
 
     # -- idempotency ---------------------------------------------------------------------------
 
@@ -335,7 +336,7 @@ class EventStoreBehaviour:
     def test_list_games_filters_by_status_and_variant(self, make_store):
         store = make_store(clock=StepClock())
         self._three_games(store)
-        ids = lambda **kw: [g["game_id"] for g in store.list_games(**kw)[0]]  # noqa: E731
+        ids = lambda **filters: [g["game_id"] for g in store.list_games(**filters)[0]]  # noqa: E731
         assert ids(status="playing") == ["g-new", "g-mid"]
         assert ids(variant="gin-rami") == ["g-new", "g-old"]
         assert ids(status="playing", variant="gin-rami") == ["g-new"]
@@ -476,6 +477,25 @@ def played_game(variant: str = "gin-rami", seed: int = 7, max_moves: int = 3000)
     return batches
 
 
+def append_all(store, batches, game_id="g1") -> int:
+    """Append every batch in turn (no repository); the game's version after the last."""
+    version = 0
+    for batch in batches:
+        version = store.append(game_id, batch, version)
+    return version
+
+
+def states_after_every_version(batches) -> dict:
+    """{version: the state after it}, by evolving the events one by one (no store, no cache)."""
+    from service.rules import game
+
+    states, state = {}, None
+    for event in (e for batch in batches for e in batch):
+        state = game.evolve(state, event)
+        states[state.version] = state
+    return states
+
+
 class EngineEventsBehaviour:
     """The store with the engine's codec and events (``make_store`` as for EventStoreBehaviour)."""
 
@@ -524,27 +544,11 @@ class GameRepositoryBehaviour:
 
         return make_store(codec=codec)
 
-    def _append_all(self, store, batches, game_id="g1"):
-        version = 0
-        for batch in batches:
-            version = store.append(game_id, batch, version)
-        return version
-
-    def _states_by_replay(self, batches) -> dict:
-        """The state after every version, by evolving the events one by one (no store)."""
-        from service.rules import game
-
-        states, state = {}, None
-        for event in (e for batch in batches for e in batch):
-            state = game.evolve(state, event)
-            states[state.version] = state
-        return states
-
     def test_save_returns_the_evolved_state_and_snapshots_when_a_multiple_is_crossed(self, engine_store, batches):
         from service.store.repository import GameRepository
 
         repo = GameRepository(engine_store, snapshot_every=10)
-        expected = self._states_by_replay(batches)
+        expected = states_after_every_version(batches)
         state, crossed = None, []
         for batch in batches[:60]:
             before = state.version if state else 0
@@ -568,7 +572,7 @@ class GameRepositoryBehaviour:
         state = None
         for batch in batches:
             state = repo.save("g1", state, batch).state
-        expected = self._states_by_replay(batches)
+        expected = states_after_every_version(batches)
         assert engine_store.latest_snapshot("g1") is not None
         versions = sorted(set(range(1, state.version + 1, 13)) | {state.version})
         with_snapshots = {v: repo.load_state("g1", upto=v) for v in versions}
@@ -584,7 +588,7 @@ class GameRepositoryBehaviour:
     def test_load_state_leaves_a_snapshot_after_a_long_replay(self, engine_store, batches):
         from service.store.repository import GameRepository
 
-        version = self._append_all(engine_store, batches[:40])  # appended without the repository
+        version = append_all(engine_store, batches[:40])  # appended without the repository
         repo = GameRepository(engine_store, snapshot_every=20)
         assert engine_store.latest_snapshot("g1") is None
         state = repo.load_state("g1")
@@ -594,17 +598,17 @@ class GameRepositoryBehaviour:
     def test_an_unreadable_snapshot_is_ignored(self, engine_store, batches):
         from service.store.repository import GameRepository
 
-        self._append_all(engine_store, batches[:30])
+        append_all(engine_store, batches[:30])
         engine_store.save_snapshot("g1", 12, {"not": "a state"})
         repo = GameRepository(engine_store, snapshot_every=10**9)
-        assert repo.load_state("g1", upto=20) == self._states_by_replay(batches[:30])[20]
+        assert repo.load_state("g1", upto=20) == states_after_every_version(batches[:30])[20]
 
     def test_a_snapshot_that_claims_another_version_is_ignored(self, engine_store, batches):
         from service.rules import game
         from service.store.repository import GameRepository
 
-        self._append_all(engine_store, batches[:30])
-        states = self._states_by_replay(batches[:30])
+        append_all(engine_store, batches[:30])
+        states = states_after_every_version(batches[:30])
         engine_store.save_snapshot("g1", 12, game.state_to_dict(states[5]))
         repo = GameRepository(engine_store, snapshot_every=10**9)
         assert repo.load_state("g1", upto=20) == states[20]
