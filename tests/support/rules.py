@@ -18,21 +18,15 @@ from service.rules.commands import (
     TakeUpcard,
 )
 
-RANKS = "A23456789TJQK"
-SUITS = "CDHS"
-ALL = [r + s for s in SUITS for r in RANKS]
+from support.decks import ALL_CODES, build_deck
+
+ALL = list(ALL_CODES)
 
 
 def deck(non_dealer: str, dealer: str, upcard: str, stock: str = "") -> list[str]:
-    """A 52-card deck (top first) dealing these hands, upcard and top of the stock."""
-    non_dealer_cards, dealer_cards, stock_top = non_dealer.split(), dealer.split(), stock.split()
-    assert len(non_dealer_cards) == 10 and len(dealer_cards) == 10, (non_dealer_cards, dealer_cards)
-    dealt = [card for pair in zip(non_dealer_cards, dealer_cards) for card in pair]
-    head = dealt + [upcard] + stock_top
-    assert len(set(head)) == len(head), "a card appears twice"
-    assert all(c in ALL for c in head), head
-    rest = [c for c in ALL if c not in set(head)]
-    return head + rest
+    """A 52-card deck (top first) dealing these hands (card codes separated by spaces), this upcard
+    and this top of the stock."""
+    return build_deck(non_dealer.split(), dealer.split(), upcard, stock.split())
 
 
 @dataclass
