@@ -260,7 +260,9 @@ def test_serve_restarts_a_killed_redis_server_and_keeps_every_acknowledged_move(
 
         os.kill(redis_pid, signal.SIGKILL)
         deadline = time.monotonic() + 30
-        while _redis_pid(proc.pid) in (None, redis_pid) or not _ready(port):
+        # ready, and the lock file names the new redis-server (written just after it answers)
+        while (_redis_pid(proc.pid) in (None, redis_pid) or not _ready(port)
+               or _lock_info(data)["redis_pid"] != _redis_pid(proc.pid)):
             assert proc.poll() is None, _text(tmp_path / "serve", "err")
             assert time.monotonic() < deadline, f"Redis did not come back within 30 s:\n{_text(tmp_path / 'serve', 'err')}"
             time.sleep(0.2)
