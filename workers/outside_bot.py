@@ -194,6 +194,25 @@ def play(base: str, game_id: str, token: str, poll_s: float = 0.2, deadline_s: f
     raise Stop(EXIT_GAVE_UP, f"gave up: the game was not over after {deadline_s:g} s")
 
 
+def _positionals_last(argv: list[str]) -> list[str]:
+    """The options first, then ``--`` and the rest: game ids and tokens may begin with '-'."""
+    options, rest = [], []
+    i = 0
+    while i < len(argv):
+        word = argv[i]
+        if word in ("-h", "--help"):
+            options.append(word)
+        elif word.startswith("--") and word != "--":
+            options.append(word)
+            if "=" not in word and i + 1 < len(argv):
+                options.append(argv[i + 1])
+                i += 1
+        elif word != "--":
+            rest.append(word)
+        i += 1
+    return options + ["--"] + rest
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m workers.outside_bot",
                                      description="Play one seat of a ginbox game over HTTP.")
@@ -204,7 +223,7 @@ def main(argv=None) -> int:
     parser.add_argument("--deadline", type=float, default=3600, help="give up after this many seconds (3600)")
     parser.add_argument("--max-wait", type=float, default=30.0,
                         help="the longest single wait when the server asks for time (30)")
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_positionals_last(sys.argv[1:] if argv is None else list(argv)))
     try:
         final = play(args.base, args.game_id, args.token, args.poll, args.deadline, args.max_wait)
     except Stop as stop:

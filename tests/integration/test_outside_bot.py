@@ -182,3 +182,11 @@ def test_wrong_arguments_exit_with_code_2():
                           cwd=REPO, capture_output=True, text=True, timeout=30)
     assert done.returncode == outside_bot.EXIT_USAGE == 2
     assert "usage:" in done.stderr
+
+
+def test_a_game_id_or_token_beginning_with_a_dash_is_taken_as_one():
+    # ids and tokens are URL-safe base64: about one in 64 begins with '-'
+    done = subprocess.run([sys.executable, "-m", "workers.outside_bot", "http://127.0.0.1:1", "-GsngNFUOHabcdef",
+                           "-token", "--deadline", "0.5"], cwd=REPO, capture_output=True, text=True, timeout=30)
+    assert done.returncode == outside_bot.EXIT_GAVE_UP, done.stderr
+    assert "/games/-GsngNFUOHabcdef" in done.stderr
