@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from support.randomplay import choose_move
-from support.servers import HttpClient
+from support.servers import HttpClient, kill9
 
 from service.redis_process import find_redis_server, free_port
 
@@ -68,7 +68,7 @@ def _start(data_dir, port, logs: Path | None = None, **extra_env) -> subprocess.
         if _ready(port):
             return proc
         time.sleep(0.2)
-    _kill_group(proc)
+    kill9(proc)
     raise AssertionError("ginbox serve did not become ready within 60 s")
 
 
@@ -77,13 +77,6 @@ def _stop(proc):
     proc.wait(30)
 
 
-def _kill_group(proc) -> None:
-    if proc.poll() is None:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        proc.wait(10)
 
 
 def _text(logs: Path | None, which: str, limit: int = 4000) -> str:
@@ -205,11 +198,11 @@ def test_one_server_per_data_dir_and_none_of_its_children_outlives_a_kill9(tmp_p
         deadline = time.monotonic() + 30
         while second.poll() is None and time.monotonic() < deadline:
             if _ready(second_port):
-                _kill_group(second)
+                kill9(second)
                 raise AssertionError("a second ginbox serve started on the data directory of a running one")
             time.sleep(0.1)
         if second.poll() is None:
-            _kill_group(second)
+            kill9(second)
             raise AssertionError("the second ginbox serve neither refused nor started within 30 s")
         err = _text(tmp_path / "second", "err")
         assert second.returncode != 0
@@ -231,7 +224,7 @@ def test_one_server_per_data_dir_and_none_of_its_children_outlives_a_kill9(tmp_p
             time.sleep(0.2)
         assert not [pid for pid in children if _alive(pid)], "children of the killed server still run"
     finally:
-        _kill_group(first)
+        kill9(first)
         for pid in children:  # whatever outlived it (if the test failed), so that nothing is left behind
             if _alive(pid):
                 os.kill(pid, signal.SIGKILL)
@@ -309,4 +302,4 @@ def test_serve_stops_with_the_reason_when_redis_server_cannot_come_back(tmp_path
         assert not [pid for pid in _descendants(proc.pid) if _alive(pid)]
         assert not _ready(port)  # the API went with it
     finally:
-        _kill_group(proc)
+        kill9(proc)
