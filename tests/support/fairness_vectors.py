@@ -1,0 +1,167 @@
+"""The published fairness test vectors, computed from the specification with hashlib and hmac alone.
+
+The specification is the algorithm stated in service/rules/fairness.py's docstring (steps 1-5).
+This module does not import that code: it is a second implementation, written from the text,
+so that the vectors can check the engine (and the browser auditor) instead of repeating them.
+
+    python tests/support/fairness_vectors.py > service/docs/fairness-vectors.json
+
+writes the file; tests/unit/test_fairness_vectors.py checks that the file is what this prints.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import sys
+
+DECK_LABEL = "ginbox/deck/"
+CUT_LABEL = "ginbox/cut/"
+RANKS = "A23456789TJQK"
+#: step 3: card-index order, all clubs, then diamonds, hearts, spades
+ORDERED = [rank + suit for suit in "CDHS" for rank in RANKS]
+
+#: the seeds: 32 bytes like the server's, one byte, and 100 bytes (longer than HMAC-SHA256's
+#: 64-byte block, so HMAC hashes the key first). No empty seed: the server never makes one and
+#: WebCrypto refuses an empty HMAC key.
+SEEDS = {
+    "counting": bytes(range(32)),
+    "hashed": hashlib.sha256(b"ginbox fairness vectors").digest(),
+    "one_byte": b"\xff",
+    "long": bytes((7 * i + 3) % 256 for i in range(100)),
+}
+
+
+class Stream:
+    """Step 1: the HMAC-SHA256 counter-mode bytes of (seed, label, number), read one at a time."""
+
+    def __init__(self, seed: bytes, label: str, number: int):
+        self.seed, self.label, self.number = seed, label, number
+        self.block = -1
+        self.buffer = b""
+        self.read = 0  # bytes handed out so far
+
+    def message(self, k: int) -> bytes:
+        """The HMAC message of block k: label, number as 8 bytes big-endian, k as 8 bytes big-endian."""
+        return self.label.encode("ascii") + self.number.to_bytes(8, "big") + k.to_bytes(8, "big")
+
+    def next_byte(self) -> int:
+        offset = self.read % 32
+        if offset == 0:
+            self.block += 1
+            self.buffer = hmac.new(self.seed, self.message(self.block), hashlib.sha256).digest()
+        self.read += 1
+        return self.buffer[offset]
+
+
+def uniform(stream: Stream, n: int, rejected: list | None = None) -> int:
+    """Step 2: a uniform integer in [0, n) by rejection: bytes at or above 256 - 256 % n are read past."""
+    assert 2 <= n <= 52
+    limit = 256 - 256 % n
+    while True:
+        b = stream.next_byte()
+        if b < limit:
+            return b % n
+        if rejected is not None:
+            rejected.append(b)
+
+
+def shuffle(seed: bytes, label: str, number: int) -> tuple[list[str], Stream, list[int]]:
+    """Step 3: Fisher-Yates from card-index order; (deck top first, the stream, the rejected bytes)."""
+    stream = Stream(seed, label, number)
+    rejected: list[int] = []
+    deck = list(ORDERED)
+    for i in range(51, 0, -1):
+        j = uniform(stream, i + 1, rejected)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck, stream, rejected
+
+
+def _first_number(seed: bytes, label: str, n: int, pattern: list[bool]) -> int:
+    """The lowest number whose stream starts with bytes rejected (True) or accepted (False) for n, as in pattern."""
+    limit = 256 - 256 % n
+    number = 0
+    while True:
+        stream = Stream(seed, label, number)
+        if [stream.next_byte() >= limit for _ in pattern] == pattern:
+            return number
+        number += 1
+
+
+def vectors() -> dict:
+    """Every vector, as the JSON document service/docs/fairness-vectors.json holds."""
+    seeds = [{"name": name, "seed": seed.hex(), "commitment": hashlib.sha256(seed).hexdigest()}
+             for name, seed in SEEDS.items()]
+
+    streams = []
+    for name, label, number in [("counting", DECK_LABEL, 1), ("counting", DECK_LABEL, 256),
+                                ("counting", DECK_LABEL, 2**32 + 1), ("hashed", CUT_LABEL, 0),
+                                ("long", DECK_LABEL, 1), ("one_byte", CUT_LABEL, 3)]:
+        stream = Stream(SEEDS[name], label, number)
+        first = bytes(stream.next_byte() for _ in range(80))  # blocks 0, 1 and half of 2
+        streams.append({"seed": name, "label": label, "number": number,
+                        "block_messages": [stream.message(k).hex() for k in range(3)],
+                        "first_bytes": first.hex()})
+
+    draws = []
+    # n=52 and n=37 reject bytes from 208 and from 222 up, n=3 only 255, n=32 none: streams
+    # chosen to start with two rejected bytes, with an accepted then a rejected one, with a
+    # rejected 255, and (n=32) with anything
+    cases = [("hashed", DECK_LABEL, 52, [True, True]), ("hashed", DECK_LABEL, 52, [False, True]),
+             ("counting", CUT_LABEL, 37, [True]), ("counting", DECK_LABEL, 3, [True]),
+             ("long", DECK_LABEL, 32, [False])]
+    for name, label, n, pattern in cases:
+        number = _first_number(SEEDS[name], label, n, pattern)
+        stream = Stream(SEEDS[name], label, number)
+        rejected: list[int] = []
+        values = [uniform(stream, n, rejected) for _ in range(12)]
+        draws.append({"seed": name, "label": label, "number": number, "n": n, "values": values,
+                      "bytes_read": stream.read, "rejected_bytes": rejected})
+
+    decks = []
+    for name, hand_no in [("counting", 1), ("counting", 2), ("counting", 3), ("counting", 255),
+                          ("counting", 256), ("counting", 65536), ("counting", 2**32 + 1),
+                          ("hashed", 1), ("hashed", 2), ("one_byte", 1), ("long", 1), ("long", 300)]:
+        deck, stream, rejected = shuffle(SEEDS[name], DECK_LABEL, hand_no)
+        decks.append({"seed": name, "hand_no": hand_no, "deck": deck,
+                      "bytes_read": stream.read, "rejected_bytes": rejected})
+
+    cuts = []
+    for name, round_no, count in [("counting", 0, 3), ("counting", 0, 2), ("counting", 1, 2),
+                                  ("counting", 2, 3), ("counting", 256, 3), ("hashed", 0, 3),
+                                  ("hashed", 1, 2), ("one_byte", 0, 2), ("long", 0, 3)]:
+        # step 5: the cutters take cards 1, 2, 3 of the round's shuffle
+        cuts.append({"seed": name, "round": round_no, "count": count,
+                     "cards": shuffle(SEEDS[name], CUT_LABEL, round_no)[0][:count]})
+
+    return {
+        "description": (
+            "Test vectors for ginbox's provably fair dealing: the seed's commitment (SHA-256), "
+            "the HMAC-SHA256 byte stream (step 1), uniform integers by rejection (step 2), the "
+            "Fisher-Yates deck of a hand (steps 3-4) and the cut cards of a round (step 5), as "
+            "specified in service/rules/fairness.py. Seeds and bytes are lowercase hex; decks are "
+            "top card first; labels are ASCII."
+        ),
+        "seeds": seeds,
+        "byte_streams": streams,
+        "uniform_draws": draws,
+        "decks": decks,
+        "cuts": cuts,
+    }
+
+
+def render() -> str:
+    """The file's exact text: one vector a line."""
+    parts = []
+    for key, value in vectors().items():
+        if isinstance(value, list):
+            rows = ",\n".join("  " + json.dumps(item) for item in value)
+            parts.append(f" {json.dumps(key)}: [\n{rows}\n ]")
+        else:
+            parts.append(f" {json.dumps(key)}: {json.dumps(value)}")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
+if __name__ == "__main__":
+    sys.stdout.write(render())

@@ -1,0 +1,107 @@
+"""The published fairness vectors (service/docs/fairness-vectors.json): the file is what the
+independent generator computes from the specification, it covers the edge cases, it ships in
+the package, and the engine's fairness module agrees with every vector."""
+
+from __future__ import annotations
+
+import fnmatch
+import importlib.resources
+import itertools
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from service.rules import fairness
+from support import fairness_vectors
+
+REPO = Path(__file__).resolve().parents[2]
+VECTORS_PATH = REPO / "service" / "docs" / "fairness-vectors.json"
+VECTORS = json.loads(VECTORS_PATH.read_text(encoding="utf-8"))
+SEEDS = {s["name"]: bytes.fromhex(s["seed"]) for s in VECTORS["seeds"]}
+
+
+def _id(v: dict) -> str:
+    return "-".join(str(v[k]) for k in ("seed", "label", "number", "hand_no", "round", "count", "n") if k in v)
+
+
+def test_the_file_is_exactly_what_the_generator_computes_from_the_specification():
+    assert VECTORS_PATH.read_text(encoding="utf-8") == fairness_vectors.render(), (
+        "regenerate: python tests/support/fairness_vectors.py > service/docs/fairness-vectors.json"
+    )
+
+
+def test_the_vectors_cover_the_edge_cases():
+    hands = [v["hand_no"] for v in VECTORS["decks"]]
+    assert any(255 < h < 2**32 for h in hands), "a hand number needing a second byte"
+    assert any(h >= 2**32 for h in hands), "a hand number needing more than four bytes"
+    assert any(r > 255 for r in (v["round"] for v in VECTORS["cuts"])), "a cut round needing a second byte"
+    assert {v["count"] for v in VECTORS["cuts"]} == {2, 3}, "gin-rami and three-hand cuts"
+    assert any(len(s) > 64 for s in SEEDS.values()), "a seed longer than HMAC-SHA256's block"
+    assert any(len(s) == 1 for s in SEEDS.values())
+    assert all(len(v["first_bytes"]) // 2 > 64 for v in VECTORS["byte_streams"]), "streams run into block 2"
+    draws = VECTORS["uniform_draws"]
+    assert any(d["rejected_bytes"][:2] and d["bytes_read"] - len(d["values"]) >= 2 for d in draws)
+    assert any(d["n"] == 3 and 255 in d["rejected_bytes"] for d in draws), "255 is the one byte n=3 rejects"
+    assert any(256 % d["n"] == 0 for d in draws), "an n that never rejects"
+    assert all(v["rejected_bytes"] for v in VECTORS["decks"][:2]), "shuffles that read past rejected bytes"
+
+
+@pytest.mark.parametrize("draw", VECTORS["uniform_draws"], ids=_id)
+def test_each_uniform_draw_is_in_range_and_every_rejected_byte_was_at_or_over_the_limit(draw):
+    # rule 2 restated on the file itself: what a draw rejects and what it returns
+    n, limit = draw["n"], 256 - 256 % draw["n"]
+    assert all(0 <= x < n for x in draw["values"])
+    assert all(b >= limit for b in draw["rejected_bytes"])
+    assert draw["bytes_read"] == len(draw["values"]) + len(draw["rejected_bytes"])
+
+
+@pytest.mark.parametrize("v", VECTORS["decks"], ids=_id)
+def test_each_deck_is_the_52_cards_once(v):
+    assert sorted(v["deck"]) == sorted(r + s for r in "A23456789TJQK" for s in "CDHS")
+
+
+def test_the_block_messages_are_label_then_number_and_counter_as_eight_bytes_big_endian():
+    v = next(v for v in VECTORS["byte_streams"] if v["number"] == 2**32 + 1)
+    assert v["block_messages"][2] == b"ginbox/deck/".hex() + "0000000100000001" + "0000000000000002"
+
+
+# -- the engine agrees -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("v", VECTORS["seeds"], ids=lambda v: v["name"])
+def test_fairness_commitment_matches_the_vector(v):
+    assert fairness.commitment(bytes.fromhex(v["seed"])) == v["commitment"]
+
+
+@pytest.mark.parametrize("v", VECTORS["byte_streams"], ids=_id)
+def test_fairness_byte_stream_matches_the_vector(v):
+    stream = fairness._byte_stream(SEEDS[v["seed"]], v["label"].encode("ascii"), v["number"])
+    count = len(v["first_bytes"]) // 2
+    assert bytes(itertools.islice(stream, count)).hex() == v["first_bytes"]
+
+
+@pytest.mark.parametrize("v", VECTORS["decks"], ids=_id)
+def test_fairness_deck_for_hand_matches_the_vector(v):
+    assert fairness.deck_for_hand(SEEDS[v["seed"]], v["hand_no"]) == v["deck"]
+
+
+@pytest.mark.parametrize("v", VECTORS["cuts"], ids=_id)
+def test_fairness_cut_cards_match_the_vector(v):
+    assert fairness.cut_cards(SEEDS[v["seed"]], v["round"], v["count"]) == v["cards"]
+
+
+def test_the_labels_are_the_engines():
+    assert {fairness_vectors.DECK_LABEL.encode(), fairness_vectors.CUT_LABEL.encode()} == {
+        fairness.DECK_LABEL, fairness.CUT_LABEL}
+
+
+# -- shipped -----------------------------------------------------------------------------------
+
+
+def test_the_vectors_ship_in_the_package():
+    globs = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["service"]
+    assert any(fnmatch.fnmatch("docs/fairness-vectors.json", g) for g in globs), globs
+    shipped = importlib.resources.files("service") / "docs" / "fairness-vectors.json"
+    assert json.loads(shipped.read_text(encoding="utf-8")) == VECTORS
