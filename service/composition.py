@@ -16,6 +16,8 @@ from service.connections import redis_client
 from service.games import GameService
 from service.ratelimit import RateLimiter
 from service.store.advice import RedisAdviceLog
+from service.store.redis_index import RedisGameIndex
+from service.store.redis_snapshots import RedisSnapshotStore
 from service.store.redis_store import RedisEventStore
 from service.store.repository import GameRepository
 from service.store.tokens import TokenStore
@@ -67,6 +69,7 @@ class Components:
     settings: Settings
     redis: Any
     store: RedisEventStore
+    index: RedisGameIndex
     repository: GameRepository
     tokens: TokenStore
     advice: RedisAdviceLog
@@ -94,23 +97,25 @@ def build(settings: Settings, *, bot_scheduler: Callable[[str, Any], None] | Non
         bot_scheduler = bot_scheduler or BotScheduler(queue, settings.key_prefix)
     elif bot_scheduler is None:
         bot_scheduler = make_bot_scheduler(settings)
-    store = RedisEventStore(redis, prefix=settings.key_prefix)
-    repository = GameRepository(store, settings.snapshot_every)
+    index = RedisGameIndex(redis, settings.key_prefix)
+    store = RedisEventStore(redis, prefix=settings.key_prefix, index=index)
+    repository = GameRepository(store, RedisSnapshotStore(redis, settings.key_prefix), settings.snapshot_every)
     tokens = TokenStore(redis, settings.key_prefix)
     advice = RedisAdviceLog(redis, prefix=settings.key_prefix)
     games = GameService(
         store,
         repository,
         tokens,
+        index=index,
         bot_scheduler=bot_scheduler,
         advice=advice,
         keepalive_s=float(settings.extra.get("stream_keepalive_s", 5.0)),
         stream_max_s=float(settings.extra.get("stream_max_s", 300.0)),
     )
     if worker:
-        return Components(settings=settings, redis=redis, store=store, repository=repository, tokens=tokens,
+        return Components(settings=settings, redis=redis, store=store, index=index, repository=repository, tokens=tokens,
                           advice=advice, games=games, queue=queue)
-    return Components(settings=settings, redis=redis, store=store, repository=repository, tokens=tokens,
+    return Components(settings=settings, redis=redis, store=store, index=index, repository=repository, tokens=tokens,
                       advice=advice, games=games,
                       limiter=RateLimiter(redis, settings.key_prefix, settings.rate_limit_per_minute),
                       queue_redis=scrape_connection(settings, redis))

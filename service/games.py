@@ -35,7 +35,7 @@ from service.rules import audit, commands, events as ev, game, views
 from service.rules.errors import RulesError
 from service.store import advice as advice_log
 from service.store.advice import AdviceLog, InMemoryAdviceLog
-from service.store.base import canonical_json, scoped_idempotency_key
+from service.store.base import GameIndex, canonical_json, scoped_idempotency_key
 from service.store.errors import ConcurrencyError, IdempotencyConflict, UnknownGame
 from service.store.tokens import TokenStore, issue_token
 
@@ -119,10 +119,13 @@ class Incoming(Protocol):
 class GameService:
     """Every use case of the API over an EventStore, a GameRepository and a TokenStore."""
 
-    def __init__(self, store, repository, tokens: TokenStore, *, bot_scheduler: BotScheduler | None = None,
+    def __init__(self, store, repository, tokens: TokenStore, *, index: GameIndex | None = None,
+                 bot_scheduler: BotScheduler | None = None,
                  advice: AdviceLog | None = None, keepalive_s: float = 5.0, stream_max_s: float = 300.0,
                  advice_poll_s: float = 1.0, id_factory: Callable[[], str] = new_game_id):
         self.store = store
+        # the games newest first: a projection the store keeps as it appends
+        self.index = index if index is not None else store.index
         self.repository = repository
         self.tokens = tokens
         # the advisor's messages live in a log of their own (service/store/advice.py says why)
@@ -161,7 +164,7 @@ class GameService:
 
     def list_games(self, status: str | None, variant: str | None, cursor, limit: int) -> tuple[list[dict], Any]:
         """Games newest first, filtered by status and variant: (a page of summaries, the next cursor)."""
-        games, next_cursor = self.store.list_games(status, variant, cursor, limit)
+        games, next_cursor = self.index.list_games(status, variant, cursor, limit)
         return [{k: g[k] for k in LISTED_FIELDS} for g in games], next_cursor
 
     def render(self, game_id: str, state, seat: int | None) -> dict:

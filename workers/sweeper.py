@@ -95,7 +95,7 @@ def playing_games(ctx):
     """Ids of every game the index lists as playing."""
     cursor = None
     while True:
-        page, cursor = ctx.store.list_games(status="playing", cursor=cursor, limit=200)
+        page, cursor = ctx.games.list_games("playing", None, cursor, 200)
         for summary in page:
             yield summary["game_id"]
         if not cursor:

@@ -149,10 +149,18 @@ class Recorded:
 
 
 class EventStore(ABC):
-    """An append-only event log per game with optimistic concurrency and idempotent appends."""
+    """An append-only event log per game with optimistic concurrency and idempotent appends.
+
+    The recorder, and nothing else: append, read a range, read from a version (or wait for what
+    comes after it). What is derived from the logs has interfaces of its own -- the game index
+    (:class:`GameIndex`, a projection the store keeps up to date as it appends, ``self.index``)
+    and the snapshots (:class:`SnapshotStore`, which only shorten replays).
+    """
 
     codec: Any
     clock: Clock
+    #: the projection of every game's status and variant that each append brings up to date
+    index: "GameIndex"
 
     # -- writing -----------------------------------------------------------------------------
 
@@ -172,7 +180,8 @@ class EventStore(ABC):
         An idempotency key already used for this game with the same fingerprint returns the
         version of that first append and appends nothing, even if ``expected_version`` is stale
         by now; with another fingerprint it raises IdempotencyConflict. Otherwise a version
-        mismatch raises ConcurrencyError. ``meta`` (status, variant, created) feeds the index.
+        mismatch raises ConcurrencyError. ``meta`` (status, variant, created) is what the game
+        index records of the game (:class:`GameIndex`); the same append brings it up to date.
         """
 
     @abstractmethod
@@ -212,35 +221,6 @@ class EventStore(ABC):
     def wait_for_events(self, game_id: str, after: int, timeout_s: float) -> list[Recorded]:
         """The events after ``after``, waiting up to ``timeout_s`` for one; [] on timeout."""
 
-    # -- snapshots (an optimisation; the log alone is the truth) ------------------------------
-
-    @abstractmethod
-    def save_snapshot(self, game_id: str, version: int, state: dict) -> None:
-        """Keep a JSON-able state as it was after event ``version``."""
-
-    @abstractmethod
-    def latest_snapshot(self, game_id: str, upto: int | None = None) -> tuple[int, dict] | None:
-        """(version, state) of the newest snapshot with version <= upto, or None."""
-
-    @abstractmethod
-    def delete_snapshots(self, game_id: str) -> None:
-        """Forget every snapshot of the game (the events stay)."""
-
-    # -- the game index ----------------------------------------------------------------------
-
-    @abstractmethod
-    def list_games(
-        self,
-        status: str | None = None,
-        variant: str | None = None,
-        cursor: str | None = None,
-        limit: int = 50,
-    ) -> tuple[list[dict], str | None]:
-        """Game summaries newest first and the cursor of the next page (None on the last).
-
-        A summary is ``{"game_id", "variant", "status", "created", "updated", "version"}``.
-        """
-
     # -- helpers shared by the implementations -------------------------------------------------
 
     def _encode(self, events: Iterable[Any]) -> list[dict]:
@@ -279,3 +259,41 @@ class EventStore(ABC):
         stored = json.loads(payload)
         event = self.codec.decode(stored)
         return Recorded(version=version, ts=ts, event=event, raw={**stored, "ts": ts, "version": version})
+
+
+class GameIndex(ABC):
+    """The games newest first, filtered by status and variant: a projection of the logs.
+
+    It holds, per game, what the appends' ``meta`` said last (status, variant, created) and the
+    version and time of the last append. Only the event store writes it, with each append; it
+    can be rebuilt from what the store recorded.
+    """
+
+    @abstractmethod
+    def list_games(
+        self,
+        status: str | None = None,
+        variant: str | None = None,
+        cursor: str | None = None,
+        limit: int = 50,
+    ) -> tuple[list[dict], str | None]:
+        """Game summaries newest first and the cursor of the next page (None on the last).
+
+        A summary is ``{"game_id", "variant", "status", "created", "updated", "version"}``.
+        """
+
+
+class SnapshotStore(ABC):
+    """States of a game saved at some versions, to shorten replays (the log alone is the truth)."""
+
+    @abstractmethod
+    def save(self, game_id: str, version: int, state: dict) -> None:
+        """Keep a JSON-able state as it was after event ``version`` (1..the game's version)."""
+
+    @abstractmethod
+    def latest(self, game_id: str, upto: int | None = None) -> tuple[int, dict] | None:
+        """(version, state) of the newest snapshot with version <= upto, or None."""
+
+    @abstractmethod
+    def delete(self, game_id: str) -> None:
+        """Forget every snapshot of the game (the events stay)."""

@@ -1,4 +1,4 @@
-"""InMemoryEventStore: the EventStore contract in one process, for unit tests and tools."""
+"""The event store, its game index and its snapshots in one process, for unit tests and tools."""
 
 from __future__ import annotations
 
@@ -12,7 +12,9 @@ from typing import Any
 from service.store.base import (
     Clock,
     EventStore,
+    GameIndex,
     Recorded,
+    SnapshotStore,
     canonical_json,
     check_filter,
     check_game_id,
@@ -31,16 +33,50 @@ from service.store.errors import ConcurrencyError, IdempotencyConflict
 class _Game:
     log: list[tuple[int, str]] = field(default_factory=list)  # (ts, event JSON); version = index + 1
     idem: dict[str, tuple[str, int]] = field(default_factory=dict)
-    meta: dict[str, Any] = field(default_factory=dict)
-    snapshots: dict[int, str] = field(default_factory=dict)  # version -> state JSON
+
+
+class InMemoryGameIndex(GameIndex):
+    """The game index as a dict of summaries, written by the store it belongs to as it appends."""
+
+    def __init__(self):
+        self._summaries: dict[str, dict[str, Any]] = {}
+        self._lock = threading.Lock()
+
+    def project(self, game_id: str, version: int, ts: int, meta: dict) -> None:
+        """Record an append of the game: its new version at ``ts``, with the append's ``meta``."""
+        with self._lock:
+            summary = self._summaries.setdefault(
+                game_id, {"game_id": game_id, "variant": None, "status": None, "created": meta.get("created", ts)}
+            )
+            for name in ("status", "variant"):
+                if name in meta:
+                    summary[name] = meta[name]
+            summary["updated"], summary["version"] = ts, version
+
+    def list_games(self, status=None, variant=None, cursor=None, limit=50):
+        check_limit(limit)
+        check_filter("status", status)
+        check_filter("variant", variant)
+        after = decode_cursor(cursor) if cursor is not None else None
+        with self._lock:
+            rows = [
+                (index_member(summary["created"], game_id), dict(summary))
+                for game_id, summary in self._summaries.items()
+                if (status is None or summary["status"] == status) and (variant is None or summary["variant"] == variant)
+            ]
+        rows = sorted(row for row in rows if after is None or row[0] > after)
+        page = rows[:limit]
+        next_cursor = encode_cursor(page[-1][0]) if len(rows) > limit else None
+        return [summary for _, summary in page], next_cursor
 
 
 class InMemoryEventStore(EventStore):
     """Keeps every game in a dict under one lock; events are held as JSON text, as in Redis."""
 
-    def __init__(self, codec=None, clock: Clock | None = None):
+    def __init__(self, codec=None, clock: Clock | None = None, *, index: InMemoryGameIndex | None = None):
         self.codec = codec if codec is not None else default_codec()
         self.clock = clock or system_clock
+        self.index = index if index is not None else InMemoryGameIndex()
         self._games: dict[str, _Game] = {}
         self._changed = threading.Condition(threading.Lock())
 
@@ -65,12 +101,8 @@ class InMemoryEventStore(EventStore):
             version = len(game.log)
             if idempotency_key is not None:
                 game.idem[idempotency_key] = (fingerprint, version)
-            game.meta.setdefault("created", meta.get("created", ts))
-            for name in ("status", "variant"):
-                if name in meta:
-                    game.meta[name] = meta[name]
-            game.meta["updated"] = ts
             self._games[game_id] = game
+            self.index.project(game_id, version, ts, meta)
             self._changed.notify_all()
             return version
 
@@ -111,62 +143,38 @@ class InMemoryEventStore(EventStore):
                 self._changed.wait(remaining)
         return self.load(game_id, after)
 
-    def save_snapshot(self, game_id, version, state) -> None:
+
+
+class InMemorySnapshotStore(SnapshotStore):
+    """Snapshots of the games of one InMemoryEventStore (which says what versions exist)."""
+
+    def __init__(self, store: InMemoryEventStore):
+        self.store = store
+        self._saved: dict[str, dict[int, str]] = {}  # game id -> version -> state JSON
+        self._lock = threading.Lock()
+
+    def save(self, game_id, version, state) -> None:
         check_game_id(game_id)
         check_version("version", version)
         payload = canonical_json(state)
-        with self._changed:
-            game = self._games.get(game_id)
-            current = len(game.log) if game else 0
-            if not 1 <= version <= current:
-                raise ValueError(f"snapshot version {version} outside 1..{current} of game {game_id!r}")
-            game.snapshots[version] = payload
+        current = self.store.version(game_id)
+        if not 1 <= version <= current:
+            raise ValueError(f"snapshot version {version} outside 1..{current} of game {game_id!r}")
+        with self._lock:
+            self._saved.setdefault(game_id, {})[version] = payload
 
-    def latest_snapshot(self, game_id, upto=None):
+    def latest(self, game_id, upto=None):
         check_game_id(game_id)
-        with self._changed:
-            game = self._games.get(game_id)
-            versions = sorted(game.snapshots) if game else []
+        with self._lock:
+            saved = self._saved.get(game_id, {})
+            versions = sorted(saved)
             if upto is not None:
                 versions = versions[: bisect.bisect_right(versions, upto)]
             if not versions:
                 return None
-            return versions[-1], json.loads(game.snapshots[versions[-1]])
+            return versions[-1], json.loads(saved[versions[-1]])
 
-    def delete_snapshots(self, game_id) -> None:
+    def delete(self, game_id) -> None:
         check_game_id(game_id)
-        with self._changed:
-            game = self._games.get(game_id)
-            if game:
-                game.snapshots.clear()
-
-    def list_games(self, status=None, variant=None, cursor=None, limit=50):
-        check_limit(limit)
-        check_filter("status", status)
-        check_filter("variant", variant)
-        after = decode_cursor(cursor) if cursor is not None else None
-        with self._changed:
-            rows = []
-            for game_id, game in self._games.items():
-                if status is not None and game.meta.get("status") != status:
-                    continue
-                if variant is not None and game.meta.get("variant") != variant:
-                    continue
-                member = index_member(game.meta["created"], game_id)
-                if after is None or member > after:
-                    rows.append((member, self._summary(game_id, game)))
-        rows.sort(key=lambda row: row[0])
-        page = rows[:limit]
-        next_cursor = encode_cursor(page[-1][0]) if len(rows) > limit else None
-        return [summary for _, summary in page], next_cursor
-
-    @staticmethod
-    def _summary(game_id: str, game: _Game) -> dict:
-        return {
-            "game_id": game_id,
-            "variant": game.meta.get("variant"),
-            "status": game.meta.get("status"),
-            "created": game.meta["created"],
-            "updated": game.meta["updated"],
-            "version": len(game.log),
-        }
+        with self._lock:
+            self._saved.pop(game_id, None)

@@ -6,82 +6,43 @@ Redis Cluster::
     <prefix>:{<game_id>}:stream   the events; entry id "<version>-1", fields e (JSON), ts (ms)
     <prefix>:{<game_id>}:meta     hash: version, status, variant, created, updated
     <prefix>:{<game_id>}:idem     hash: idempotency key -> "<version>:<fingerprint>"
-    <prefix>:{<game_id>}:snap     sorted set: score version, member {"version", "state"} JSON
 
-The game index lives under its own hash tag ``{#index}`` ('#' never occurs in a game id)::
-
-    <prefix>:{#index}:all, :status:<s>, :variant:<v>, :sv:<s>:<v>
-        sorted sets, all scores 0, members "<inverted created, 15 digits>:<game_id>", so that
-        ZRANGEBYLEX walks the games newest first
-    <prefix>:{#index}:where       hash: game id -> "<version>\\n<status>\\n<variant>\\n<created>",
-        what the index currently says about the game
-
-On a single Redis server the append script also updates the index, so index and logs never
-disagree. A Redis Cluster cannot run one script over two slots, so there the index is brought
-up to date right after each append (a compare-and-set script that only moves forward), and
-``repair_index()`` rebuilds it from the meta hashes if a process died in between.
+The snapshots (``:snap``, :mod:`service.store.redis_snapshots`) and the game index
+(``{#index}``, :mod:`service.store.redis_index`) are derived data with interfaces of their own.
+On a single Redis server the append script also brings the index up to date, so index and logs
+never disagree; on a Redis Cluster the store asks the index to catch up right after each append.
 
 Nothing here trims, deletes or rewrites a stream entry.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import time
-from typing import Any
 
 import redis
 from redis.cluster import RedisCluster
 
 from service.store.base import (
-    MAX_TS,
     Clock,
     EventStore,
     Recorded,
-    canonical_json,
-    check_filter,
     check_game_id,
-    check_limit,
     check_version,
-    decode_cursor,
     default_codec,
-    encode_cursor,
-    index_member,
     system_clock,
 )
 from service.store.errors import ConcurrencyError, IdempotencyConflict, StoreError
+from service.store.redis_index import LUA_INDEX_FUNCTIONS, RedisGameIndex, check_prefix, game_key
+from service.store.redis_index import text as _s
 
 log = logging.getLogger(__name__)
-
-INDEX_TAG = "{#index}"
-
-# Moves a game's member between index sets. Shared by both scripts below.
-_LUA_INDEX_MOVE = """
-local function index_move(where_key, gid, old_keys, old_member, new_keys, new_member, new_where)
-  for _, k in ipairs(old_keys) do redis.call('ZREM', k, old_member) end
-  for _, k in ipairs(new_keys) do redis.call('ZADD', k, 0, new_member) end
-  redis.call('HSET', where_key, gid, new_where)
-end
-"""
 
 # KEYS: stream, meta, idem
 # ARGV: expected version, idempotency key ('' none), fingerprint, ts, status ('' keep),
 #       variant ('' keep), created ('' = ts of the first append), index prefix ('' = the index
 #       is updated by the caller), game id, event JSON...
-_LUA_APPEND = _LUA_INDEX_MOVE + """
-local function index_keys(idx, status, variant)
-  local keys = {idx .. 'all'}
-  if status ~= '' then table.insert(keys, idx .. 'status:' .. status) end
-  if variant ~= '' then table.insert(keys, idx .. 'variant:' .. variant) end
-  if status ~= '' and variant ~= '' then table.insert(keys, idx .. 'sv:' .. status .. ':' .. variant) end
-  return keys
-end
-
-local function member(created, gid)
-  return string.format('%015d', MAX_TS - tonumber(created)) .. ':' .. gid
-end
-
+_LUA_APPEND = LUA_INDEX_FUNCTIONS + """
 local stream, meta, idem = KEYS[1], KEYS[2], KEYS[3]
 local expected, key, fp, ts = tonumber(ARGV[1]), ARGV[2], ARGV[3], ARGV[4]
 
@@ -116,55 +77,9 @@ if variant ~= '' then table.insert(fields, 'variant'); table.insert(fields, vari
 redis.call('HSET', meta, unpack(fields))
 
 local idx = ARGV[8]
-if idx ~= '' then
-  -- one server: keys of the index are named here (a cluster client never takes this path)
-  local gid = ARGV[9]
-  local where_key = idx .. 'where'
-  local new_where = version .. '\\n' .. status .. '\\n' .. variant .. '\\n' .. created
-  local was = redis.call('HGET', where_key, gid)
-  local old_keys, old_member = {}, ''
-  local parts = {}
-  if was then
-    for part in string.gmatch(was .. '\\n', '([^\\n]*)\\n') do table.insert(parts, part) end
-  end
-  if was and parts[2] == status and parts[3] == variant and parts[4] == tostring(created) then
-    -- most appends change neither status nor variant: the game stays in the same sets
-    redis.call('HSET', where_key, gid, new_where)
-  else
-    if was then old_keys, old_member = index_keys(idx, parts[2], parts[3]), member(parts[4], gid) end
-    index_move(where_key, gid, old_keys, old_member, index_keys(idx, status, variant), member(created, gid), new_where)
-  end
-end
+if idx ~= '' then index_project(idx, ARGV[9], version, status, variant, created) end
 return {'ok', tostring(version)}
-""".replace("MAX_TS", str(MAX_TS))
-
-# KEYS: where, old index keys..., new index keys...
-# ARGV: game id, where value expected now ('' none), new where value, number of old keys,
-#       old member, new member
-_LUA_INDEX = _LUA_INDEX_MOVE + """
-local gid, expected, new_where, n_old = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
-local now = redis.call('HGET', KEYS[1], gid) or ''
-if now ~= expected then return 'retry' end
-local old_keys, new_keys = {}, {}
-for i = 2, 1 + n_old do table.insert(old_keys, KEYS[i]) end
-for i = 2 + n_old, #KEYS do table.insert(new_keys, KEYS[i]) end
-index_move(KEYS[1], gid, old_keys, ARGV[5], new_keys, ARGV[6], new_where)
-return 'ok'
 """
-
-# KEYS: meta, snap   ARGV: version, snapshot JSON
-_LUA_SNAPSHOT = """
-local current = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
-local version = tonumber(ARGV[1])
-if version < 1 or version > current then return current end
-redis.call('ZREMRANGEBYSCORE', KEYS[2], version, version)
-redis.call('ZADD', KEYS[2], version, ARGV[2])
-return -1
-"""
-
-
-def _s(value: Any) -> str:
-    return value.decode("utf-8") if isinstance(value, bytes) else value
 
 
 class RedisEventStore(EventStore):
@@ -177,40 +92,22 @@ class RedisEventStore(EventStore):
         prefix: str = "ginbox",
         clock: Clock | None = None,
         *,
+        index: RedisGameIndex | None = None,
         inline_index: bool | None = None,
     ):
-        if not prefix or any(c in prefix for c in "{}"):
-            raise ValueError(f"invalid key prefix {prefix!r}")
         self.redis = redis_client
         self.codec = codec if codec is not None else default_codec()
-        self.prefix = prefix
+        self.prefix = check_prefix(prefix)
         self.clock = clock or system_clock
+        self.index = index if index is not None else RedisGameIndex(redis_client, prefix)
+        if self.index.prefix != prefix:
+            raise ValueError(f"the index of prefix {self.index.prefix!r} cannot serve the store of {prefix!r}")
         # inline_index=False forces the cluster way on a single server (the tests use it)
         self.inline_index = (not isinstance(redis_client, RedisCluster)) if inline_index is None else inline_index
         self._append_script = redis_client.register_script(_LUA_APPEND)
-        self._index_script = redis_client.register_script(_LUA_INDEX)
-        self._snapshot_script = redis_client.register_script(_LUA_SNAPSHOT)
-
-    # -- key names -----------------------------------------------------------------------------
 
     def _key(self, game_id: str, kind: str) -> str:
-        return f"{self.prefix}:{{{game_id}}}:{kind}"
-
-    @property
-    def _index_prefix(self) -> str:
-        return f"{self.prefix}:{INDEX_TAG}:"
-
-    def _index_keys(self, status: str, variant: str) -> list[str]:
-        """The index sets a game with this status and variant belongs to (as in the Lua)."""
-        idx = self._index_prefix
-        keys = [idx + "all"]
-        if status:
-            keys.append(f"{idx}status:{status}")
-        if variant:
-            keys.append(f"{idx}variant:{variant}")
-        if status and variant:
-            keys.append(f"{idx}sv:{status}:{variant}")
-        return keys
+        return game_key(self.prefix, game_id, kind)
 
     # -- writing -------------------------------------------------------------------------------
 
@@ -226,7 +123,7 @@ class RedisEventStore(EventStore):
             meta.get("status", ""),
             meta.get("variant", ""),
             meta.get("created", ""),
-            self._index_prefix if self.inline_index else "",
+            self.index.key_prefix if self.inline_index else "",
             game_id,
             *payloads,
         ]
@@ -242,9 +139,9 @@ class RedisEventStore(EventStore):
         if not self.inline_index:
             # also after a replayed append: the first attempt may have died before this step
             try:
-                self._sync_index(game_id, at_least=int(reply[1]))
+                self.index.sync(game_id, at_least=int(reply[1]))
             except (redis.RedisError, StoreError):
-                log.warning("index of game %s not updated; repair_index() will", game_id, exc_info=True)
+                log.warning("index of game %s not updated; RedisGameIndex.repair() will", game_id, exc_info=True)
         return int(reply[1])
 
     def idempotent_result(self, game_id, key):
@@ -325,114 +222,3 @@ class RedisEventStore(EventStore):
         else:
             kwargs = self.redis.connection_pool.connection_kwargs
         return kwargs.get("socket_timeout")
-
-    # -- snapshots -----------------------------------------------------------------------------
-
-    def save_snapshot(self, game_id, version, state) -> None:
-        check_game_id(game_id)
-        check_version("version", version)
-        payload = canonical_json({"version": version, "state": state})
-        current = self._snapshot_script(
-            keys=[self._key(game_id, "meta"), self._key(game_id, "snap")], args=[version, payload]
-        )
-        if int(current) >= 0:
-            raise ValueError(f"snapshot version {version} outside 1..{current} of game {game_id!r}")
-
-    def latest_snapshot(self, game_id, upto=None):
-        check_game_id(game_id)
-        found = self.redis.zrevrangebyscore(
-            self._key(game_id, "snap"), "+inf" if upto is None else upto, "-inf", start=0, num=1
-        )
-        if not found:
-            return None
-        snapshot = json.loads(found[0])
-        return snapshot["version"], snapshot["state"]
-
-    def delete_snapshots(self, game_id) -> None:
-        check_game_id(game_id)
-        self.redis.delete(self._key(game_id, "snap"))
-
-    # -- the game index ------------------------------------------------------------------------
-
-    def list_games(self, status=None, variant=None, cursor=None, limit=50):
-        check_limit(limit)
-        check_filter("status", status)
-        check_filter("variant", variant)
-        start = "(" + decode_cursor(cursor) if cursor is not None else "-"
-        idx = self._index_prefix
-        if status and variant:
-            key = f"{idx}sv:{status}:{variant}"
-        elif status:
-            key = f"{idx}status:{status}"
-        elif variant:
-            key = f"{idx}variant:{variant}"
-        else:
-            key = idx + "all"
-        members = [_s(m) for m in self.redis.zrangebylex(key, start, "+", start=0, num=limit + 1)]
-        page = members[:limit]
-        pipe = self.redis.pipeline(transaction=False)
-        for member in page:
-            pipe.hmget(self._key(member.partition(":")[2], "meta"), "version", "status", "variant", "created", "updated")
-        summaries = []
-        for member, row in zip(page, pipe.execute()):
-            version, row_status, row_variant, created, updated = (_s(v) if v is not None else None for v in row)
-            # on a cluster the index may trail the meta for a moment: the meta is the truth
-            if version is None or (status and row_status != status) or (variant and row_variant != variant):
-                continue
-            summaries.append(
-                {
-                    "game_id": member.partition(":")[2],
-                    "variant": row_variant,
-                    "status": row_status,
-                    "created": int(created),
-                    "updated": int(updated),
-                    "version": int(version),
-                }
-            )
-        next_cursor = encode_cursor(page[-1]) if len(members) > limit else None
-        return summaries, next_cursor
-
-    def _sync_index(self, game_id: str, at_least: int = 0, force: bool = False, attempts: int = 50) -> bool:
-        """Make the index say what the game's meta hash says; True if this call wrote it.
-
-        The index only moves forward: an entry written for a later version is never replaced
-        by an earlier one, so concurrent writers converge on the newest meta. Once the index
-        holds version ``at_least`` or later, there is nothing left for this caller to do.
-        """
-        where_key = self._index_prefix + "where"
-        for _ in range(attempts):
-            version, status, variant, created = (
-                _s(v) if v is not None else None
-                for v in self.redis.hmget(self._key(game_id, "meta"), "version", "status", "variant", "created")
-            )
-            if version is None:
-                return False
-            status, variant = status or "", variant or ""
-            new_where = f"{version}\n{status}\n{variant}\n{created}"
-            was = _s(self.redis.hget(where_key, game_id) or b"")
-            old_keys, old_member = [], ""
-            if was:
-                was_version, was_status, was_variant, was_created = was.split("\n")
-                if int(was_version) > int(version) or (not force and (was == new_where or int(was_version) >= at_least > 0)):
-                    return False
-                old_keys, old_member = self._index_keys(was_status, was_variant), index_member(int(was_created), game_id)
-            reply = self._index_script(
-                keys=[where_key, *old_keys, *self._index_keys(status, variant)],
-                args=[game_id, was, new_where, len(old_keys), old_member, index_member(int(created), game_id)],
-            )
-            if _s(reply) == "ok":
-                return True
-        raise StoreError(f"index of game {game_id!r} kept changing during {attempts} attempts")
-
-    def repair_index(self) -> int:
-        """Rewrite every game's index entry from its meta hash; return how many games were seen."""
-        seen = 0
-        suffix = "}:meta"
-        for key in self.redis.scan_iter(match=f"{self.prefix}:{{*}}:meta", count=500):
-            key = _s(key)
-            game_id = key[len(self.prefix) + 2 : -len(suffix)]
-            if self._key(game_id, "meta") != key:
-                continue
-            self._sync_index(game_id, force=True)
-            seen += 1
-        return seen

@@ -18,7 +18,7 @@ from collections import OrderedDict
 from typing import Any, NamedTuple
 
 from service.rules import game
-from service.store.base import EventStore
+from service.store.base import EventStore, SnapshotStore
 from service.store.errors import UnknownGame
 
 log = logging.getLogger(__name__)
@@ -88,10 +88,12 @@ class StateCache:
 class GameRepository:
     """Loads and saves game states over an EventStore, with a snapshot every so many events."""
 
-    def __init__(self, store: EventStore, snapshot_every: int = 50, cache: StateCache | None = None):
+    def __init__(self, store: EventStore, snapshots: SnapshotStore, snapshot_every: int = 50,
+                 cache: StateCache | None = None):
         if snapshot_every < 1:
             raise ValueError("snapshot_every must be >= 1")
         self.store = store
+        self.snapshots = snapshots
         self.snapshot_every = snapshot_every
         self.cache = cache if cache is not None else StateCache()
 
@@ -166,7 +168,7 @@ class GameRepository:
         return Saved(version, state)
 
     def _from_snapshot(self, game_id: str, upto: int | None):
-        snapshot = self.store.latest_snapshot(game_id, upto)
+        snapshot = self.snapshots.latest(game_id, upto)
         if snapshot is None:
             return None, 0
         version, data = snapshot
@@ -182,6 +184,6 @@ class GameRepository:
 
     def _snapshot(self, game_id: str, state) -> None:
         try:
-            self.store.save_snapshot(game_id, state.version, game.state_to_dict(state))
+            self.snapshots.save(game_id, state.version, game.state_to_dict(state))
         except Exception:  # noqa: BLE001 (a snapshot is an optimisation; its failure costs only time)
             log.warning("snapshot of game %s at version %d not saved", game_id, state.version, exc_info=True)

@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from service.connections import redis_client  # noqa: E402
 from service.redis_process import RedisServerProcess  # noqa: E402
 from service.rules import game as G  # noqa: E402
+from service.store.redis_snapshots import RedisSnapshotStore  # noqa: E402
 from service.store.redis_store import RedisEventStore  # noqa: E402
 from service.store.repository import GameRepository  # noqa: E402
 
@@ -125,9 +126,10 @@ def main(argv=None) -> int:
         conn = redis_client(server.url, timeout_s=30)
         try:
             store = RedisEventStore(conn, prefix="bench")
+            snapshots = RedisSnapshotStore(conn, "bench")
             # no in-process state cache: this measures loading from Redis, snapshot + log tail
-            with_snapshots = GameRepository(store, args.snapshot_every, cache=NoStateCache())
-            without = GameRepository(store, NO_SNAPSHOTS, cache=NoStateCache())
+            with_snapshots = GameRepository(store, snapshots, args.snapshot_every, cache=NoStateCache())
+            without = GameRepository(store, snapshots, NO_SNAPSHOTS, cache=NoStateCache())
             games = []
             for n in sizes:
                 t0 = time.perf_counter()
@@ -136,7 +138,7 @@ def main(argv=None) -> int:
                 snap_id, plain_id = f"snap-{n}", f"plain-{n}"
                 version = store_game(store, with_snapshots, snap_id, groups, args.batch, snapshots=True)
                 store_game(store, with_snapshots, plain_id, groups, args.batch, snapshots=False)
-                assert store.latest_snapshot(plain_id) is None, "the plain game got a snapshot"
+                assert snapshots.latest(plain_id) is None, "the plain game got a snapshot"
                 games.append((n, version, snap_id, plain_id))
                 print(f"  generated and stored {version} events in {gen_s:.1f}s (engine) ...", file=sys.stderr)
                 for repo, gid in ((without, plain_id), (with_snapshots, snap_id)):
@@ -159,7 +161,7 @@ def main(argv=None) -> int:
                         any_t[n].append(timed_load(with_snapshots, snap_id, upto=version - k))
             rows = []
             for n, version, snap_id, _ in games:
-                latest = store.latest_snapshot(snap_id)
+                latest = snapshots.latest(snap_id)
                 rows.append((n, version, latest[0] if latest else 0, *summary(plain_t[n]), *summary(newest_t[n]),
                              *summary(any_t[n])))
         finally:

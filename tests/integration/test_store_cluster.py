@@ -20,6 +20,7 @@ from support.store_behaviour import (
 )
 from support.cluster import RedisClusterProcesses, slot_ranges
 
+from service.store.redis_snapshots import RedisSnapshotStore
 from service.store.redis_store import RedisEventStore
 
 
@@ -76,9 +77,9 @@ def test_on_a_cluster_the_index_is_kept_outside_the_append_script(cluster_client
     assert store.inline_index is False
     store.append("g1", events("a"), 0, meta={"status": "waiting", "variant": "gin-rami"})
     store.append("g1", events("b"), 1, meta={"status": "playing"})
-    [summary], cursor = store.list_games(status="playing")
+    [summary], cursor = store.index.list_games(status="playing")
     assert (summary["game_id"], summary["version"], cursor) == ("g1", 2, None)
-    assert store.list_games(status="waiting") == ([], None)
+    assert store.index.list_games(status="waiting") == ([], None)
 
 
 def test_games_spread_over_the_masters_and_each_game_stays_in_one_slot(cluster, cluster_client, key_prefix):
@@ -87,10 +88,10 @@ def test_games_spread_over_the_masters_and_each_game_stays_in_one_slot(cluster, 
     for i in range(30):
         game_id = f"game-{i}"
         store.append(game_id, events("a"), 0, "key-1", meta={"status": "waiting"})
-        store.save_snapshot(game_id, 1, {"n": i})
+        RedisSnapshotStore(cluster_client, key_prefix).save(game_id, 1, {"n": i})
         slots = {key_slot(store._key(game_id, kind).encode()) for kind in ("stream", "meta", "idem", "snap")}
         assert len(slots) == 1
         owners.add(cluster_client.get_node_from_key(store._key(game_id, "stream")).port)
     # 30 random-looking tags land on more than one master (a 3**-29 chance of one master only)
     assert len(owners) > 1
-    assert len(store.list_games(limit=100)[0]) == 30
+    assert len(store.index.list_games(limit=100)[0]) == 30

@@ -16,6 +16,7 @@ from support.store_behaviour import (
     TestCodec,
     TestEvent,
     events,
+    snapshots_of,
 )
 
 from service.connections import redis_client
@@ -83,7 +84,7 @@ def game_keys(redis_conn, key_prefix, game_id):
 
 def test_every_key_of_a_game_carries_the_game_id_as_hash_tag(store, redis_conn, key_prefix):
     store.append("g1", events("a"), 0, "key-1", meta={"status": "waiting", "variant": "gin-rami"})
-    store.save_snapshot("g1", 1, {"x": 1})
+    snapshots_of(store).save("g1", 1, {"x": 1})
     keys = game_keys(redis_conn, key_prefix, "g1")
     assert keys == [f"{key_prefix}:{{g1}}:{kind}" for kind in ("idem", "meta", "snap", "stream")]
     assert len({key_slot(k.encode()) for k in keys}) == 1
@@ -110,21 +111,21 @@ def test_a_conflict_leaves_stream_meta_and_keys_untouched(store, redis_conn, key
 
 
 @pytest.mark.parametrize("inline_index", [True, False])
-def test_repair_index_rebuilds_a_lost_index_from_the_games(redis_conn, key_prefix, inline_index):
+def test_repairing_the_index_rebuilds_a_lost_index_from_the_games(redis_conn, key_prefix, inline_index):
     store = RedisEventStore(redis_conn, TestCodec(), prefix=key_prefix, clock=StepClock(), inline_index=inline_index)
     for i, status in enumerate(["waiting", "playing", "over", "playing"]):
         store.append(f"g{i}", events("a"), 0, meta={"status": status, "variant": "gin-rami"})
     store.append("g1", events("b"), 1, meta={"status": "over"})
-    expected = {status: store.list_games(status=status) for status in ("waiting", "playing", "over")}
-    expected[None] = store.list_games()
+    expected = {status: store.index.list_games(status=status) for status in ("waiting", "playing", "over")}
+    expected[None] = store.index.list_games()
     assert [g["game_id"] for g in expected["over"][0]] == ["g2", "g1"]
 
     # as if the process died between an append and its index update, many times over
     redis_conn.delete(*redis_conn.scan_iter(match=f"{key_prefix}:{{#index}}:*"))
-    assert store.list_games() == ([], None)
+    assert store.index.list_games() == ([], None)
 
-    assert store.repair_index() == 4
-    assert {status: store.list_games(status=status) for status in expected} == expected
+    assert store.index.repair() == 4
+    assert {status: store.index.list_games(status=status) for status in expected} == expected
 
 
 def test_the_index_after_append_never_goes_back_to_an_older_version(redis_conn, key_prefix):
@@ -134,7 +135,7 @@ def test_the_index_after_append_never_goes_back_to_an_older_version(redis_conn, 
     where = f"{key_prefix}:{{#index}}:where"
     # an index entry written for a later version than the meta says (a writer that got ahead)
     redis_conn.hset(where, "g1", "9\nover\n\n1")
-    assert store._sync_index("g1") is False
+    assert store.index.sync("g1") is False
     assert redis_conn.hget(where, "g1") == b"9\nover\n\n1"
 
 
@@ -157,9 +158,9 @@ def test_index_updates_after_append_converge_under_concurrent_writers(redis_conn
         w.join()
     assert [r.message for r in caplog.records if r.name == "service.store.redis_store"] == []  # no update gave up
     final = redis_conn.hget(f"{key_prefix}:{{g1}}:meta", "status").decode()
-    found = {s: [g["game_id"] for g in store.list_games(status=s)[0]] for s in statuses}
+    found = {s: [g["game_id"] for g in store.index.list_games(status=s)[0]] for s in statuses}
     assert found == {s: (["g1"] if s == final else []) for s in statuses}
-    [summary], _ = store.list_games()
+    [summary], _ = store.index.list_games()
     assert summary["version"] == store.version("g1")
 
 
@@ -209,7 +210,7 @@ def test_a_resp3_client_reads_and_waits_like_a_resp2_one(redis_url, key_prefix):
         store.append("g1", events("a", "b"), 0, meta={"status": "waiting"})
         assert [r.event.name for r in store.wait_for_events("g1", 0, timeout_s=5)] == ["a", "b"]
         assert [r.version for r in store.load("g1", after=1)] == [2]
-        assert [g["game_id"] for g in store.list_games(status="waiting")[0]] == ["g1"]
+        assert [g["game_id"] for g in store.index.list_games(status="waiting")[0]] == ["g1"]
     finally:
         conn.close()
 

@@ -8,7 +8,7 @@ in one says nothing of the same id in another).
 from __future__ import annotations
 
 import pytest
-from support.store_behaviour import append_all, played_game, states_after_every_version
+from support.store_behaviour import append_all, played_game, snapshots_of, states_after_every_version
 
 from service.rules import commands, game
 from service.store.repository import GameRepository, StateCache
@@ -39,7 +39,8 @@ class RepositoryCacheBehaviour:
 
     def test_a_repository_catches_up_with_appends_made_through_another(self, make_stores, batches, expected):
         (store,) = make_stores(1)
-        writer, reader = GameRepository(store, snapshot_every=25), GameRepository(store, snapshot_every=25)
+        writer = GameRepository(store, snapshots_of(store), snapshot_every=25)
+        reader = GameRepository(store, snapshots_of(store), snapshot_every=25)
         state = None
         for i, batch in enumerate(batches[:120]):
             state = writer.save("g1", state, batch).state
@@ -53,7 +54,7 @@ class RepositoryCacheBehaviour:
         full, shorter = make_stores(2)
         append_all(full, batches[:40])
         short_version = append_all(shorter, batches[:25])
-        repo = GameRepository(full, snapshot_every=10**9)
+        repo = GameRepository(full, snapshots_of(full), snapshot_every=10**9)
         ahead = repo.load_state("g1")
         assert ahead.version > short_version
         repo.store = shorter
@@ -65,7 +66,7 @@ class RepositoryCacheBehaviour:
 
         (store,) = make_stores(1)
         last = append_all(store, batches[:200])
-        repo = GameRepository(store, snapshot_every=30, cache=StateCache(max_games=2, per_game=3))
+        repo = GameRepository(store, snapshots_of(store), snapshot_every=30, cache=StateCache(max_games=2, per_game=3))
         rng = random.Random(4)
         for _ in range(150):
             if rng.random() < 0.2:
@@ -78,7 +79,7 @@ class RepositoryCacheBehaviour:
         # a copy of an idempotent request recorded first answers the same version with other events
         # (say, a policy on a clock that chose another discard): the log's state must be read back
         (store,) = make_stores(1)
-        repo = GameRepository(store, snapshot_every=10**9)
+        repo = GameRepository(store, snapshots_of(store), snapshot_every=10**9)
         state = None
         for batch in batches:
             state = repo.save("g1", state, batch).state
@@ -94,14 +95,14 @@ class RepositoryCacheBehaviour:
         assert retried.version == recorded.version
         replay = game.replay([r.event for r in store.load("g1")])
         assert repo.load_state("g1") == replay == recorded.state
-        assert GameRepository(store).load_state("g1", upto=recorded.version) == replay
+        assert GameRepository(store, snapshots_of(store)).load_state("g1", upto=recorded.version) == replay
 
     def test_an_unknown_game_is_unknown_after_another_game_was_read(self, make_stores, batches):
         from service.store.errors import UnknownGame
 
         (store,) = make_stores(1)
         append_all(store, batches[:5])
-        repo = GameRepository(store)
+        repo = GameRepository(store, snapshots_of(store))
         repo.load_state("g1")
         with pytest.raises(UnknownGame):
             repo.load_state("g2")

@@ -2,7 +2,8 @@
 subclassed once per backend.
 
 A subclass provides the fixture ``make_store`` -> ``make(codec=None, clock=None)``, returning
-a fresh, empty store (a test codec by default). The test codec below stands in for the
+a fresh, empty store (a test codec by default). The snapshot store and the game index that go
+with a store (``snapshots_of(store)``, ``store.index``) are tested here too. The test codec below stands in for the
 engine's event registry; a run with the real engine events lives in the backends' modules.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import threading
 import time
+import weakref
 from dataclasses import dataclass
 
 import pytest
@@ -72,6 +74,23 @@ def events(*names: str) -> list[TestEvent]:
     return [TestEvent(name, i) for i, name in enumerate(names)]
 
 
+_SNAPSHOTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def snapshots_of(store):
+    """The snapshot store that goes with an event store (one per store, made on first use)."""
+    if store not in _SNAPSHOTS:
+        from service.store.memory import InMemoryEventStore, InMemorySnapshotStore
+
+        if isinstance(store, InMemoryEventStore):
+            _SNAPSHOTS[store] = InMemorySnapshotStore(store)
+        else:
+            from service.store.redis_snapshots import RedisSnapshotStore
+
+            _SNAPSHOTS[store] = RedisSnapshotStore(store.redis, store.prefix)
+    return _SNAPSHOTS[store]
+
+
 class EventStoreBehaviour:
     """Behaviour every EventStore must show."""
 
@@ -82,6 +101,10 @@ class EventStoreBehaviour:
     @pytest.fixture
     def store(self, make_store):
         return make_store()
+
+    @pytest.fixture
+    def snapshots(self, store):
+        return snapshots_of(store)
 
     # -- appending and loading -----------------------------------------------------------------
 
@@ -284,34 +307,34 @@ class EventStoreBehaviour:
 
     # -- snapshots -----------------------------------------------------------------------------
 
-    def test_latest_snapshot_is_the_newest_at_or_before_upto(self, store):
+    def test_latest_snapshot_is_the_newest_at_or_before_upto(self, store, snapshots):
         store.append("g1", events(*"abcdef"), 0)
-        assert store.latest_snapshot("g1") is None
-        store.save_snapshot("g1", 2, {"seen": ["a", "b"]})
-        store.save_snapshot("g1", 5, {"seen": ["a", "b", "c", "d", "e"]})
-        assert store.latest_snapshot("g1") == (5, {"seen": ["a", "b", "c", "d", "e"]})
-        assert store.latest_snapshot("g1", upto=4) == (2, {"seen": ["a", "b"]})
-        assert store.latest_snapshot("g1", upto=5)[0] == 5
-        assert store.latest_snapshot("g1", upto=1) is None
+        assert snapshots.latest("g1") is None
+        snapshots.save("g1", 2, {"seen": ["a", "b"]})
+        snapshots.save("g1", 5, {"seen": ["a", "b", "c", "d", "e"]})
+        assert snapshots.latest("g1") == (5, {"seen": ["a", "b", "c", "d", "e"]})
+        assert snapshots.latest("g1", upto=4) == (2, {"seen": ["a", "b"]})
+        assert snapshots.latest("g1", upto=5)[0] == 5
+        assert snapshots.latest("g1", upto=1) is None
 
-    def test_a_snapshot_saved_again_at_the_same_version_replaces_the_first(self, store):
+    def test_a_snapshot_saved_again_at_the_same_version_replaces_the_first(self, store, snapshots):
         store.append("g1", events("a", "b"), 0)
-        store.save_snapshot("g1", 2, {"try": 1})
-        store.save_snapshot("g1", 2, {"try": 2})
-        assert store.latest_snapshot("g1") == (2, {"try": 2})
+        snapshots.save("g1", 2, {"try": 1})
+        snapshots.save("g1", 2, {"try": 2})
+        assert snapshots.latest("g1") == (2, {"try": 2})
 
     @pytest.mark.parametrize("version", [0, 3])
-    def test_a_snapshot_outside_the_log_is_refused(self, store, version):
+    def test_a_snapshot_outside_the_log_is_refused(self, store, snapshots, version):
         store.append("g1", events("a", "b"), 0)
         with pytest.raises(ValueError):
-            store.save_snapshot("g1", version, {})
-        assert store.latest_snapshot("g1") is None
+            snapshots.save("g1", version, {})
+        assert snapshots.latest("g1") is None
 
-    def test_deleting_snapshots_keeps_every_event(self, store):
+    def test_deleting_snapshots_keeps_every_event(self, store, snapshots):
         store.append("g1", events("a", "b", "c"), 0)
-        store.save_snapshot("g1", 3, {"x": 1})
-        store.delete_snapshots("g1")
-        assert store.latest_snapshot("g1") is None
+        snapshots.save("g1", 3, {"x": 1})
+        snapshots.delete("g1")
+        assert snapshots.latest("g1") is None
         assert [r.version for r in store.load("g1")] == [1, 2, 3]
 
     # -- the game index ------------------------------------------------------------------------
@@ -325,7 +348,7 @@ class EventStoreBehaviour:
         store = make_store(clock=StepClock(5_000))
         self._three_games(store)  # created at 5_001, 5_002, 5_003
         store.append("g-old", events("b"), 1)  # at 5_004: updated, still the oldest by creation
-        games, cursor = store.list_games()
+        games, cursor = store.index.list_games()
         assert cursor is None
         assert games == [
             {"game_id": "g-new", "variant": "gin-rami", "status": "playing", "created": 5_003, "updated": 5_003, "version": 2},
@@ -336,7 +359,7 @@ class EventStoreBehaviour:
     def test_list_games_filters_by_status_and_variant(self, make_store):
         store = make_store(clock=StepClock())
         self._three_games(store)
-        ids = lambda **filters: [g["game_id"] for g in store.list_games(**filters)[0]]  # noqa: E731
+        ids = lambda **filters: [g["game_id"] for g in store.index.list_games(**filters)[0]]  # noqa: E731
         assert ids(status="playing") == ["g-new", "g-mid"]
         assert ids(variant="gin-rami") == ["g-new", "g-old"]
         assert ids(status="playing", variant="gin-rami") == ["g-new"]
@@ -346,15 +369,15 @@ class EventStoreBehaviour:
         store = make_store(clock=StepClock())
         self._three_games(store)
         store.append("g-mid", events("b"), 1, meta={"status": "over"})
-        over = [g["game_id"] for g in store.list_games(status="over")[0]]
+        over = [g["game_id"] for g in store.index.list_games(status="over")[0]]
         assert over == ["g-mid", "g-old"]
-        assert [g["game_id"] for g in store.list_games(status="playing")[0]] == ["g-new"]
-        assert [g["game_id"] for g in store.list_games(status="over", variant="three-hand")[0]] == ["g-mid"]
+        assert [g["game_id"] for g in store.index.list_games(status="playing")[0]] == ["g-new"]
+        assert [g["game_id"] for g in store.index.list_games(status="over", variant="three-hand")[0]] == ["g-mid"]
 
     def test_an_append_without_meta_keeps_status_and_variant(self, store):
         store.append("g1", events("a"), 0, meta={"status": "waiting", "variant": "gin-rami"})
         store.append("g1", events("b"), 1)
-        [game], _ = store.list_games(status="waiting")
+        [game], _ = store.index.list_games(status="waiting")
         assert (game["game_id"], game["variant"], game["version"]) == ("g1", "gin-rami", 2)
 
     def test_list_games_pages_through_every_game_once_with_an_opaque_cursor(self, make_store):
@@ -364,7 +387,7 @@ class EventStoreBehaviour:
             store.append(game_id, events("a"), 0, meta={"status": "waiting"})
         seen, cursor, pages = [], None, 0
         while True:
-            page, cursor = store.list_games(status="waiting", cursor=cursor, limit=3)
+            page, cursor = store.index.list_games(status="waiting", cursor=cursor, limit=3)
             seen += [g["game_id"] for g in page]
             pages += 1
             if cursor is None:
@@ -376,14 +399,14 @@ class EventStoreBehaviour:
     def test_a_last_full_page_has_no_next_cursor(self, store):
         for game_id in ("g1", "g2"):
             store.append(game_id, events("a"), 0)
-        page, cursor = store.list_games(limit=2)
+        page, cursor = store.index.list_games(limit=2)
         assert len(page) == 2 and cursor is None
 
     def test_games_created_in_the_same_millisecond_are_ordered_by_id(self, store):
         for game_id in ("g-b", "g-c", "g-a"):
             store.append(game_id, events("a"), 0, meta={"created": 42})
-        first, cursor = store.list_games(limit=2)
-        rest, end = store.list_games(cursor=cursor, limit=2)
+        first, cursor = store.index.list_games(limit=2)
+        rest, end = store.index.list_games(cursor=cursor, limit=2)
         assert [g["game_id"] for g in first + rest] == ["g-a", "g-b", "g-c"]
         assert end is None
         assert {g["created"] for g in first + rest} == {42}
@@ -392,18 +415,18 @@ class EventStoreBehaviour:
         store = make_store(clock=StepClock(100))
         store.append("g1", events("a"), 0)
         store.append("g1", events("b"), 1, meta={"created": 5})
-        [game], _ = store.list_games()
+        [game], _ = store.index.list_games()
         assert game["created"] == 101
 
     @pytest.mark.parametrize("cursor", ["not base64 at all!", "aGVsbG8", ""])
     def test_a_cursor_the_store_did_not_hand_out_is_rejected(self, store, cursor):
         with pytest.raises(InvalidCursor):
-            store.list_games(cursor=cursor)
+            store.index.list_games(cursor=cursor)
 
     @pytest.mark.parametrize("kwargs", [{"limit": 0}, {"limit": 501}, {"status": "a:b"}, {"variant": "x y"}])
     def test_list_games_rejects_bad_arguments(self, store, kwargs):
         with pytest.raises(ValueError):
-            store.list_games(**kwargs)
+            store.index.list_games(**kwargs)
 
     def test_meta_that_cannot_name_an_index_key_is_rejected(self, store):
         with pytest.raises(ValueError):
@@ -547,7 +570,7 @@ class GameRepositoryBehaviour:
     def test_save_returns_the_evolved_state_and_snapshots_when_a_multiple_is_crossed(self, engine_store, batches):
         from service.store.repository import GameRepository
 
-        repo = GameRepository(engine_store, snapshot_every=10)
+        repo = GameRepository(engine_store, snapshots_of(engine_store), snapshot_every=10)
         expected = states_after_every_version(batches)
         state, crossed = None, []
         for batch in batches[:60]:
@@ -560,7 +583,7 @@ class GameRepositoryBehaviour:
         assert crossed  # 60 commands cross several multiples of 10
         snapshots = []
         upto = state.version
-        while (found := engine_store.latest_snapshot("g1", upto)) is not None:
+        while (found := snapshots_of(engine_store).latest("g1", upto)) is not None:
             snapshots.append(found[0])
             upto = found[0] - 1
         assert sorted(snapshots) == crossed
@@ -568,39 +591,39 @@ class GameRepositoryBehaviour:
     def test_load_state_at_every_version_equals_the_replay_with_or_without_snapshots(self, engine_store, batches):
         from service.store.repository import GameRepository
 
-        repo = GameRepository(engine_store, snapshot_every=25)
+        repo = GameRepository(engine_store, snapshots_of(engine_store), snapshot_every=25)
         state = None
         for batch in batches:
             state = repo.save("g1", state, batch).state
         expected = states_after_every_version(batches)
-        assert engine_store.latest_snapshot("g1") is not None
+        assert snapshots_of(engine_store).latest("g1") is not None
         versions = sorted(set(range(1, state.version + 1, 13)) | {state.version})
         with_snapshots = {v: repo.load_state("g1", upto=v) for v in versions}
         assert with_snapshots == {v: expected[v] for v in versions}
         assert repo.load_state("g1") == expected[state.version]
 
-        engine_store.delete_snapshots("g1")
-        plain = GameRepository(engine_store, snapshot_every=10**9)  # replays, writes no snapshot
+        snapshots_of(engine_store).delete("g1")
+        plain = GameRepository(engine_store, snapshots_of(engine_store), snapshot_every=10**9)  # replays, writes no snapshot
         sample = versions[::8] + [state.version]  # each of these replays the log from its start
         assert {v: plain.load_state("g1", upto=v) for v in sample} == {v: with_snapshots[v] for v in sample}
-        assert engine_store.latest_snapshot("g1") is None
+        assert snapshots_of(engine_store).latest("g1") is None
 
     def test_load_state_leaves_a_snapshot_after_a_long_replay(self, engine_store, batches):
         from service.store.repository import GameRepository
 
         version = append_all(engine_store, batches[:40])  # appended without the repository
-        repo = GameRepository(engine_store, snapshot_every=20)
-        assert engine_store.latest_snapshot("g1") is None
+        repo = GameRepository(engine_store, snapshots_of(engine_store), snapshot_every=20)
+        assert snapshots_of(engine_store).latest("g1") is None
         state = repo.load_state("g1")
-        assert engine_store.latest_snapshot("g1")[0] == version == state.version
+        assert snapshots_of(engine_store).latest("g1")[0] == version == state.version
         assert repo.load_state("g1") == state
 
     def test_an_unreadable_snapshot_is_ignored(self, engine_store, batches):
         from service.store.repository import GameRepository
 
         append_all(engine_store, batches[:30])
-        engine_store.save_snapshot("g1", 12, {"not": "a state"})
-        repo = GameRepository(engine_store, snapshot_every=10**9)
+        snapshots_of(engine_store).save("g1", 12, {"not": "a state"})
+        repo = GameRepository(engine_store, snapshots_of(engine_store), snapshot_every=10**9)
         assert repo.load_state("g1", upto=20) == states_after_every_version(batches[:30])[20]
 
     def test_a_snapshot_that_claims_another_version_is_ignored(self, engine_store, batches):
@@ -609,14 +632,14 @@ class GameRepositoryBehaviour:
 
         append_all(engine_store, batches[:30])
         states = states_after_every_version(batches[:30])
-        engine_store.save_snapshot("g1", 12, game.state_to_dict(states[5]))
-        repo = GameRepository(engine_store, snapshot_every=10**9)
+        snapshots_of(engine_store).save("g1", 12, game.state_to_dict(states[5]))
+        repo = GameRepository(engine_store, snapshots_of(engine_store), snapshot_every=10**9)
         assert repo.load_state("g1", upto=20) == states[20]
 
     def test_a_retried_save_answers_the_first_result(self, engine_store, batches):
         from service.store.repository import GameRepository
 
-        repo = GameRepository(engine_store, snapshot_every=50)
+        repo = GameRepository(engine_store, snapshots_of(engine_store), snapshot_every=50)
         first = repo.save("g1", None, batches[0], "create")
         second = repo.save("g1", first.state, batches[1], "move-1", fingerprint="request-1")
         third = repo.save("g1", second.state, batches[2], "move-2")
@@ -630,7 +653,7 @@ class GameRepositoryBehaviour:
     def test_a_save_on_a_stale_state_raises_a_concurrency_error(self, engine_store, batches):
         from service.store.repository import GameRepository
 
-        repo = GameRepository(engine_store)
+        repo = GameRepository(engine_store, snapshots_of(engine_store))
         first = repo.save("g1", None, batches[0])
         repo.save("g1", first.state, batches[1])
         with pytest.raises(ConcurrencyError):
@@ -639,11 +662,11 @@ class GameRepositoryBehaviour:
     def test_save_keeps_status_and_variant_for_the_game_list(self, engine_store, batches):
         from service.store.repository import GameRepository
 
-        repo = GameRepository(engine_store)
+        repo = GameRepository(engine_store, snapshots_of(engine_store))
         state = None
         for batch in batches:
             state = repo.save("g1", state, batch).state
-        [summary], _ = engine_store.list_games(status="over", variant="gin-rami")
+        [summary], _ = engine_store.index.list_games(status="over", variant="gin-rami")
         assert (summary["game_id"], summary["version"]) == ("g1", state.version)
 
     def test_loading_a_game_that_does_not_exist_raises_unknown_game(self, engine_store):
@@ -651,4 +674,4 @@ class GameRepositoryBehaviour:
         from service.store.repository import GameRepository
 
         with pytest.raises(UnknownGame):
-            GameRepository(engine_store).load_state("g-none")
+            GameRepository(engine_store, snapshots_of(engine_store)).load_state("g-none")
