@@ -78,6 +78,54 @@ def shuffle(seed: bytes, label: str, number: int) -> tuple[list[str], Stream, li
     return deck, stream, rejected
 
 
+def cutting(seed: bytes, seats: list[int]) -> dict:
+    """Step 5, a whole cutting: round 0 by every seat; tied players (same rank, ace low) cut again
+    in the next round, tied groups from the highest rank down. The rounds, and the seats from the
+    highest cut to the lowest."""
+    rounds: list[dict] = []
+
+    def order(group: list[int]) -> list[int]:
+        number = len(rounds)
+        cut = shuffle(seed, CUT_LABEL, number)[0][: len(group)]
+        rounds.append({"round": number, "seats": group, "cards": cut})
+        rank = {seat: RANKS.index(card[0]) for seat, card in zip(group, cut)}
+        ranked: list[int] = []
+        for r in sorted(set(rank.values()), reverse=True):
+            tied = [seat for seat in group if rank[seat] == r]
+            ranked += tied if len(tied) == 1 else order(tied)
+        return ranked
+
+    return {"rounds": rounds, "order": order(list(seats))}
+
+
+def _cutting_seed(seats: list[int], wanted) -> bytes:
+    """The first seed sha256("ginbox cut <i>") whose cutting by ``seats`` is one ``wanted`` accepts."""
+    i = 0
+    while True:
+        seed = hashlib.sha256(f"ginbox cut {i}".encode()).digest()
+        if wanted(cutting(seed, seats)):
+            return seed
+        i += 1
+
+
+def _sizes(result: dict) -> list[int]:
+    return [len(r["seats"]) for r in result["rounds"]]
+
+
+#: the cuttings to publish: three-hand with no tie, two tied above the third and below it, all
+#: three tied, a tie that ties again; gin-rami with no tie, one tie, two ties in a row
+CUTTINGS = [
+    ("cut3_no_tie", [0, 1, 2], lambda c: _sizes(c) == [3]),
+    ("cut3_tie_high", [0, 1, 2], lambda c: _sizes(c) == [3, 2] and c["rounds"][1]["seats"] == sorted(c["order"][:2])),
+    ("cut3_tie_low", [0, 1, 2], lambda c: _sizes(c) == [3, 2] and c["rounds"][1]["seats"] == sorted(c["order"][1:])),
+    ("cut3_all_tied", [0, 1, 2], lambda c: _sizes(c) == [3, 3]),
+    ("cut3_tie_twice", [0, 1, 2], lambda c: _sizes(c) == [3, 2, 2]),
+    ("cut2_no_tie", [0, 1], lambda c: _sizes(c) == [2]),
+    ("cut2_tie", [0, 1], lambda c: _sizes(c) == [2, 2]),
+    ("cut2_tie_twice", [0, 1], lambda c: _sizes(c) == [2, 2, 2]),
+]
+
+
 def _first_number(seed: bytes, label: str, n: int, pattern: list[bool]) -> int:
     """The lowest number whose stream starts with bytes rejected (True) or accepted (False) for n, as in pattern."""
     limit = 256 - 256 % n
@@ -135,11 +183,18 @@ def vectors() -> dict:
         cuts.append({"seed": name, "round": round_no, "count": count,
                      "cards": shuffle(SEEDS[name], CUT_LABEL, round_no)[0][:count]})
 
+    cuttings = []
+    for name, seats, wanted in CUTTINGS:
+        seed = _cutting_seed(seats, wanted)
+        seeds.append({"name": name, "seed": seed.hex(), "commitment": hashlib.sha256(seed).hexdigest()})
+        cuttings.append({"seed": name, "seats": seats, **cutting(seed, seats)})
+
     return {
         "description": (
             "Test vectors for ginbox's provably fair dealing: the seed's commitment (SHA-256), "
             "the HMAC-SHA256 byte stream (step 1), uniform integers by rejection (step 2), the "
-            "Fisher-Yates deck of a hand (steps 3-4) and the cut cards of a round (step 5), as "
+            "Fisher-Yates deck of a hand (steps 3-4), the cut cards of a round, and whole "
+            "cuttings: their rounds, ties cut again, the seats from the highest cut down (step 5), as "
             "specified in service/rules/fairness.py. Seeds and bytes are lowercase hex; decks are "
             "top card first; labels are ASCII."
         ),
@@ -148,6 +203,7 @@ def vectors() -> dict:
         "uniform_draws": draws,
         "decks": decks,
         "cuts": cuts,
+        "cuttings": cuttings,
     }
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from service.rules import fairness
+from service.rules import events, fairness, game
 from support import fairness_vectors
 
 REPO = Path(__file__).resolve().parents[2]
@@ -90,6 +90,32 @@ def test_fairness_deck_for_hand_matches_the_vector(v):
 @pytest.mark.parametrize("v", VECTORS["cuts"], ids=_id)
 def test_fairness_cut_cards_match_the_vector(v):
     assert fairness.cut_cards(SEEDS[v["seed"]], v["round"], v["count"]) == v["cards"]
+
+
+@pytest.mark.parametrize("v", VECTORS["cuttings"], ids=lambda v: v["seed"])
+def test_the_engines_cuts_at_the_start_of_a_game_match_the_cutting_vector(v):
+    variant = "three-hand" if len(v["seats"]) == 3 else "gin-rami"
+    players = [{"name": f"p{seat}"} for seat in v["seats"]]
+    started = game.start(game.GameSpec(variant=variant, players=players, seed=SEEDS[v["seed"]]))
+    cuts = [{"round": e.round, "seats": list(e.seats), "cards": list(e.cards)}
+            for e in started if type(e) is events.CardsCut]
+    assert cuts == v["rounds"]
+    if variant == "three-hand":
+        roles = next(e for e in started if type(e) is events.RolesAssigned)
+        assert [roles.box, roles.captain, roles.advisor] == v["order"]  # §2: highest box, lowest advisor
+    else:
+        chosen = next(e for e in started if type(e) is events.DealerChosen)
+        assert chosen.dealer == v["order"][-1]  # §3: the lower card deals
+
+
+def test_the_cutting_vectors_hold_every_kind_of_tie():
+    shapes = {(len(v["seats"]), tuple(len(r["seats"]) for r in v["rounds"])) for v in VECTORS["cuttings"]}
+    assert {(3, (3,)), (3, (3, 2)), (3, (3, 3)), (3, (3, 2, 2)), (2, (2,)), (2, (2, 2)), (2, (2, 2, 2))} <= shapes
+    for v in VECTORS["cuttings"]:
+        ranks = ["A23456789TJQK".index(c[0]) for c in v["rounds"][0]["cards"]]
+        # the seat with the single highest first cut (if any) heads the order
+        if ranks.count(max(ranks)) == 1:
+            assert v["order"][0] == v["rounds"][0]["seats"][ranks.index(max(ranks))]
 
 
 def test_the_labels_are_the_engines():
