@@ -8,7 +8,6 @@ import unicodedata
 from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, validate
 
 from service.rules.cards import CARD_PATTERN
-from service.store.base import decode_cursor, encode_cursor
 
 # whitespace as both Python's str.strip() and ECMA-262's \s know it: a text must hold one other
 # character, so that the spec's pattern and the server agree exactly on what is blank
@@ -139,21 +138,13 @@ class Name(fields.String):
 
 
 class Cursor(fields.String):
-    """A list cursor as the API writes it (CURSOR_PATTERN), loaded as the store's cursor."""
+    """A list cursor as the server hands it out (CURSOR_PATTERN); the index reads it as it is."""
 
     def _deserialize(self, value, attr, data, **kwargs) -> str:
         text = super()._deserialize(value, attr, data, **kwargs)
         if not re.fullmatch(CURSOR_PATTERN, text):
             raise ValidationError("Not a cursor this server hands out (next_cursor of a page).")
-        return encode_cursor(f"{text[:15]}:{text[15:]}")
-
-
-def wire_cursor(store_cursor: str | None) -> str | None:
-    """The API's form of a cursor the store handed out (None stays None)."""
-    if store_cursor is None:
-        return None
-    head, _, game_id = decode_cursor(store_cursor).partition(":")
-    return head + game_id
+        return text
 
 
 def not_blank(text: str) -> None:

@@ -7,7 +7,7 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
-from schemas.common import GAME_ID_PATTERN, wire_cursor
+from schemas.common import GAME_ID_PATTERN
 from schemas.games import (
     AdviceSchema,
     AuditSchema,
@@ -96,7 +96,6 @@ def list_games():
     """Games newest first, filtered by status and variant, a page at a time."""
     q = load_query(_LIST_GAMES_QUERY)
     games, next_cursor = _games().list_games(q.get("status"), q.get("variant"), q.get("cursor"), q["limit"])
-    next_cursor = wire_cursor(next_cursor)
     headers = {}
     if next_cursor:
         params = {k: q[k] for k in ("status", "variant") if q.get(k)}

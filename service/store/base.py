@@ -8,8 +8,6 @@ index are derived data: they can be deleted and rebuilt from the logs.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import hashlib
 import json
 import re
@@ -119,20 +117,19 @@ def index_member(created: int, game_id: str) -> str:
 
 
 def encode_cursor(member: str) -> str:
-    """An opaque cursor pointing just after ``member``."""
-    return base64.urlsafe_b64encode(member.encode("utf-8")).decode("ascii").rstrip("=")
+    """The cursor pointing just after ``member``: its 15 digits, then the game id (no separator)."""
+    head, _, game_id = member.partition(":")
+    return head + game_id
 
 
 def decode_cursor(cursor: str) -> str:
     """The index member a cursor points after; InvalidCursor if it is not one of ours."""
-    try:
-        member = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("utf-8")
-    except (binascii.Error, UnicodeDecodeError, TypeError, ValueError) as exc:
-        raise InvalidCursor(f"invalid cursor {cursor!r}") from exc
-    head, sep, game_id = member.partition(":")
-    if not (sep and len(head) == 15 and head.isdigit() and _GAME_ID.match(game_id)):
+    if not isinstance(cursor, str):
         raise InvalidCursor(f"invalid cursor {cursor!r}")
-    return member
+    head, game_id = cursor[:15], cursor[15:]
+    if not (len(head) == 15 and head.isascii() and head.isdigit() and _GAME_ID.match(game_id)):
+        raise InvalidCursor(f"invalid cursor {cursor!r}")
+    return f"{head}:{game_id}"
 
 
 @dataclass(frozen=True)

@@ -418,7 +418,7 @@ class EventStoreBehaviour:
         [game], _ = store.index.list_games()
         assert game["created"] == 101
 
-    @pytest.mark.parametrize("cursor", ["not base64 at all!", "aGVsbG8", ""])
+    @pytest.mark.parametrize("cursor", ["not a cursor at all!", "12345678901234", "", "12345678901234x:game", "١٢٣٤٥٦٧٨٩٠١٢٣٤٥game"])
     def test_a_cursor_the_store_did_not_hand_out_is_rejected(self, store, cursor):
         with pytest.raises(InvalidCursor):
             store.index.list_games(cursor=cursor)
