@@ -1,7 +1,7 @@
-"""The EventStore contract, unchanged, on a real three-master Redis Cluster.
+"""The EventStore behaviour suite, unchanged, on a real three-master Redis Cluster.
 
 A game's keys share the hash tag ``{<game_id>}`` and the index has its own tag, so on a cluster
-the append script runs in one slot and the index is brought up to date after it. The contract
+the append script runs in one slot and the index is brought up to date after it. The suite
 classes are the ones every backend passes; only ``make_store`` differs.
 """
 

@@ -1,4 +1,4 @@
-"""The EventStore contract on Redis, and what only the Redis layout promises."""
+"""The EventStore behaviour suite on Redis, and what only the Redis layout promises."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from service.store.redis_store import RedisEventStore
 
 
 class TestRedisEventStore(EventStoreBehaviour):
-    """The contract with the index updated inside the append script (one Redis server)."""
+    """The behaviour with the index updated inside the append script (one Redis server)."""
 
     inline_index = True
 
@@ -40,13 +40,13 @@ class TestRedisEventStore(EventStoreBehaviour):
 
 
 class TestRedisEventStoreIndexedAfterAppend(TestRedisEventStore):
-    """The contract with the index updated after the append, as on a Redis Cluster."""
+    """The behaviour with the index updated after the append, as on a Redis Cluster."""
 
     inline_index = False
 
 
 class TestRedisEventStoreWithDecodedResponses(EventStoreBehaviour):
-    """The contract through a client that decodes replies to str."""
+    """The behaviour through a client that decodes replies to str."""
 
     @pytest.fixture
     def make_store(self, redis_url, key_prefix):

@@ -1,4 +1,4 @@
-"""The EventStore contract on the in-memory backend."""
+"""The EventStore behaviour suite (with its index and snapshots) on the in-memory backend."""
 
 import pytest
 from support.store_behaviour import EngineEventsBehaviour, EventStoreBehaviour, GameRepositoryBehaviour, TestCodec
