@@ -20,6 +20,14 @@ class CutSchema(Schema):
     cards = fields.List(fields.String(), required=True)
 
 
+class EndSchema(Schema):
+    """How a game that is over ended: the target reached, a resignation or abandonment."""
+
+    reason = fields.String(required=True)
+    resigned = fields.Integer(allow_none=True, required=True)
+    idle_s = fields.Integer(allow_none=True, required=True)
+
+
 class AdviceEntrySchema(Schema):
     hand_no = fields.Integer(required=True)
     advisor = fields.Integer(required=True)
@@ -53,6 +61,7 @@ class ViewSchema(Schema):
     dealer = fields.Integer(allow_none=True, required=True)
     non_dealer = fields.Integer(allow_none=True, required=True)
     winner = fields.Integer(allow_none=True, required=True)
+    end = fields.Nested(EndSchema, allow_none=True, required=True)
     commitment = fields.String(required=True)
     randomly_dealt = fields.Boolean(required=True)
     viewer = fields.Integer(allow_none=True, required=True)

@@ -31,6 +31,7 @@ class Settings:
     redis_timeout_s: float = 2.0          # GINBOX_REDIS_TIMEOUT: socket timeout, so a dead Redis fails fast
     bot_stall_s: float = 30.0             # GINBOX_BOT_STALL_S: re-enqueue a bot turn waiting this long
     bot_budget_ms: int = 200              # GINBOX_BOT_BUDGET_MS: expert's time per move unless the seat sets one
+    abandon_after_s: float = 7 * 24 * 3600.0  # GINBOX_ABANDON_AFTER_S: end a game nobody moved in this long (0: never)
     proxy_hops: int = 0                   # GINBOX_PROXY_HOPS: trusted proxies that append to X-Forwarded-For
     cors_origins: str = "*"               # GINBOX_CORS_ORIGINS: origins browsers may call from ('' for none)
     extra: dict = field(default_factory=dict)
@@ -49,6 +50,7 @@ class Settings:
             redis_timeout_s=_float("GINBOX_REDIS_TIMEOUT", 2.0),
             bot_stall_s=_float("GINBOX_BOT_STALL_S", 30.0),
             bot_budget_ms=_int("GINBOX_BOT_BUDGET_MS", 200),
+            abandon_after_s=_float("GINBOX_ABANDON_AFTER_S", 7 * 24 * 3600.0),
             proxy_hops=_int("GINBOX_PROXY_HOPS", 0),
             cors_origins=os.environ.get("GINBOX_CORS_ORIGINS", "*"),
         )

@@ -497,6 +497,29 @@ class GameService:
             return Answer(self.render(game_id, state, seat), state.version)
         raise Conflict("the game kept changing while the advice was recorded; retry")
 
+    def abandon_if_idle(self, game_id: str, idle_after_s: float, now_ms: int) -> bool:
+        """End the game with no winner if nobody has moved in it for ``idle_after_s``; True if it did.
+
+        Idle is measured from the time of the game's latest event. The append expects the version
+        that was measured, so a move that lands meanwhile wins and the game goes on.
+        """
+        state = self.state(game_id)
+        if state.status not in ("waiting", "playing"):
+            return False
+        last = self.store.load(game_id, after=state.version - 1, upto=state.version)
+        if not last:
+            return False
+        idle_ms = now_ms - last[-1].ts
+        if idle_ms < idle_after_s * 1000:
+            return False
+        new_events = game.decide(state, None, commands.AbandonGame(idle_ms // 1000))
+        try:
+            _, new_state = self.repository.save(game_id, state, new_events)
+        except ConcurrencyError:
+            return False  # someone moved meanwhile: the game is not idle
+        self._appended(game_id, new_state)
+        return True
+
     def advice_given_at(self, game_id: str, version: int) -> bool:
         """Whether any advice was given at ``version`` of the game."""
         return any(r.version == version for r in self.advice.read(game_id, after=(version - 1, 1 << 30)))
@@ -538,7 +561,8 @@ class GameService:
         advisor = roles.get("advisor")
         if is_advice and seat != advisor:
             raise Forbidden("only the advisor gives advice")
-        if not is_advice and seat == advisor:
+        if not is_advice and seat == advisor and not isinstance(command, commands.Resign):
+            # the advisor plays no moves, but is a player of the game and may resign it
             raise Forbidden("the advisor sits out this hand and plays no moves")
 
     # -- the live stream -----------------------------------------------------------------------

@@ -6,6 +6,9 @@ ran it was killed, or the queue went with a Redis restart. The sweep then enqueu
 again (the job is safe to run twice: it checks and expects the version). At start-up, and every
 few minutes, the game index is also walked for playing games whose bot never got a job at all.
 
+The same thread also ends games nobody has moved in for ``abandon_after_s``
+(GINBOX_ABANDON_AFTER_S): they are over with no winner, a ``game_abandoned`` event in the log.
+
 The same thread moves due jobs (retries with back-off, turn clocks) from RQ's scheduled-job
 registry to the queue, so no separate scheduler process is needed and a worker killed with -9
 leaves no scheduler lock behind to block the next one.
@@ -124,6 +127,37 @@ def stalled_games(ctx, now_ms: int | None = None, scan_index: bool = False) -> l
     return out
 
 
+def abandoned_games(ctx, now_ms: int | None = None) -> list[str]:
+    """End every game nobody has moved in for ``abandon_after_s`` (waiting or playing); the ids ended.
+
+    The index's ``updated`` time picks the candidates; the service measures each one again from
+    its latest event and appends ``game_abandoned`` expecting that version, so a move that lands
+    meanwhile keeps the game alive. ``abandon_after_s`` 0 abandons nothing.
+    """
+    after_s = float(ctx.settings.abandon_after_s)
+    if after_s <= 0:
+        return []
+    now = now_ms or _now_ms()
+    oldest = now - int(after_s * 1000)
+    candidates = []
+    for status in ("playing", "waiting"):
+        cursor = None
+        while True:
+            page, cursor = ctx.games.list_games(status, None, cursor, 200)
+            candidates += [g["game_id"] for g in page if g["updated"] <= oldest]
+            if not cursor:
+                break
+    out = []
+    for game_id in candidates:
+        try:
+            if ctx.games.abandon_if_idle(game_id, after_s, now):
+                log.info("game %s abandoned: nobody moved in %.0f s", game_id, after_s)
+                out.append(game_id)
+        except Exception:  # noqa: BLE001 (one broken game must not stop the sweep of the others)
+            log.exception("abandon check of game %s failed", game_id)
+    return out
+
+
 class Sweeper(threading.Thread):
     """The worker's background thread: releases due scheduled jobs and recovers stalled games."""
 
@@ -133,6 +167,9 @@ class Sweeper(threading.Thread):
         stall = max(0.2, float(ctx.settings.bot_stall_s))
         self.tick_s = tick_s if tick_s is not None else min(1.0, stall / 4)
         self.sweep_every_s = min(stall / 2, 5.0)
+        # idle games are looked for a few times per abandon time, at least every few minutes
+        abandon = float(ctx.settings.abandon_after_s)
+        self.abandon_every_s = min(INDEX_SCAN_EVERY_S, max(1.0, abandon / 4)) if abandon > 0 else None
         self.stopping = threading.Event()
 
     def stop(self) -> None:
@@ -143,6 +180,7 @@ class Sweeper(threading.Thread):
         conn = self.ctx.queue.connection
         last_sweep = 0.0
         last_scan = None
+        last_abandon_scan = None
         while not self.stopping.is_set():
             try:
                 if _lock(conn, f"{prefix}:{{#bots}}:lock:promote", self.tick_s * 1000 * 0.9):
@@ -155,6 +193,11 @@ class Sweeper(threading.Thread):
                         if scan:
                             last_scan = now
                         stalled_games(self.ctx, scan_index=scan)
+                every = self.abandon_every_s
+                if every is not None and (last_abandon_scan is None or now - last_abandon_scan >= every):
+                    last_abandon_scan = now
+                    if _lock(conn, f"{prefix}:{{#bots}}:lock:abandon", every * 1000 * 0.9):
+                        abandoned_games(self.ctx)
             except Exception:  # noqa: BLE001 (Redis away for a moment: try again next tick)
                 log.exception("bot sweeper tick failed")
             self.stopping.wait(self.tick_s)

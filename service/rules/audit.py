@@ -3,7 +3,7 @@
 Implements the check RULES.md §1 (The deal) and §2 (Roles) promise: the seed matches the
 commitment published at creation, every deal and cut the log says came from the seed did
 (fairness module), and the whole log is what the rules produce, command by command, to the
-recorded final scores.
+recorded final scores (of a game won, resigned or abandoned: Extensions).
 """
 
 from __future__ import annotations
@@ -37,6 +37,11 @@ def _command_for(event: Any):
         return event.seat, commands.Knock(event.discard, [list(m) for m in event.melds])
     if t is events.AdviceGiven:
         return event.seat, commands.Advise(event.text)
+    if t is events.GameResigned:
+        return event.seat, commands.RESIGN
+    if t is events.GameAbandoned:
+        # the sweeper's command: the idle time it measured is data the log records
+        return None, commands.AbandonGame(event.idle_s)
     return None
 
 
@@ -112,9 +117,10 @@ def verify(log_events: Iterable[Any], seed: bytes | str) -> dict:
             i += len(produced)
         detail = f"{len(log)} events replayed; scores {state.scores}"
         ok = True
-        ended = [e for e in log if type(e) is events.GameEnded]
+        ended = [e for e in log if type(e) in (events.GameEnded, events.GameResigned, events.GameAbandoned)]
         if ended:
-            ok = list(ended[-1].scores) == state.scores and ended[-1].winner == state.winner
+            # an abandoned game has no winner
+            ok = list(ended[-1].scores) == state.scores and getattr(ended[-1], "winner", None) == state.winner
             detail += f"; recorded final scores {list(ended[-1].scores)}"
         _check(checks, "replay", ok, detail)
     except (RulesError, ValueError) as err:

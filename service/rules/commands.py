@@ -85,6 +85,28 @@ class Advise:
 
 
 @dataclass(frozen=True)
+class Resign:
+    """Give up the game (an extension): the opponent in the hand in play wins, the hand is not scored.
+
+    A seated player may resign at any moment of a game in play, on their turn or not; in
+    three-hand the advisor may too (RULES.md Extensions, Resigning).
+    """
+
+    TYPE: ClassVar[str] = "resign"
+
+
+@dataclass(frozen=True)
+class AbandonGame:
+    """End a game nobody has moved in for ``idle_s`` seconds, with no winner (an extension).
+
+    Not a wire command (absent from COMMAND_TYPES): only the server's sweeper issues it, with the
+    idle time it measured (the engine knows no clock: time comes in as data).
+    """
+
+    idle_s: int
+
+
+@dataclass(frozen=True)
 class PlayTimedOutTurn:
     """The server plays ``move`` for a seat whose turn clock ran out (rule option turn_timeout_s).
 
@@ -94,16 +116,16 @@ class PlayTimedOutTurn:
     move: Any
 
 
-Command = Union[ClaimSeat, TakeUpcard, PassUpcard, DrawStock, DrawDiscard, Discard, Knock, Advise]
+Command = Union[ClaimSeat, TakeUpcard, PassUpcard, DrawStock, DrawDiscard, Discard, Knock, Resign, Advise]
 
 COMMAND_TYPES: dict[str, type] = {
     c.TYPE: c
-    for c in (ClaimSeat, TakeUpcard, PassUpcard, DrawStock, DrawDiscard, Discard, Knock, Advise)
+    for c in (ClaimSeat, TakeUpcard, PassUpcard, DrawStock, DrawDiscard, Discard, Knock, Resign, Advise)
 }
 
-#: the commands a seat plays in a hand (the wire's moves); claim_seat and advise have their own routes
+#: the commands a seat plays (the wire's moves); claim_seat and advise have their own routes
 MOVE_TYPES: tuple[str, ...] = tuple(
-    c.TYPE for c in (TakeUpcard, PassUpcard, DrawStock, DrawDiscard, Discard, Knock)
+    c.TYPE for c in (TakeUpcard, PassUpcard, DrawStock, DrawDiscard, Discard, Knock, Resign)
 )
 
 # Commands without fields are shared singletons; nothing about them can differ.
@@ -111,6 +133,7 @@ TAKE_UPCARD = TakeUpcard()
 PASS_UPCARD = PassUpcard()
 DRAW_STOCK = DrawStock()
 DRAW_DISCARD = DrawDiscard()
+RESIGN = Resign()
 
 
 def _bad(message: str) -> RulesError:
@@ -182,6 +205,7 @@ def command_from_dict(wire: Any) -> Command:
         PassUpcard: PASS_UPCARD,
         DrawStock: DRAW_STOCK,
         DrawDiscard: DRAW_DISCARD,
+        Resign: RESIGN,
     }[cls]
 
 
@@ -197,6 +221,6 @@ def command_to_dict(command: Command) -> dict:
         return {"type": "claim_seat", "seat": command.seat, "player": dict(command.player)}
     if cls is Advise:
         return {"type": "advise", "text": command.text}
-    if cls in (TakeUpcard, PassUpcard, DrawStock, DrawDiscard):
+    if cls in (TakeUpcard, PassUpcard, DrawStock, DrawDiscard, Resign):
         return {"type": cls.TYPE}
     raise RulesError("unknown_command", f"{command!r} is not a command")

@@ -2,7 +2,7 @@
 
 Implements RULES.md §1 (The first turn: the upcard; A turn: draw, then discard; Knocking; Gin;
 A drawn hand: the stock runs down, or the §4 turn limit), §2 (claiming an open seat; who plays
-each hand; Advice) and §3 (Gin and big gin). Scoring a knock is ``scoring``'s.
+each hand; Advice), §3 (Gin and big gin) and the Extensions (Resigning, Abandoned games). Scoring a knock is ``scoring``'s.
 
 ``decide(state, actor, command)`` checks a command and returns the events it causes, or raises
 RulesError; it never changes the state. A hand that ends is followed, in the same list of
@@ -17,6 +17,7 @@ from . import cards, melds, variants
 from .cards import DECK, INDEX_OF
 from .commands import (
     MAX_ADVICE_LENGTH,
+    AbandonGame,
     Advise,
     ClaimSeat,
     Command,
@@ -26,6 +27,7 @@ from .commands import (
     Knock,
     PassUpcard,
     PlayTimedOutTurn,
+    Resign,
     TakeUpcard,
 )
 from .errors import conflict, invalid
@@ -33,6 +35,8 @@ from .events import (
     AdviceGiven,
     CardDiscarded,
     CardDrawn,
+    GameAbandoned,
+    GameResigned,
     HandDrawn,
     Knocked,
     SeatClaimed,
@@ -261,6 +265,34 @@ def _decide_advise(state: GameState, actor: Any, command: Advise) -> list:
     return [AdviceGiven(actor, entry["captain"], entry["hand_no"], entry["text"])]
 
 
+def _decide_resign(state: GameState, actor: Any, command: Resign) -> list:
+    # any seat of a game in play, on its turn or not, the three-hand advisor included (Extensions)
+    if state.status == "waiting":
+        raise conflict("game_not_started", "the game starts when every seat is taken")
+    if state.status == "over":
+        raise conflict("game_over", "the game is over")
+    if not is_seat(actor, state.nseats):
+        raise invalid("not_a_player", f"seat {actor!r} does not play in this game")
+    if state.box is None:
+        winner = 1 - actor  # gin rami: the other player
+    else:
+        # three-hand: the other side of the hand in play; captain and advisor are one side
+        winner = state.captain if actor == state.box else state.box
+    return [GameResigned(actor, winner, state.hand_no, tuple(state.scores), state.seed.hex())]
+
+
+def _decide_abandon(state: GameState, actor: Any, command: AbandonGame) -> list:
+    if actor is not None:
+        raise invalid("invalid_command", "a game is abandoned by the server, not by a player")
+    if state.status == "over":
+        raise conflict("game_over", "the game is over")
+    idle_s = command.idle_s
+    if type(idle_s) is not int or idle_s < 0:
+        raise invalid("invalid_command", "idle_s must be a whole number of seconds, 0 or more")
+    # waiting or playing: a game whose seats never filled is abandoned too
+    return [GameAbandoned(idle_s, state.hand_no, tuple(state.scores), state.seed.hex())]
+
+
 _PLAY_DECIDERS = {
     TakeUpcard: _decide_take_upcard,
     PassUpcard: _decide_pass_upcard,
@@ -285,6 +317,10 @@ def decide(state: GameState | None, actor: int | None, command: Command) -> list
         return play(state, actor, command)
     if t is ClaimSeat:
         return _decide_claim_seat(state, actor, command)
+    if t is Resign:
+        return _decide_resign(state, actor, command)
+    if t is AbandonGame:
+        return _decide_abandon(state, actor, command)
     if t is Advise:
         return _decide_advise(state, actor, command)
     if t is PlayTimedOutTurn:

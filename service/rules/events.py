@@ -241,6 +241,33 @@ class GameEnded:
     V: ClassVar[int] = 1
 
 
+@dataclass(frozen=True)
+class GameResigned:
+    """``seat`` resigned (an extension): the game is over, ``winner`` (the seat's opponent in the
+    hand in play) wins, the hand in play is not scored and ``scores`` stand; reveals the seed (hex)."""
+
+    seat: int
+    winner: int
+    hand_no: int
+    scores: tuple
+    seed: str
+    TYPE: ClassVar[str] = "game_resigned"
+    V: ClassVar[int] = 1
+
+
+@dataclass(frozen=True)
+class GameAbandoned:
+    """Nobody moved for ``idle_s`` seconds (an extension): the game is over with no winner, the
+    hand in play is not scored and ``scores`` stand; reveals the seed (hex)."""
+
+    idle_s: int
+    hand_no: int
+    scores: tuple
+    seed: str
+    TYPE: ClassVar[str] = "game_abandoned"
+    V: ClassVar[int] = 1
+
+
 EVENT_CLASSES = (
     GameCreated,
     SeatClaimed,
@@ -258,6 +285,8 @@ EVENT_CLASSES = (
     AdviceGiven,
     TurnTimedOut,
     GameEnded,
+    GameResigned,
+    GameAbandoned,
 )
 
 #: (type, version) -> event class

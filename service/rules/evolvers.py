@@ -2,7 +2,8 @@
 
 Implements the bookkeeping of RULES.md §1 (The deal: ten cards each, the upcard, the stock;
 The first turn; A turn; Knocking; A drawn hand; The end of the game), §2 (roles after each
-hand, Advice kept as events by older games) and §3 (the alternating deal).
+hand, Advice kept as events by older games), §3 (the alternating deal) and the Extensions
+(Resigning, Abandoned games: the game stops where it is).
 
 ``evolve(state, event)`` applies one event without any check, so a replay cannot fail
 halfway: whether an event may happen is ``decide``'s question (deciders module). Each evolver
@@ -21,8 +22,10 @@ from .events import (
     CardsCut,
     DealerChosen,
     Event,
+    GameAbandoned,
     GameCreated,
     GameEnded,
+    GameResigned,
     HandDealt,
     HandDrawn,
     HandScored,
@@ -243,7 +246,30 @@ def _game_ended(s: GameState, e: GameEnded) -> GameState:
     n.to_act = ()
     n.winner = e.winner
     n._scores = tuple(e.scores)
+    n.end = {"reason": "target_score", "resigned": None, "idle_s": None}
     return n
+
+
+def _game_stopped(s: GameState, winner: int | None, scores: tuple, end: dict) -> GameState:
+    """The game is over before anyone reached the target: the hand in play stops where it is."""
+    n = clone(s)
+    n.status = "over"
+    n.phase = GAME_OVER
+    n.to_act = ()
+    n.taken = -1
+    n.drawn = -1
+    n.winner = winner
+    n._scores = tuple(scores)
+    n.end = end
+    return n
+
+
+def _game_resigned(s: GameState, e: GameResigned) -> GameState:
+    return _game_stopped(s, e.winner, e.scores, {"reason": "resigned", "resigned": e.seat, "idle_s": None})
+
+
+def _game_abandoned(s: GameState, e: GameAbandoned) -> GameState:
+    return _game_stopped(s, None, e.scores, {"reason": "abandoned", "resigned": None, "idle_s": e.idle_s})
 
 
 _EVOLVERS = {
@@ -263,6 +289,8 @@ _EVOLVERS = {
     AdviceGiven: _advice_given,
     TurnTimedOut: _turn_timed_out,
     GameEnded: _game_ended,
+    GameResigned: _game_resigned,
+    GameAbandoned: _game_abandoned,
 }
 
 

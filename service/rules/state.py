@@ -123,6 +123,8 @@ FIELDS = (
     Field("dealer", None),
     Field("non_dealer", None),
     Field("winner", None),
+    # how the game ended: {"reason": "target_score" | "resigned" | "abandoned", "resigned", "idle_s"}
+    Field("end", None, _OPTIONAL_DICT),
     # randomness as data, and what the creator fixed instead of it (fairness module)
     Field("commitment", GIVEN),
     Field("randomly_dealt", GIVEN),

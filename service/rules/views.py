@@ -89,6 +89,7 @@ def view_state(state: GameState, viewer: int | None, advice_log: Iterable[dict] 
         "dealer": state.dealer,
         "non_dealer": state.non_dealer,
         "winner": state.winner,
+        "end": dict(state.end) if state.end is not None else None,
         "commitment": state.commitment,
         "randomly_dealt": state.randomly_dealt,
         "viewer": viewer if _role_of(state, viewer) != "spectator" else None,
