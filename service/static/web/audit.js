@@ -137,6 +137,8 @@ export async function cutting(seed, seats) {
 // -- the audit of an export ------------------------------------------------------------------
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+/** The events that end a game; each reveals the seed. */
+export const ENDINGS = ["game_ended", "game_resigned", "game_abandoned"];
 
 function firstDifference(got, want) {
   if (!Array.isArray(got)) return "the log holds no list of cards";
@@ -168,11 +170,12 @@ export function parseExport(exportText) {
  * Audit the text of `GET /games/{id}/export`: the checks, each {name, passed, detail}.
  *
  * "log": the lines parse, their versions run 1, 2, 3 ..., the first is game_created and the
- * last game_ended; "seed_recorded": the seed the end reveals is the one recorded at creation;
- * "commitment": its SHA-256 is the commitment published at creation; "randomly_dealt_flag": the
- * flag says whether decks, roles or a first dealer were given; "cut_<r>": the cards of each
- * round of cutting; "cut_outcome": the rounds, and the roles or first dealer, follow from the
- * cuts; "deal_<n>": each hand's deck is the seed's (or the explicit one given at creation).
+ * last ends the game (ENDINGS); "seed_recorded": the seed the end reveals is the one recorded
+ * at creation; "commitment": its SHA-256 is the commitment published at creation;
+ * "randomly_dealt_flag": the flag says whether decks, roles or a first dealer were given;
+ * "cut_<r>": the cards of each round of cutting; "cut_outcome": the rounds, and the roles or
+ * first dealer, follow from the cuts; "deal_<n>": each hand's deck is the seed's (or the
+ * explicit one given at creation).
  */
 export async function auditExport(exportText) {
   const checks = [];
@@ -187,24 +190,24 @@ export async function auditExport(exportText) {
   }
   const versionsInOrder = events.every((e, i) => e.version === i + 1);
   const created = events[0]?.type === "game_created" ? events[0].data || {} : null;
-  const ended = events.at(-1)?.type === "game_ended" ? events.at(-1).data || {} : null;
+  const ended = ENDINGS.includes(events.at(-1)?.type) ? events.at(-1).data || {} : null;
   check("log", versionsInOrder && created && ended,
     !versionsInOrder ? "the versions do not run 1, 2, 3 ... in order"
       : !created ? "the log does not start with game_created"
-        : !ended ? "the log does not end with game_ended: the seed is revealed only then"
-          : `${events.length} events, from game_created to game_ended`);
+        : !ended ? `the log does not end with ${ENDINGS.join(" or ")}: the seed is revealed only then`
+          : `${events.length} events, from game_created to ${events.at(-1).type}`);
   if (!created || !ended) return checks;
 
   const seed = ended.seed;
   try {
     seedBytes(seed);
   } catch (err) {
-    check("seed_recorded", false, `game_ended reveals no seed: ${err.message}`);
+    check("seed_recorded", false, `${events.at(-1).type} reveals no seed: ${err.message}`);
     return checks;
   }
   check("seed_recorded", created.seed === seed,
-    created.seed === seed ? "game_ended reveals the seed recorded at creation"
-      : "the seed game_ended reveals is not the one recorded at creation");
+    created.seed === seed ? `${events.at(-1).type} reveals the seed recorded at creation`
+      : `the seed ${events.at(-1).type} reveals is not the one recorded at creation`);
 
   const digest = await commitment(seed);
   check("commitment", digest === created.commitment, `sha256(seed) = ${digest}; committed ${created.commitment}`);
