@@ -11,7 +11,9 @@ from service.config import Settings
 
 # answered without counting against any rate limit: probes and the static documentation
 UNLIMITED_ENDPOINTS = {"health.healthz", "health.readyz", "docs.openapi_yaml", "docs.docs_page", "docs.docs_asset",
-                       "docs.problem_types", "docs.problem_type", "metrics.metrics"}
+                       "docs.problem_types", "docs.problem_type", "metrics.metrics",
+                       "pages.lobby_page", "pages.play_page", "pages.watch_page", "pages.replay_page",
+                       "pages.web_asset"}
 
 
 class _App(Flask):
@@ -94,12 +96,12 @@ def create_app(settings: Settings | None = None, *,
         queue_redis=built.queue_redis,
     )
 
-    from service.api import analysis, docs, games as games_api, health
+    from service.api import analysis, docs, games as games_api, health, pages
     from service.api.cors import init_cors
     from service.api.http import refuse_long_uri
     from service.api.problems import register_error_handlers
 
-    for bp in (health.bp, docs.bp, games_api.bp, analysis.bp):
+    for bp in (health.bp, docs.bp, games_api.bp, analysis.bp, pages.bp):
         app.register_blueprint(bp)
     register_error_handlers(app)
     # an over-long URI (414) is refused before anything else, routing included, looks at it

@@ -1,0 +1,82 @@
+"""The web client: the lobby, the table, the spectator's and the replay pages, and their assets.
+
+The pages are static files (HTML, CSS and JavaScript modules under ``service/static/web``) that
+talk to the API exactly as any other client does; nothing here reads a game.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.resources
+import re
+from pathlib import Path
+
+from flask import Blueprint, Response
+
+from service.api.problems import ApiError
+
+bp = Blueprint("pages", __name__)
+
+_GAME_ID = re.compile(r"^[A-Za-z0-9_-]{16}$")
+#: an asset's name: one file of the folder, no path; the suffix says its media type
+_ASSET = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}\.(js|css|svg)$")
+_MEDIA = {"js": "text/javascript", "css": "text/css", "svg": "image/svg+xml"}
+
+
+def _web() -> Path:
+    return Path(str(importlib.resources.files("service") / "static" / "web"))
+
+
+@functools.lru_cache(maxsize=64)
+def _read(name: str) -> bytes | None:
+    path = _web() / name
+    return path.read_bytes() if path.is_file() else None
+
+
+def _page(name: str) -> Response:
+    resp = Response(_read(name), mimetype="text/html")
+    # the page holds no data: every game is fetched by its scripts, so it may be cached a little
+    resp.headers["Cache-Control"] = "public, max-age=300"
+    return resp
+
+
+def _game_page(game_id: str, name: str) -> Response:
+    if not _GAME_ID.match(game_id):
+        raise ApiError(404, "not_found", "a game id is 16 letters, digits, '_' or '-'")
+    return _page(name)
+
+
+@bp.get("/")
+def lobby_page():
+    """The lobby: create, list, join and resume games."""
+    return _page("lobby.html")
+
+
+@bp.get("/play/<game_id>")
+def play_page(game_id: str):
+    """The table of a game, for a player whose seat token this browser holds."""
+    return _game_page(game_id, "table.html")
+
+
+@bp.get("/watch/<game_id>")
+def watch_page(game_id: str):
+    """A game as a spectator sees it, live."""
+    return _game_page(game_id, "table.html")
+
+
+@bp.get("/replay/<game_id>")
+def replay_page(game_id: str):
+    """A finished game, stepped event by event with every hand face up."""
+    return _game_page(game_id, "replay.html")
+
+
+@bp.get("/web/<asset>")
+def web_asset(asset: str):
+    """A script, style sheet or image of the pages."""
+    match = _ASSET.match(asset)
+    body = _read(asset) if match else None
+    if body is None:
+        raise ApiError(404, "not_found", f"no page asset {asset!r}")
+    resp = Response(body, mimetype=_MEDIA[match.group(1)])
+    resp.headers["Cache-Control"] = "public, max-age=300"
+    return resp

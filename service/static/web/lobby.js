@@ -1,0 +1,205 @@
+// The lobby: create a game, list the server's games, join an open seat, resume your own games.
+import * as api from "./api.js";
+import { myGames, saveSeat, seatsOf } from "./seats.js";
+
+const $ = (sel, root = document) => root.querySelector(sel);
+const form = $("#create-form");
+const SEAT_KINDS = [
+  ["you", "You"], ["open", "Open seat (someone joins)"],
+  ["bot:basic", "Bot: basic"], ["bot:expert", "Bot: expert"], ["bot:random", "Bot: random"],
+];
+let nextCursor = null;
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v);
+  }
+  node.append(...children);
+  return node;
+}
+
+function variant() {
+  return form.elements.variant.value;
+}
+
+function renderSeatRows() {
+  const rows = $("#seat-rows");
+  rows.replaceChildren();
+  const n = variant() === "three-hand" ? 3 : 2;
+  for (let i = 0; i < n; i += 1) {
+    const kind = el("select", { name: `seat${i}`, id: `seat${i}-kind` });
+    for (const [value, text] of SEAT_KINDS) kind.append(el("option", { value, text }));
+    kind.value = i === 0 ? "you" : "bot:basic";
+    const name = el("input", { name: `name${i}`, id: `seat${i}-name`, maxlength: "40", autocomplete: "nickname",
+      value: i === 0 ? (localStorage.getItem("ginbox.name") || "") : "" });
+    rows.append(el("div", { class: "row" },
+      el("label", { for: `seat${i}-kind`, text: `Seat ${i}` }), kind,
+      el("label", { for: `seat${i}-name`, text: "name" }), name));
+  }
+}
+
+function optionalInt(name) {
+  const raw = form.elements[name].value.trim();
+  return raw === "" ? undefined : Number(raw);
+}
+
+function buildBody() {
+  const n = variant() === "three-hand" ? 3 : 2;
+  const seats = [];
+  for (let i = 0; i < n; i += 1) {
+    const kind = form.elements[`seat${i}`].value;
+    const name = form.elements[`name${i}`].value.trim();
+    if (kind === "you") seats.push({ name: name || `player ${i}` });
+    else if (kind === "open") seats.push(null);
+    else seats.push(name ? { bot: kind.slice(4), name } : { bot: kind.slice(4) });
+  }
+  const body = { variant: variant(), seats };
+  const options = {};
+  for (const key of ["target_score", "knock_limit", "turn_timeout_s"]) {
+    const v = optionalInt(key);
+    if (v !== undefined) options[key] = v;
+  }
+  if (Object.keys(options).length) body.options = options;
+  const dealer = form.elements.first_dealer.value;
+  if (dealer !== "" && body.variant === "gin-rami") body.first_dealer = Number(dealer);
+  const decks = form.elements.decks.value.trim();
+  if (decks) body.decks = JSON.parse(decks);
+  return body;
+}
+
+function describeError(err) {
+  if (err instanceof api.ApiError) {
+    const fields = err.problem.errors ? ` (${JSON.stringify(err.problem.errors)})` : "";
+    return `${err.message} [${err.code}]${fields}`;
+  }
+  return String(err.message || err);
+}
+
+async function onCreate(event) {
+  event.preventDefault();
+  const out = $("#create-error");
+  out.textContent = "";
+  let body;
+  try {
+    body = buildBody();
+  } catch (err) {
+    out.textContent = `The decks are not JSON: ${err.message}`;
+    return;
+  }
+  const button = $("#create-button");
+  button.disabled = true;
+  try {
+    const { data } = await api.createGame(body);
+    let mine = null;
+    for (const s of data.seats) {
+      if (s.token) {
+        saveSeat(data.game_id, body.variant, s.seat, s.token, s.name);
+        if (mine === null) mine = s.seat;
+      }
+    }
+    const first = form.elements.name0.value.trim();
+    if (first) localStorage.setItem("ginbox.name", first);
+    location.assign(mine === null ? `/watch/${data.game_id}` : `/play/${data.game_id}#seat=${mine}`);
+  } catch (err) {
+    out.textContent = describeError(err);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function renderMyGames() {
+  const games = myGames();
+  const box = $("#my-games");
+  if (!games.length) return;
+  const ul = el("ul");
+  for (const game of games) {
+    const seats = Object.entries(game.seats);
+    const li = el("li", {});
+    for (const [seat, info] of seats) {
+      li.append(el("a", { href: `/play/${game.game_id}#seat=${seat}`, class: "button resume",
+        "data-game": game.game_id, text: `Resume ${game.game_id} as ${info.name || "seat " + seat}` }), " ");
+    }
+    li.append(el("span", { class: "muted", text: ` ${game.variant}` }));
+    ul.append(li);
+  }
+  box.replaceChildren(ul);
+}
+
+async function joinSeat(gameId, seat, gameVariant) {
+  const name = (localStorage.getItem("ginbox.name") || "").trim() || window.prompt("Your name", "") || "guest";
+  try {
+    const { data } = await api.claimSeat(gameId, seat, name);
+    saveSeat(gameId, gameVariant, data.seat, data.token, name);
+    location.assign(`/play/${gameId}#seat=${data.seat}`);
+  } catch (err) {
+    $("#lobby-message").textContent = `Could not join: ${describeError(err)}`;
+  }
+}
+
+function playersCell(summary, view) {
+  // newer servers may list players in the summary; otherwise a waiting game's view says who sits where
+  const players = summary.players || (view && view.players) || null;
+  if (!players) return el("span", { class: "muted", text: "—" });
+  const names = players.map((p, i) => (p ? `${p.name}${p.bot ? ` (${p.bot} bot)` : ""}` : `seat ${i} open`));
+  return el("span", { text: names.join(", ") });
+}
+
+async function renderGameRow(tbody, summary) {
+  const id = summary.game_id;
+  let view = null;
+  if (summary.status === "waiting" && !summary.players) {
+    try { view = (await api.getGame(id)).data; } catch { view = null; }
+  }
+  const actions = el("td", {});
+  if (seatsOf(id)) {
+    actions.append(el("a", { class: "button", href: `/play/${id}`, text: "Resume" }), " ");
+  }
+  const players = summary.players || (view && view.players);
+  if (summary.status === "waiting" && players) {
+    players.forEach((p, seat) => {
+      if (p === null) {
+        actions.append(el("button", { type: "button", class: "join", "data-game": id, "data-seat": String(seat),
+          text: `Join seat ${seat}`, onclick: () => joinSeat(id, seat, summary.variant) }), " ");
+      }
+    });
+  }
+  if (summary.status !== "waiting") actions.append(el("a", { class: "button", href: `/watch/${id}`, text: "Watch" }), " ");
+  if (summary.status === "over") actions.append(el("a", { class: "button", href: `/replay/${id}`, text: "Replay" }));
+  const updated = new Date(summary.updated).toLocaleString();
+  tbody.append(el("tr", { "data-game": id },
+    el("td", {}, el("code", { text: id })), el("td", { text: summary.variant }),
+    el("td", { text: summary.status }), el("td", {}, playersCell(summary, view)),
+    el("td", { text: updated }), actions));
+}
+
+async function loadGames(append = false) {
+  const filter = $("#filter-form");
+  const tbody = $("#games-table tbody");
+  if (!append) { tbody.replaceChildren(); nextCursor = null; }
+  try {
+    const { data } = await api.listGames({
+      status: filter.elements.status.value || undefined,
+      variant: filter.elements.variant.value || undefined,
+      cursor: append ? nextCursor : undefined,
+    });
+    for (const summary of data.games) await renderGameRow(tbody, summary);
+    if (!data.games.length && !append) {
+      tbody.append(el("tr", {}, el("td", { colspan: "6", class: "muted", text: "No games yet." })));
+    }
+    nextCursor = data.next_cursor;
+    $("#more-games").hidden = !nextCursor;
+  } catch (err) {
+    $("#lobby-message").textContent = `Could not list games: ${describeError(err)}`;
+  }
+}
+
+form.addEventListener("submit", onCreate);
+for (const radio of form.elements.variant) radio.addEventListener("change", renderSeatRows);
+$("#filter-form").addEventListener("submit", (e) => { e.preventDefault(); loadGames(); });
+$("#more-games").addEventListener("click", () => loadGames(true));
+renderSeatRows();
+renderMyGames();
+loadGames();

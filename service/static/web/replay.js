@@ -1,0 +1,172 @@
+// The replay (/replay/<id>): a finished game stepped event by event, every hand face up.
+// The events come from GET /games/{id}/events (shown in full once the game is over); the hands at
+// each step are followed here from the deal, and the public table at each step is the server's
+// own (GET /games/{id}/state?version=), so the page adds nothing the server did not say.
+import * as api from "./api.js";
+import { cardElement, label, sortCards } from "./cards.js";
+import { el, playerName, resultSection, scoreSheet } from "./ui.js";
+
+const $ = (sel) => document.querySelector(sel);
+const gameId = location.pathname.split("/")[2];
+const state = { view: null, steps: [], index: 0, states: new Map() };
+
+/** The hands after every event, followed from each deal (RULES.md §1: alternate cards, non-dealer first). */
+export function followHands(events) {
+  let hands = {};
+  let upcard = null;
+  const steps = [];
+  const remove = (seat, card) => { hands[seat] = (hands[seat] || []).filter((c) => c !== card); };
+  for (const ev of events) {
+    const d = ev.data || {};
+    if (ev.type === "hand_dealt" && Array.isArray(d.deck)) {
+      hands = { [d.non_dealer]: [], [d.dealer]: [] };
+      for (let i = 0; i < 20; i += 1) hands[i % 2 === 0 ? d.non_dealer : d.dealer].push(d.deck[i]);
+      upcard = d.deck[20];
+    } else if (ev.type === "upcard_taken" || ev.type === "card_drawn") {
+      hands[d.seat] = [...(hands[d.seat] || []), d.card];
+    } else if (ev.type === "card_discarded") {
+      remove(d.seat, d.card);
+    } else if (ev.type === "knocked" && d.discard) {
+      remove(d.seat, d.discard);
+    }
+    steps.push({ event: ev, hands: Object.fromEntries(Object.entries(hands).map(([s, h]) => [s, [...h]])), upcard });
+  }
+  return steps;
+}
+
+function describe(view, ev) {
+  const d = ev.data || {};
+  const name = (s) => playerName(view, s);
+  switch (ev.type) {
+    case "game_created": return `The game is created: ${d.variant}, game to ${d.options ? d.options.target_score : "?"}.`;
+    case "seat_claimed": return `${d.player && d.player.name ? d.player.name : "someone"} sits at seat ${d.seat}.`;
+    case "cards_cut": return `Cut for ${d.purpose === "roles" ? "the roles" : "the first deal"}: ${d.seats.map((s, i) => `${name(s)} ${label(d.cards[i])}`).join(", ")}.`;
+    case "roles_assigned": return `Roles: ${name(d.box)} is in the box, ${name(d.captain)} captain, ${name(d.advisor)} advisor.`;
+    case "dealer_chosen": return `${name(d.dealer)} deals first.`;
+    case "hand_dealt": return `Hand ${d.hand_no}: ${name(d.dealer)} deals; the upcard is ${d.deck ? label(d.deck[20]) : "turned"}.`;
+    case "upcard_taken": return `${name(d.seat)} takes the upcard, ${label(d.card)}.`;
+    case "upcard_passed": return `${name(d.seat)} passes the upcard.`;
+    case "card_drawn": return `${name(d.seat)} draws ${label(d.card)} from the ${d.source === "discard" ? "discard pile" : "stock"}.`;
+    case "card_discarded": return `${name(d.seat)} discards ${label(d.card)}.`;
+    case "knocked": return `${name(d.seat)} ${d.kind === "gin" ? "goes gin" : d.kind === "big_gin" ? "goes big gin" : "knocks"}${d.discard ? `, discarding ${label(d.discard)}` : ""}.`;
+    case "hand_scored": return `Hand ${d.hand_no} is scored: ${name(d.winner)} scores ${d.points}.`;
+    case "hand_drawn": return `Hand ${d.hand_no} is drawn: nobody scores.`;
+    case "turn_timed_out": return `${name(d.seat)}'s turn clock runs out: the basic bot moves for them.`;
+    case "advice_given": return `${name(d.seat)} advises: “${d.text}”`;
+    case "game_ended": return `Game over: ${name(d.winner)} wins, ${d.scores.join(" to ")}.`;
+    default: return `${ev.type.replaceAll("_", " ")}${d.seat !== undefined ? ` (${name(d.seat)})` : ""}.`;
+  }
+}
+
+async function stateAt(version) {
+  if (!state.states.has(version)) state.states.set(version, api.stateAt(gameId, null, version).then((r) => r.data));
+  return state.states.get(version);
+}
+
+async function show(index) {
+  const steps = state.steps;
+  state.index = Math.max(0, Math.min(index, steps.length - 1));
+  const step = steps[state.index];
+  const ev = step.event;
+  $("#slider").value = String(state.index + 1);
+  $("#position").textContent = `Event ${state.index + 1} of ${steps.length}`;
+  $("#event-text").textContent = describe(state.view, ev);
+  document.body.dataset.step = String(state.index + 1);
+  let at;
+  try {
+    at = await stateAt(ev.version);
+  } catch (err) {
+    $("#message").textContent = `Could not load version ${ev.version}: ${err.message}`;
+    return;
+  }
+  if (state.steps[state.index] !== step) return; // the user stepped on meanwhile
+  const board = [];
+  const seats = at.players.map((_, i) => i);
+  const grid = el("div", { class: "hands-grid" });
+  for (const s of seats) {
+    const hand = step.hands[s];
+    const role = at.roles ? Object.entries(at.roles).find(([, r]) => r === s)?.[0] : null;
+    const box = el("div", { class: "pile", "data-seat": String(s) },
+      el("h3", { text: `${playerName(state.view, s)}${role ? ` — ${role}` : ""}${at.to_act.includes(s) ? " — to play" : ""}: score ${at.scores[s]}` }));
+    if (hand && hand.length) {
+      const ul = el("ul", { class: "cards", "aria-label": `${playerName(state.view, s)}'s hand` });
+      for (const c of sortCards(hand)) ul.append(el("li", {}, cardElement(c)));
+      box.append(ul);
+    } else {
+      box.append(el("p", { class: "muted", text: role === "advisor" ? "sits out this hand" : "no cards" }));
+    }
+    grid.append(box);
+  }
+  board.push(grid);
+  const piles = el("div", { class: "row" },
+    el("div", { class: "pile" }, el("h3", { text: "Stock" }), el("p", { text: `${at.stock_size} cards` })),
+    el("div", { class: "pile" }, el("h3", { text: "Discard pile" }),
+      at.discard_top ? cardElement(at.discard_top) : el("p", { class: "muted", text: "empty" })));
+  board.push(piles);
+  $("#board").replaceChildren(...board);
+  const result = $("#result");
+  if ((ev.type === "hand_scored" || ev.type === "hand_drawn") && at.last_hand) {
+    result.hidden = false;
+    result.replaceChildren(resultSection(at, at.last_hand));
+  } else {
+    result.hidden = true;
+    result.replaceChildren();
+  }
+  $("#scores").replaceChildren(el("h2", { text: "Scores" }), scoreSheet(at));
+}
+
+async function loadAuditPanel() {
+  const body = $("#audit-body");
+  try {
+    const mod = await import("/web/audit.js");
+    const run = mod.default || Object.values(mod).find((f) => typeof f === "function");
+    body.replaceChildren(el("p", { class: "muted", text: "Auditing in this browser…" }));
+    const report = await run(gameId, { container: body });
+    if (report && !body.querySelector("[data-audit-report]")) {
+      body.replaceChildren(el("pre", { "data-audit-report": "", text: JSON.stringify(report, null, 2) }));
+    }
+  } catch {
+    // no browser-side auditor on this server: the server's own audit of the finished game
+    try {
+      const { data } = await api.auditGame(gameId);
+      body.replaceChildren(el("p", { id: "server-audit", text: data.ok
+        ? "The server's audit: the seed matches its commitment, every deal is the one the seed gives, and replaying the moves gives the same scores."
+        : `The server's audit found a problem: ${data.checks.filter((c) => !c.ok).map((c) => c.detail).join("; ")}` }));
+    } catch (err) {
+      body.replaceChildren(el("p", { class: "muted", text: `No audit available: ${err.message}` }));
+    }
+  }
+}
+
+async function start() {
+  try {
+    state.view = (await api.getGame(gameId)).data;
+  } catch (err) {
+    $("#message").textContent = err.code === "game_not_found" ? "There is no such game on this server." : `Could not load the game: ${err.message}`;
+    return;
+  }
+  $("#whoami").textContent = `game ${gameId}: ${state.view.players.map((p, i) => playerName(state.view, i)).join(" v ")}`;
+  if (state.view.status !== "over") {
+    $("#message").replaceChildren("This game is not over yet, so its hands are still secret. ",
+      el("a", { href: `/watch/${gameId}`, text: "Watch it live" }), ".");
+    return;
+  }
+  const events = await api.allEvents(gameId, null);
+  state.steps = followHands(events);
+  const slider = $("#slider");
+  slider.max = String(state.steps.length);
+  slider.addEventListener("input", () => show(Number(slider.value) - 1));
+  $("#first").addEventListener("click", () => show(0));
+  $("#prev").addEventListener("click", () => show(state.index - 1));
+  $("#next").addEventListener("click", () => show(state.index + 1));
+  $("#last").addEventListener("click", () => show(state.steps.length - 1));
+  document.addEventListener("keydown", (e) => {
+    if (e.target === slider || ["INPUT", "TEXTAREA", "SELECT"].includes(e.target.tagName)) return;
+    const to = { ArrowRight: state.index + 1, ArrowLeft: state.index - 1, Home: 0, End: state.steps.length - 1 }[e.key];
+    if (to !== undefined) { e.preventDefault(); show(to); }
+  });
+  await show(0);
+  loadAuditPanel();
+}
+
+start();

@@ -1,0 +1,495 @@
+// The table (/play/<id>) and the spectator's page (/watch/<id>): one state object, one render.
+// Everything shown is the caller's view (GET /games/{id}); the live stream only says when to
+// look again, so what a viewer sees is always exactly what the server lets that viewer see.
+import * as api from "./api.js";
+import { backElement, cardElement, deadwood, isMeld, isRun, isSet, label, short, sortCards, sortMeld } from "./cards.js";
+import { seatsOf } from "./seats.js";
+import { cardsText, el, playerName, resultSection, scoreSheet } from "./ui.js";
+
+const $ = (sel) => document.querySelector(sel);
+const [, mode, gameId] = location.pathname.split("/");
+
+const state = {
+  gameId,
+  mode, // "play" or "watch"
+  seat: null,
+  token: null,
+  view: null,
+  analysis: new Map(), // sorted hand -> /analysis/melds answer
+  knock: null, // {discard, assign: {card: meld index or -1}} while the knock panel is open
+  connection: "connecting",
+  turnStartedAt: null, // ms, the time of the latest event (the turn clock runs from it)
+  busy: false,
+  message: "",
+};
+
+function pickSeat() {
+  const seats = seatsOf(gameId) || {};
+  const wanted = new URLSearchParams(location.hash.slice(1)).get("seat");
+  if (wanted !== null && seats[wanted]) return [Number(wanted), seats[wanted].token];
+  const first = Object.keys(seats).sort()[0];
+  return first === undefined ? [null, null] : [Number(first), seats[first].token];
+}
+
+// ---------------------------------------------------------------- loading
+
+let refreshing = null;
+let again = false;
+
+/** Fetch the view again (coalescing bursts of events into one request at a time). */
+async function refresh() {
+  if (refreshing) { again = true; return refreshing; }
+  refreshing = (async () => {
+    do {
+      again = false;
+      try {
+        const { data } = await api.getGame(gameId, state.token);
+        if (!state.view || data.version >= state.view.version) state.view = data;
+        state.message = "";
+        await analyseHand();
+      } catch (err) {
+        state.message = err instanceof api.ApiError && err.code === "game_not_found"
+          ? "There is no such game on this server." : `Could not load the game: ${err.message}`;
+      }
+      render();
+    } while (again);
+    refreshing = null;
+  })();
+  return refreshing;
+}
+
+async function analyseHand() {
+  const hand = state.view && state.view.hand;
+  if (!hand || !hand.length) return;
+  const key = sortCards(hand).join(",");
+  if (state.analysis.has(key)) return;
+  try {
+    const { data } = await api.analyseMelds(hand);
+    state.analysis.set(key, data);
+  } catch { /* the hand is shown without its melds */ }
+}
+
+function analysisOf(cards) {
+  return state.analysis.get(sortCards(cards).join(","));
+}
+
+async function lastEventTime(view) {
+  try {
+    const { data } = await api.listEvents(gameId, state.token, Math.max(view.version - 1, 0), 1);
+    const last = data.events[data.events.length - 1];
+    return last ? last.ts : null;
+  } catch {
+    return null;
+  }
+}
+
+// ---------------------------------------------------------------- moves
+
+async function play(move) {
+  if (state.busy || !state.view) return;
+  state.busy = true;
+  state.message = "";
+  render();
+  try {
+    const { data } = await api.playMove(gameId, state.token, move, state.view.version);
+    state.view = data;
+    state.knock = null;
+    await analyseHand();
+  } catch (err) {
+    if (err instanceof api.ApiError && (err.status === 409 || err.status === 412)) {
+      state.message = "The game moved on before your move arrived; here is where it stands now.";
+    } else {
+      state.message = `Move refused: ${err.message}${err.code ? ` [${err.code}]` : ""}`;
+    }
+    await refresh();
+  } finally {
+    state.busy = false;
+    render();
+  }
+}
+
+const legal = (type) => (state.view ? state.view.legal_moves.filter((m) => m.type === type) : []);
+
+async function openKnock(discard) {
+  const hand = state.view.hand;
+  const rest = discard ? hand.filter((c) => c !== discard) : [...hand];
+  let melds = [];
+  try {
+    const { data } = await api.analyseMelds(rest);
+    melds = data.melds;
+  } catch { melds = []; }
+  const assign = {};
+  for (const c of rest) assign[c] = -1;
+  melds.forEach((m, i) => m.forEach((c) => { assign[c] = i; }));
+  state.knock = { discard, assign };
+  render();
+  const first = document.querySelector("#knock-panel select, #knock-panel button");
+  if (first) first.focus();
+}
+
+function knockGroups() {
+  const groups = [[], [], []];
+  const dead = [];
+  for (const [card, g] of Object.entries(state.knock.assign)) (g >= 0 ? groups[g] : dead).push(card);
+  return { groups, dead };
+}
+
+// ---------------------------------------------------------------- rendering
+
+function phaseText(view) {
+  const names = view.to_act.map((s) => (s === view.viewer ? "you" : playerName(view, s)));
+  if (view.status === "waiting") {
+    const open = view.players.map((p, i) => (p ? null : i)).filter((i) => i !== null);
+    return `Waiting for players: seat${open.length > 1 ? "s" : ""} ${open.join(", ")} open.`;
+  }
+  if (view.status === "over") {
+    return `Game over: ${playerName(view, view.winner)} wins, ${view.scores.map((s, i) => `${playerName(view, i)} ${s}`).join(", ")}.`;
+  }
+  const yours = view.viewer !== null && view.to_act.includes(view.viewer);
+  const who = yours ? "Your turn" : `${names.join(" and ")} to play`;
+  const what = { upcard: "take or pass the upcard", draw: "draw from the stock or take the discard",
+    discard: "discard (or knock)", hand_over: "the hand is over" }[view.phase] || view.phase;
+  return `Hand ${view.hand_no}. ${who}: ${what}.`;
+}
+
+function renderHeader(view) {
+  $("#title").textContent = `${view.variant === "three-hand" ? "Box gin" : "Gin rami"} ${state.mode === "watch" ? "(watching)" : ""}`;
+  let who = "spectator";
+  if (view.viewer !== null) {
+    who = `you are ${playerName(view, view.viewer)}, seat ${view.viewer}` +
+      (view.viewer_role !== "player" ? `, ${view.viewer_role}` : "");
+  }
+  $("#whoami").textContent = `game ${view.game_id}: ${who}`;
+  document.title = `ginbox — ${phaseText(view)}`;
+}
+
+function renderConnection() {
+  const c = $("#connection");
+  const text = { connecting: "connecting…", live: "live", reconnecting: "connection lost — reconnecting…",
+    ended: state.view && state.view.status === "over" ? "game over" : "not live" }[state.connection];
+  c.textContent = text;
+  c.classList.toggle("lost", state.connection === "reconnecting");
+  c.dataset.state = state.connection;
+}
+
+function seatBlock(view, seat) {
+  const p = view.players[seat];
+  const role = view.roles ? Object.entries(view.roles).find(([, s]) => s === seat)?.[0] : null;
+  const size = view.hand_sizes ? view.hand_sizes[seat] : 0;
+  const known = view.known_cards ? view.known_cards[seat] : [];
+  const acting = view.to_act.includes(seat);
+  const box = el("div", { class: "pile opponent", "data-seat": String(seat) },
+    el("h3", { text: `${p ? playerName(view, seat) : `seat ${seat} (open)`}${role ? ` — ${role}` : ""}${acting ? " — to play" : ""}` }),
+    el("p", { class: "muted", text: `${size} card${size === 1 ? "" : "s"} in hand; score ${view.scores[seat]}` }));
+  const backs = el("div", { "aria-hidden": "true" });
+  for (let i = 0; i < Math.min(size, 11); i += 1) backs.append(backElement());
+  box.append(backs);
+  if (known.length) {
+    box.append(el("p", { text: "Known to hold (taken from the discard pile):" }));
+    const ul = el("ul", { class: "cards" });
+    for (const c of known) ul.append(el("li", {}, cardElement(c)));
+    box.append(ul);
+  }
+  return box;
+}
+
+function moveButton(text, move, key, extra = {}) {
+  return el("button", { type: "button", class: "move", "data-key": key, disabled: state.busy,
+    onclick: () => play(move), ...extra }, text);
+}
+
+function dropZone(node, onDrop, accepts) {
+  node.classList.add("drop-target");
+  node.addEventListener("dragover", (e) => {
+    if (accepts(e)) { e.preventDefault(); node.classList.add("over"); }
+  });
+  node.addEventListener("dragleave", () => node.classList.remove("over"));
+  node.addEventListener("drop", (e) => {
+    e.preventDefault();
+    node.classList.remove("over");
+    onDrop(e.dataTransfer.getData("text/plain"));
+  });
+}
+
+function renderPiles(view) {
+  const piles = el("div", { class: "row" });
+  const stockMoves = legal("draw_stock");
+  const stock = el("div", { class: "pile", id: "stock" }, el("h3", { text: "Stock" }),
+    el("p", { id: "stock-size", text: `${view.stock_size} card${view.stock_size === 1 ? "" : "s"}` }));
+  const stockBack = backElement();
+  if (stockMoves.length) {
+    stockBack.setAttribute("draggable", "true");
+    stockBack.addEventListener("dragstart", (e) => e.dataTransfer.setData("text/plain", "draw:stock"));
+  }
+  stock.append(stockBack);
+  if (stockMoves.length) stock.append(el("div", {}, moveButton("Draw from the stock", { type: "draw_stock" }, "draw_stock")));
+  const discard = el("div", { class: "pile", id: "discard-pile" }, el("h3", { text: "Discard pile" }));
+  if (view.discard_top) {
+    const top = cardElement(view.discard_top, { extraClass: "top" });
+    if (legal("draw_discard").length || legal("take_upcard").length) {
+      top.setAttribute("draggable", "true");
+      top.addEventListener("dragstart", (e) => e.dataTransfer.setData("text/plain", "draw:discard"));
+    }
+    discard.append(el("p", { class: "muted", text: `top card (${view.discard_pile.length} in the pile)` }), top);
+  } else {
+    discard.append(el("p", { class: "muted", text: "empty" }));
+  }
+  for (const m of legal("take_upcard")) discard.append(el("div", {}, moveButton(`Take the upcard, ${label(view.discard_top)}`, m, "take_upcard")));
+  for (const m of legal("pass_upcard")) discard.append(el("div", {}, moveButton("Pass the upcard", m, "pass_upcard")));
+  for (const m of legal("draw_discard")) discard.append(el("div", {}, moveButton(`Take the discard, ${label(view.discard_top)}`, m, "draw_discard")));
+  if (view.discard_pile.length > 1) {
+    const det = el("details", {}, el("summary", { text: "Whole pile" }));
+    const ul = el("ul", { class: "cards", "aria-label": "discard pile, bottom first" });
+    for (const c of view.discard_pile) ul.append(el("li", {}, cardElement(c)));
+    det.append(ul);
+    discard.append(det);
+  }
+  if (legal("discard").length) {
+    dropZone(discard, (data) => {
+      if (data.startsWith("card:")) play({ type: "discard", card: data.slice(5) });
+    }, () => true);
+  }
+  piles.append(stock, discard);
+  return piles;
+}
+
+function renderHand(view) {
+  const box = el("div", { id: "hand", "aria-labelledby": "hand-h" });
+  const owner = view.hand_owner;
+  const whose = owner === view.viewer ? "Your hand" : `${playerName(view, owner)}'s hand (you advise)`;
+  const hand = view.hand;
+  const analysis = analysisOf(hand);
+  const discards = new Set(legal("discard").map((m) => m.card));
+  let dwText = "";
+  if (analysis) {
+    dwText = `deadwood ${analysis.deadwood}`;
+    if (hand.length === 11 && analysis.deadwood_after_discard !== undefined) {
+      dwText += `; ${analysis.deadwood_after_discard} after the best discard`;
+    }
+  }
+  box.append(el("h3", { id: "hand-h" }, `${whose} — `, el("span", { id: "deadwood", text: dwText || `${hand.length} cards` })));
+  const groups = analysis ? [...analysis.melds.map((m) => ({ cards: sortMeld(m), meld: true })),
+    { cards: sortCards(analysis.deadwood_cards), meld: false }] : [{ cards: sortCards(hand), meld: false }];
+  const row = el("div", { class: "hand-groups" });
+  groups.forEach((g, i) => {
+    if (!g.cards.length) return;
+    const kind = g.meld ? (isSet(g.cards) ? "set" : isRun(g.cards) ? "run" : "meld") : "";
+    const tag = g.meld ? `Meld ${i + 1} (${kind})` : analysis ? `Deadwood ${deadwood(g.cards)}` : "Cards";
+    const group = el("div", { class: `group ${g.meld ? "meld" : "deadwood"}`, role: "group", "aria-label": tag },
+      el("span", { class: "tag", "aria-hidden": "true", text: tag }));
+    const ul = el("ul", { class: "cards" });
+    for (const c of g.cards) {
+      let node;
+      if (discards.has(c)) {
+        node = cardElement(c, { tag: "button", extraClass: "discard" });
+        node.setAttribute("aria-label", `Discard ${label(c)}`);
+        node.dataset.key = `discard:${c}`;
+        node.disabled = state.busy;
+        node.setAttribute("draggable", "true");
+        node.addEventListener("dragstart", (e) => e.dataTransfer.setData("text/plain", `card:${c}`));
+        node.addEventListener("click", () => play({ type: "discard", card: c }));
+      } else {
+        node = cardElement(c);
+      }
+      if (c === view.drawn_card) node.classList.add("drawn");
+      if (c === view.taken_card) node.classList.add("taken");
+      ul.append(el("li", {}, node));
+    }
+    group.append(ul);
+    row.append(group);
+  });
+  box.append(row);
+  if (view.drawn_card) box.append(el("p", { class: "muted", text: `Just drawn: ${label(view.drawn_card)} (ringed).` }));
+  if (view.taken_card) box.append(el("p", { class: "muted", text: `${label(view.taken_card)} was just taken from the discard pile: it may not be discarded this turn.` }));
+  if (discards.size) box.append(el("p", { class: "muted", text: "Choose a card to discard (or drag it onto the discard pile)." }));
+  if (legal("draw_stock").length || legal("draw_discard").length) {
+    dropZone(box, (data) => {
+      if (data === "draw:stock") play({ type: "draw_stock" });
+      if (data === "draw:discard") play(legal("draw_discard")[0] || legal("take_upcard")[0]);
+    }, () => true);
+  }
+  return box;
+}
+
+function renderKnockOffer(view) {
+  const knocks = legal("knock");
+  if (!knocks.length) return null;
+  const box = el("div", { class: "moves" });
+  for (const m of knocks) {
+    const text = m.discard ? `Knock, discarding ${label(m.discard)}…` : "Big gin (no discard)…";
+    box.append(el("button", { type: "button", class: "knock", "data-key": `knock:${m.discard}`, disabled: state.busy,
+      onclick: () => openKnock(m.discard) }, text));
+  }
+  return box;
+}
+
+function renderKnockPanel(view) {
+  const k = state.knock;
+  const { groups, dead } = knockGroups();
+  const panel = el("div", { id: "knock-panel", class: "knock-panel", role: "region", "aria-labelledby": "knock-h" });
+  panel.append(el("h3", { id: "knock-h", text: k.discard ? `Knock, discarding ${label(k.discard)}` : "Big gin" }));
+  panel.append(el("p", { text: "These melds are the least-deadwood arrangement. Move a card to another meld or to deadwood if you want to lay them out otherwise." }));
+  const cards = sortCards(Object.keys(k.assign));
+  const list = el("div", { class: "knock-cards" });
+  for (const c of cards) {
+    const id = `assign-${c}`;
+    const select = el("select", { id, "data-card": c, onchange: (e) => { k.assign[c] = Number(e.target.value); render(); } });
+    for (const [v, t] of [[0, "meld 1"], [1, "meld 2"], [2, "meld 3"], [-1, "deadwood"]]) {
+      const opt = el("option", { value: String(v), text: t });
+      if (k.assign[c] === v) opt.selected = true;
+      select.append(opt);
+    }
+    list.append(el("div", { class: "knock-card" }, cardElement(c),
+      el("label", { for: id, class: "sr-only", text: `Where ${label(c)} goes` }), select));
+  }
+  panel.append(list);
+  let ok = true;
+  const summary = el("ul", { id: "knock-summary" });
+  groups.forEach((g, i) => {
+    if (!g.length) return;
+    const valid = isMeld(g);
+    ok = ok && valid;
+    summary.append(el("li", { class: valid ? "" : "error",
+      text: `Meld ${i + 1}: ${cardsText(sortMeld(g))} — ${valid ? (isSet(g) ? "a set" : "a run") : "not a set or a run"}` }));
+  });
+  const dw = deadwood(dead);
+  const limit = view.options.knock_limit;
+  if (!k.discard && dead.length) ok = false;
+  if (dw > limit) ok = false;
+  summary.append(el("li", { id: "knock-deadwood", class: dw > limit ? "error" : "",
+    text: `Deadwood: ${dw} (${cardsText(dead)})${dw > limit ? ` — more than the limit of ${limit}` : ""}` }));
+  panel.append(summary);
+  const melds = groups.filter((g) => g.length);
+  panel.append(el("div", { class: "moves" },
+    el("button", { type: "button", class: "primary", id: "knock-confirm", disabled: !ok || state.busy,
+      onclick: () => play({ type: "knock", discard: k.discard, melds }) }, dw === 0 ? "Go gin" : "Knock"),
+    el("button", { type: "button", id: "knock-reset", onclick: () => openKnock(k.discard) }, "Least deadwood again"),
+    el("button", { type: "button", id: "knock-cancel", onclick: () => { state.knock = null; render(); } }, "Cancel")));
+  return panel;
+}
+
+function renderBoard(view) {
+  const board = $("#board");
+  const parts = [];
+  const others = view.players.map((_, i) => i).filter((i) => i !== view.hand_owner);
+  const opp = el("div", { class: "row" });
+  for (const s of others) opp.append(seatBlock(view, s));
+  parts.push(opp, renderPiles(view));
+  if (view.hand) parts.push(renderHand(view));
+  const knockOffer = renderKnockOffer(view);
+  if (knockOffer) parts.push(knockOffer);
+  if (state.knock && legal("knock").length) parts.push(renderKnockPanel(view));
+  else state.knock = null;
+  if (view.status === "over") {
+    parts.push(el("p", {}, el("a", { class: "button", href: `/replay/${view.game_id}`, text: "Replay this game" })));
+  }
+  board.replaceChildren(...parts);
+}
+
+function renderResult(view) {
+  const section = $("#result");
+  const r = view.last_hand;
+  if (!r) { section.hidden = true; section.replaceChildren(); return; }
+  section.hidden = false;
+  section.replaceChildren(resultSection(view, r));
+}
+
+function renderAdvice(view) {
+  const section = $("#advice");
+  const role = view.viewer_role;
+  if (view.variant !== "three-hand" || (role !== "advisor" && role !== "captain" && view.status !== "over")) {
+    section.hidden = true;
+    return;
+  }
+  section.hidden = false;
+  const list = el("ol", { id: "advice-list", class: "advice-list", "aria-live": "polite" });
+  for (const a of view.advice) list.append(el("li", { text: `${playerName(view, a.advisor)} (hand ${a.hand_no}): ${a.text}` }));
+  const parts = [el("h2", { id: "advice-h", text: role === "advisor" ? "Advise your captain" : "Advice" })];
+  if (!view.advice.length) parts.push(el("p", { class: "muted", text: "No advice yet this hand." }));
+  parts.push(list);
+  if (role === "advisor" && view.status === "playing") {
+    const text = el("textarea", { id: "advice-text", rows: "2", maxlength: "500" });
+    const form = el("form", { id: "advice-form" }, el("label", { for: "advice-text", text: "Advice (up to 500 characters)" }),
+      text, el("button", { type: "submit" }, "Send advice"));
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      if (!text.value.trim()) return;
+      try {
+        const { data } = await api.giveAdvice(gameId, state.token, text.value);
+        state.view = data;
+        state.message = "";
+      } catch (err) {
+        state.message = `Advice refused: ${err.message} [${err.code}]`;
+      }
+      render();
+      const t = $("#advice-text");
+      if (t) t.focus();
+    });
+    parts.push(form);
+  }
+  section.replaceChildren(...parts);
+}
+
+function renderClock(view) {
+  const limit = view.options.turn_timeout_s;
+  const clock = $("#clock");
+  if (!limit || view.status !== "playing" || !state.turnStartedAt) { clock.textContent = ""; return; }
+  const left = Math.max(0, Math.ceil(limit - (Date.now() - state.turnStartedAt) / 1000));
+  clock.textContent = `Turn clock: ${left} s left of ${limit} s (then the basic bot moves for the player).`;
+}
+
+function render() {
+  $("#message").textContent = state.message;
+  renderConnection();
+  const view = state.view;
+  if (!view) return;
+  const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key || document.activeElement.id : null;
+  renderHeader(view);
+  $("#turn").textContent = phaseText(view);
+  renderClock(view);
+  renderBoard(view);
+  renderResult(view);
+  renderAdvice(view);
+  $("#scores").replaceChildren(el("h2", { id: "scores-h", text: "Scores" }), scoreSheet(view));
+  document.body.dataset.version = String(view.version);
+  document.body.dataset.phase = view.phase;
+  if (focused) {
+    const again = document.querySelector(`[data-key="${CSS.escape(focused)}"]`) || document.getElementById(focused);
+    if (again && !again.disabled) again.focus();
+  }
+}
+
+// ---------------------------------------------------------------- start
+
+async function start() {
+  if (state.mode === "play") {
+    [state.seat, state.token] = pickSeat();
+    if (state.token === null) {
+      state.message = "This browser holds no seat in this game: you are watching it as a spectator. " +
+        "Join from the lobby, or open the link you were invited with.";
+      state.mode = "watch";
+    }
+  }
+  await refresh();
+  if (!state.view) { renderConnection(); return; }
+  state.turnStartedAt = await lastEventTime(state.view);
+  render();
+  setInterval(() => { if (state.view) renderClock(state.view); }, 1000);
+  const stream = api.followStream(gameId, state.token, {
+    lastEventId: state.view.version,
+    isOver: () => state.view && state.view.status === "over",
+    onState: (s) => {
+      const wasLost = state.connection === "reconnecting";
+      state.connection = s;
+      renderConnection();
+      if (s === "live" && wasLost) refresh(); // catch up whatever the stream may not resend
+    },
+    onEvent: (msg) => {
+      if (msg.id !== null && msg.data && typeof msg.data === "object" && msg.data.ts) state.turnStartedAt = msg.data.ts;
+      if (msg.event === "advice_given" || !state.view || Number(msg.id) > state.view.version) refresh();
+    },
+  });
+  globalThis.ginboxStream = stream;
+}
+
+start();

@@ -1,0 +1,108 @@
+// Pieces shared by the table, the spectator's and the replay pages: elements, names, a hand's
+// result explained line by line, the score sheet.
+import { cardList, label, short, sortMeld } from "./cards.js";
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  node.append(...children.filter((c) => c !== null && c !== undefined));
+  return node;
+}
+
+export function playerName(view, seat) {
+  const p = view.players && view.players[seat];
+  if (!p) return `seat ${seat}`;
+  return p.bot ? `${p.name} (${p.bot} bot)` : p.name;
+}
+
+export const cardsText = (cards) => (cards.length ? cards.map(short).join(" ") : "none");
+export const cardsSpoken = (cards) => cards.map(label).join(", ");
+
+const OUTCOME = { knock: "knock", undercut: "undercut", gin: "gin", big_gin: "big gin" };
+
+/** How a finished hand scored, as sentences (the server's points are the truth; this explains them). */
+export function resultLines(view, r) {
+  const name = (s) => playerName(view, s);
+  if (r.outcome === "drawn") {
+    return [`Hand ${r.hand_no} was drawn (${r.reason === "turn_limit" ? "the turn limit was reached" : "the stock ran out"}): nobody scores.`];
+  }
+  const o = view.options;
+  const lines = [];
+  const kind = r.outcome === "big_gin" ? "went big gin" : r.outcome === "gin" ? "went gin" : "knocked";
+  lines.push(`${name(r.knocker)} ${kind}${r.discard ? `, discarding ${label(r.discard)}` : ""}, with ${r.knocker_deadwood} deadwood` +
+    `${r.knocker_deadwood_cards.length ? ` (${cardsText(r.knocker_deadwood_cards)})` : ""}.`);
+  for (const [card, meld] of r.layoffs) {
+    lines.push(`${name(r.defender)} laid off ${label(card)} on ${name(r.knocker)}'s meld ${cardsText(sortMeld(r.knocker_melds[meld]))}.`);
+  }
+  lines.push(`${name(r.defender)} kept ${r.defender_melds.length ? `melds ${r.defender_melds.map((m) => cardsText(sortMeld(m))).join(", ")}` : "no meld"}` +
+    ` and ${r.defender_deadwood} deadwood${r.defender_deadwood_cards.length ? ` (${cardsText(r.defender_deadwood_cards)})` : ""}.`);
+  let sum;
+  if (r.outcome === "knock") sum = `${r.defender_deadwood} − ${r.knocker_deadwood}`;
+  else if (r.outcome === "undercut") sum = `${o.undercut_bonus} + (${r.knocker_deadwood} − ${r.defender_deadwood})`;
+  else {
+    const bonus = r.outcome === "big_gin" ? o.big_gin_bonus : o.gin_bonus;
+    sum = o.gin_adds_deadwood ? `${bonus} + ${r.defender_deadwood}` : `${bonus}`;
+  }
+  const how = r.outcome === "undercut" ? `undercut: ${name(r.winner)} scores` : `${OUTCOME[r.outcome]}: ${name(r.winner)} scores`;
+  lines.push(`${how[0].toUpperCase()}${how.slice(1)} ${sum} = ${r.points}.`);
+  lines.push(`Scores: ${r.scores.map((s, i) => `${name(i)} ${s}`).join(", ")}.`);
+  return lines;
+}
+
+/** Both hands of a finished hand laid out, and its score line by line. */
+export function resultSection(view, r, { headingId = "result-h" } = {}) {
+  const box = el("div", { class: "result" });
+  box.append(el("h2", { id: headingId, text: `Hand ${r.hand_no}: ${r.outcome === "drawn" ? "drawn" : OUTCOME[r.outcome]}` }));
+  if (r.outcome !== "drawn") {
+    const grid = el("div", { class: "hands-grid" });
+    const knocker = el("div", {}, el("h3", { text: `${playerName(view, r.knocker)} (${r.outcome === "gin" || r.outcome === "big_gin" ? "gin" : "knocker"})` }));
+    r.knocker_melds.forEach((m, i) => {
+      const laid = r.layoffs.filter(([, j]) => j === i).map(([c]) => c);
+      const group = el("div", { class: "group meld" }, el("span", { class: "tag", text: `Meld ${i + 1}${laid.length ? ` + laid off ${cardsText(laid)}` : ""}` }),
+        cardList(sortMeld([...m, ...laid]), { label: `meld ${i + 1}${laid.length ? `, with ${cardsSpoken(laid)} laid off` : ""}` }));
+      knocker.append(group);
+    });
+    knocker.append(el("div", { class: "group deadwood" }, el("span", { class: "tag", text: `Deadwood ${r.knocker_deadwood}` }),
+      cardList(r.knocker_deadwood_cards, { label: "deadwood" })));
+    const defender = el("div", {}, el("h3", { text: `${playerName(view, r.defender)} (defender)` }));
+    r.defender_melds.forEach((m, i) => defender.append(el("div", { class: "group meld" },
+      el("span", { class: "tag", text: `Meld ${i + 1}` }), cardList(sortMeld(m), { label: `meld ${i + 1}` }))));
+    defender.append(el("div", { class: "group deadwood" }, el("span", { class: "tag", text: `Deadwood ${r.defender_deadwood}` }),
+      cardList(r.defender_deadwood_cards, { label: "deadwood" })));
+    grid.append(knocker, defender);
+    box.append(grid);
+  }
+  const ol = el("ol", { class: "score-lines" });
+  for (const line of resultLines(view, r)) ol.append(el("li", { text: line }));
+  box.append(ol);
+  return box;
+}
+
+/** The score sheet: one row per finished hand, with the running totals. */
+export function scoreSheet(view) {
+  const n = view.players.length;
+  const wrap = el("div", { class: "table-wrap" });
+  const table = el("table", { id: "score-sheet" });
+  table.append(el("caption", { text: `Score sheet (game to ${view.options.target_score})` }));
+  const head = el("tr", {}, el("th", { scope: "col", text: "Hand" }), el("th", { scope: "col", text: "Result" }));
+  for (let i = 0; i < n; i += 1) head.append(el("th", { scope: "col", text: playerName(view, i) }));
+  table.append(el("thead", {}, head));
+  const body = el("tbody");
+  for (const r of view.hand_results) {
+    const row = el("tr", {}, el("th", { scope: "row", text: String(r.hand_no) }),
+      el("td", { text: r.outcome === "drawn" ? "drawn" : `${OUTCOME[r.outcome]}: ${playerName(view, r.winner)} +${r.points}` }));
+    for (let i = 0; i < n; i += 1) row.append(el("td", { text: r.outcome === "drawn" ? "" : String(r.scores[i]) }));
+    body.append(row);
+  }
+  const total = el("tr", { class: "total" }, el("th", { scope: "row", text: "Now" }), el("td", { text: "" }));
+  for (let i = 0; i < n; i += 1) total.append(el("td", { text: String(view.scores[i]) }));
+  body.append(total);
+  table.append(body);
+  wrap.append(table);
+  return wrap;
+}

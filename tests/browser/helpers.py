@@ -1,0 +1,100 @@
+"""What the browser tests share: waiting on the page, reading cards off it, an API client of their own."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from typing import Any, Callable
+
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+CARD_CODE = r"^[A2-9TJQK][CDHS]$"
+
+
+def wait_for(driver, predicate: Callable[[Any], Any], polls: int = 300, what: str = "the page"):
+    """Poll ``predicate(driver)`` every 0.1 s, at most ``polls`` times; its first truthy answer."""
+    # the pages re-render on every change, so an element found a moment ago may be gone: look again
+    return WebDriverWait(driver, polls * 0.1, poll_frequency=0.1,
+                         ignored_exceptions=[StaleElementReferenceException]).until(
+        lambda d: predicate(d), message=f"waiting for {what}")
+
+
+def css(driver, selector: str):
+    return driver.find_elements(By.CSS_SELECTOR, selector)
+
+
+def page_version(driver) -> int:
+    return int(driver.find_element(By.TAG_NAME, "body").get_attribute("data-version") or 0)
+
+
+def codes(driver, selector: str) -> list[str]:
+    """The data-card of every element matching ``selector``, read in one go (no stale references)."""
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll(arguments[0]), e => e.dataset.card)", selector)
+
+
+def hand_cards(driver) -> list[str]:
+    return codes(driver, "#hand .card")
+
+
+def text_of(driver, selector: str) -> str:
+    return driver.execute_script("const e = document.querySelector(arguments[0]); return e ? e.innerText : ''",
+                                 selector)
+
+
+def click_when_ready(driver, selector: str, what: str, polls: int = 300) -> None:
+    """Click the first enabled element matching ``selector`` once there is one."""
+    def attempt(d):
+        for e in css(d, selector):
+            if e.is_enabled() and e.is_displayed():
+                e.click()
+                return True
+        return False
+    wait_for(driver, attempt, polls=polls, what=what)
+
+
+def exchanges(driver) -> list[dict]:
+    """Every request and stream message the page's API client made or received."""
+    return driver.execute_script("return globalThis.ginboxExchanges || []")
+
+
+class Api:
+    """A small JSON client of the server (for setting up games the pages then show)."""
+
+    def __init__(self, base: str):
+        self.base = base
+
+    def call(self, method: str, path: str, body: Any = None, token: str | None = None,
+             headers: dict | None = None) -> tuple[int, Any]:
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.base + path, data=data, method=method)
+        if body is not None:
+            req.add_header("Content-Type", "application/json")
+        if token:
+            req.add_header("Authorization", f"Bearer {token}")
+        for k, v in (headers or {}).items():
+            req.add_header(k, v)
+        try:
+            with urllib.request.urlopen(req, timeout=30) as resp:
+                text = resp.read().decode()
+                return resp.status, json.loads(text) if text and resp.headers.get_content_type().endswith("json") else text
+        except urllib.error.HTTPError as err:
+            text = err.read().decode()
+            return err.code, json.loads(text) if text.startswith("{") else text
+
+    def view(self, game_id: str, token: str | None = None) -> dict:
+        status, view = self.call("GET", f"/games/{game_id}", token=token)
+        assert status == 200, view
+        return view
+
+    def wait_view(self, game_id: str, token: str | None, predicate, polls: int = 300) -> dict:
+        """Poll the view every 0.1 s until ``predicate(view)``, at most ``polls`` times."""
+        for _ in range(polls):
+            view = self.view(game_id, token)
+            if predicate(view):
+                return view
+            time.sleep(0.1)
+        raise AssertionError(f"the game never reached the state waited for: {view}")

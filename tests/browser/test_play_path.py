@@ -1,0 +1,106 @@
+"""A person's whole path through the pages: create a gin rami game against the basic bot in the
+lobby, play a hand (pass, draw, discard, draw, knock with melds laid out otherwise than offered),
+read the hand's result, and come back after a reload.
+
+The deal is fixed (RULES.md §1 and the explicit-deck extension) so that the hand goes the same way
+every run: ann (seat 0, non-dealer) holds 4S 5S 6S 7S 7C 7D 7H 2C 3H KC; the bot (seat 1, dealer)
+holds ten unrelated cards; the upcard is KS. Ann draws QS (and throws it back), then AD, and knocks
+discarding KC with 2C 3H AD = 2 + 3 + 1 = 6 deadwood. The 7S fits either the run 4S-7S or the set
+of sevens, so two arrangements leave 6: the test lays out the one the page did not offer.
+"""
+
+from __future__ import annotations
+
+import json
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from helpers import Api, click_when_ready, codes, css, hand_cards, page_version, text_of, wait_for
+from support.decks import build_deck
+
+ANN = ["4S", "5S", "6S", "7S", "7C", "7D", "7H", "2C", "3H", "KC"]
+BOT = ["KH", "QD", "JS", "TD", "8H", "6D", "5H", "3D", "2H", "AH"]
+DECK = build_deck(ANN, BOT, "KS", stock_top=["QS", "9H", "AD"])
+
+
+def click_key(driver, key: str, what: str):
+    click_when_ready(driver, f'[data-key="{key}"]', what)
+
+
+def create_game_in_lobby(driver, base: str) -> str:
+    driver.get(base + "/")
+    wait_for(driver, lambda d: css(d, "#seat1-kind"), what="the seat rows")
+    driver.find_element(By.ID, "seat0-name").send_keys("ann")
+    Select(driver.find_element(By.ID, "seat1-kind")).select_by_value("bot:basic")
+    driver.find_element(By.CSS_SELECTOR, "#create-form details summary").click()
+    Select(driver.find_element(By.NAME, "first_dealer")).select_by_value("1")
+    driver.find_element(By.ID, "decks").send_keys(json.dumps([DECK]))
+    driver.find_element(By.ID, "create-button").click()
+    wait_for(driver, lambda d: "/play/" in d.current_url, what="the table page")
+    return driver.current_url.split("/play/")[1].split("#")[0]
+
+
+def test_a_whole_hand_against_the_basic_bot_from_the_lobby_to_the_result_and_back(live_server, new_browser):
+    api = Api(live_server)
+    driver = new_browser()
+    game_id = create_game_in_lobby(driver, live_server)
+
+    # the hand shows the ten dealt cards, sorted, with the melds the server's analysis finds
+    wait_for(driver, lambda d: len(hand_cards(d)) == 10, what="ann's hand")
+    assert sorted(hand_cards(driver)) == sorted(ANN)
+    wait_for(driver, lambda d: "deadwood 15" in text_of(d, "#deadwood"), what="the deadwood")  # 2C 3H KC: 2 + 3 + 10
+    assert codes(driver, "#hand .group.meld .card")  # the melds are marked as groups
+    assert "KS" in codes(driver, "#discard-pile .card")
+
+    click_key(driver, "pass_upcard", "the pass button")
+    click_key(driver, "draw_stock", "ann's first draw")
+    wait_for(driver, lambda d: len(hand_cards(d)) == 11, what="eleven cards")
+    assert "QS" in hand_cards(driver)
+    click_key(driver, "discard:QS", "the QS discard button")
+    wait_for(driver, lambda d: "QS" not in hand_cards(d), what="the discard")
+
+    click_key(driver, "draw_stock", "ann's second draw (after the bot's turn)")
+    wait_for(driver, lambda d: "AD" in hand_cards(d), what="the ace of diamonds")
+    click_key(driver, "knock:KC", "the knock button")
+
+    # the panel offers a least-deadwood arrangement; move the 7S to the other meld
+    wait_for(driver, lambda d: css(d, "#knock-panel select"), what="the knock panel")
+    where = driver.execute_script(
+        "return Object.fromEntries(['4S', '7C', '7S'].map(c => [c, document.getElementById('assign-' + c).value]))")
+    assert where["4S"] != where["7C"] and "-1" not in (where["4S"], where["7C"])
+    target = where["7C"] if where["7S"] == where["4S"] else where["4S"]
+    chosen_set = ["7C", "7D", "7H", "7S"] if target == where["7C"] else ["7C", "7D", "7H"]
+    Select(driver.find_element(By.ID, "assign-7S")).select_by_value(target)
+    wait_for(driver, lambda d: "Deadwood: 6" in text_of(d, "#knock-deadwood"), what="the live deadwood")
+    summary = text_of(driver, "#knock-summary")
+    assert "not a set or a run" not in summary
+    driver.find_element(By.ID, "knock-confirm").click()
+
+    # the result: both hands laid out and the score explained
+    wait_for(driver, lambda d: "Hand 1" in text_of(d, "#result"), what="the hand's result")
+    result = text_of(driver, "#result")
+    assert "Hand 1: knock" in result
+    spectator = api.view(game_id)
+    last = spectator["last_hand"]
+    assert last["outcome"] == "knock" and last["knocker"] == 0 and last["knocker_deadwood"] == 6
+    assert sorted(map(sorted, last["knocker_melds"])) == sorted([sorted(chosen_set), sorted(
+        ["4S", "5S", "6S", "7S"] if len(chosen_set) == 3 else ["4S", "5S", "6S"])])
+    assert last["points"] == last["defender_deadwood"] - 6
+    lines = text_of(driver, "#result .score-lines").splitlines()
+    assert any(f"scores {last['defender_deadwood']} − 6 = {last['points']}" in line for line in lines), lines
+    sheet = text_of(driver, "#score-sheet")
+    assert f"knock: ann +{last['points']}" in sheet
+
+    # a reload finds the seat again (its token is in this browser) and the game where it stands
+    version = page_version(driver)
+    driver.refresh()
+    wait_for(driver, lambda d: page_version(d) >= version and len(hand_cards(d)) >= 10, what="the table after a reload")
+    assert "seat 0" in text_of(driver, "#whoami")
+    assert "Hand 1: knock" in text_of(driver, "#result")
+    assert spectator["hand_no"] == 2
+
+    # the lobby offers to resume it
+    driver.get(live_server + "/")
+    click_when_ready(driver, f'a.resume[data-game="{game_id}"]', "the resume link")
+    wait_for(driver, lambda d: len(hand_cards(d)) >= 10, what="the resumed table")
