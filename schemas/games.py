@@ -116,6 +116,8 @@ class CreateGameSchema(StrictSchema):
     seats = fields.List(SeatSpecField(), required=True, validate=validate.Length(MIN_SEATS, MAX_SEATS))
     roles = fields.Nested(RolesSchema)
     first_dealer = StrictInteger(validate=validate.Range(0, SEATS_PER_VARIANT[GIN_RAMI] - 1))
+    #: open seats only an invited player may claim, with the secret the answer gives once per seat
+    private = StrictBoolean()
     decks = fields.List(
         fields.List(CardCode(), validate=[validate.Length(52, 52), unique_cards]),
         validate=validate.Length(1, MAX_DECKS),
@@ -146,12 +148,15 @@ class SeatInfoSchema(Schema):
     kind = fields.String(required=True)
     bot = fields.String()
     token = fields.String()
+    invite = fields.String()
 
 
 class ClaimSeatSchema(StrictSchema):
     """POST /games/{id}/seats/{seat}."""
 
     name = Name(required=True)
+    #: the seat's invite secret, for a seat of a private game
+    invite = fields.String(validate=validate.Length(1, 200))
 
 
 class AdviceSchema(StrictSchema):

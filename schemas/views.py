@@ -64,6 +64,7 @@ class ViewSchema(Schema):
     end = fields.Nested(EndSchema, allow_none=True, required=True)
     commitment = fields.String(required=True)
     randomly_dealt = fields.Boolean(required=True)
+    private_seats = fields.List(fields.Integer(), required=True)
     viewer = fields.Integer(allow_none=True, required=True)
     viewer_role = fields.String(required=True)
     hand_owner = fields.Integer(allow_none=True, required=True)

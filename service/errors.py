@@ -58,6 +58,12 @@ class Forbidden(DomainError):
     code = "forbidden"
 
 
+class InviteRequired(DomainError):
+    """The seat is by invitation: the claim must present the seat's invite secret, and did not."""
+
+    code = "invite_required"
+
+
 class Conflict(DomainError):
     """The game kept changing while the request was decided."""
 

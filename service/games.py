@@ -10,6 +10,7 @@ bot scheduler. Everything a caller sees of a game passes through ``service.rules
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import logging
 import secrets
@@ -26,6 +27,7 @@ from service.errors import (
     GameNotOver,
     IdempotencyKeyReused,
     InvalidVersion,
+    InviteRequired,
     SeatNotFound,
     Unauthorized,
     VersionMismatch,
@@ -37,7 +39,7 @@ from service.store import advice as advice_log
 from service.store.advice import AdviceLog, InMemoryAdviceLog
 from service.store.base import GameIndex, canonical_json, scoped_idempotency_key
 from service.store.errors import ConcurrencyError, IdempotencyConflict, UnknownGame
-from service.store.tokens import TokenStore, issue_token
+from service.store.tokens import TokenStore, hash_token, issue_token
 
 log = logging.getLogger(__name__)
 
@@ -203,6 +205,8 @@ class GameService:
                 players.append(player)
             else:
                 players.append({"name": seat["name"]})
+        # a private game's open seats each get an invite secret, shown once; the log keeps its hash
+        invites = {i: issue_token() for i, p in enumerate(players) if p is None} if body.get("private") else {}
         spec = game.GameSpec(
             variant=body["variant"],
             players=players,
@@ -211,6 +215,7 @@ class GameService:
             decks=body.get("decks"),
             roles=body.get("roles"),
             first_dealer=body.get("first_dealer"),
+            invites={i: hash_token(secret) for i, secret in invites.items()} or None,
         )
         new_events = game.start(spec)
         game_id = self.id_factory()
@@ -223,7 +228,8 @@ class GameService:
         seats = []
         for i, p in enumerate(players):
             if p is None:
-                seats.append({"seat": i, "name": None, "kind": "open"})
+                seats.append({"seat": i, "name": None, "kind": "open",
+                              **({"invite": invites[i]} if i in invites else {})})
             elif "bot" in p:
                 seats.append({"seat": i, "name": p["name"], "kind": "bot", "bot": p["bot"]})
             else:
@@ -236,18 +242,21 @@ class GameService:
             "view": self.render(game_id, state, None),
         }
 
-    def claim_seat(self, game_id: str, seat: int, read_name: Callable[[], str]) -> tuple[str, Answer]:
+    def claim_seat(self, game_id: str, seat: int, read_body: Callable[[], dict]) -> tuple[str, Answer]:
         """Sit a person at an open seat: (their token, their view).
 
-        ``read_name`` reads the name from the request once the game is known to exist.
+        ``read_body`` reads the claim (``name``, and ``invite`` for a seat by invitation) from the
+        request once the game is known to exist.
         """
         state = self.state(game_id)
-        name = read_name()
+        body = read_body()
+        name = body["name"]
         for attempt in range(CLAIM_ATTEMPTS):
             if attempt:
                 state = self.state(game_id)
             if not 0 <= seat < len(state.players):
                 raise SeatNotFound(f"this game has seats 0 to {len(state.players) - 1}")
+            self._check_invite(state, seat, body.get("invite"))
             new_events = game.decide(state, None, commands.ClaimSeat(seat, {"name": name}))
             try:
                 version, new_state = self.repository.save(game_id, state, new_events)
@@ -258,6 +267,19 @@ class GameService:
             self._appended(game_id, new_state)
             return token, Answer(self.render(game_id, new_state, seat), version)
         raise Conflict("the game kept changing while the seat was claimed; retry")
+
+    @staticmethod
+    def _check_invite(state, seat: int, presented: str | None) -> None:
+        """InviteRequired unless the seat is public or ``presented`` is its invite secret.
+
+        The log keeps only the secret's SHA-256 (GameCreated.invites); it is compared in constant
+        time, as seat tokens are.
+        """
+        stored = (state.invites or {}).get(str(seat))
+        if stored is None:
+            return
+        if not isinstance(presented, str) or not hmac.compare_digest(hash_token(presented), stored):
+            raise InviteRequired(f"seat {seat} is by invitation: present its invite secret as 'invite'")
 
     # -- reading -------------------------------------------------------------------------------
 

@@ -118,7 +118,7 @@ def claim_seat(game_id: str, seat: str):
     """Sit at an open seat; the token is in this answer only."""
     # any segment that is no seat number of the game (-1, abc, 1.0, 7) is 404 seat_not_found
     seat = int(seat) if _SEAT.fullmatch(seat) else -1
-    token, answer = _service_for(game_id).claim_seat(game_id, seat, lambda: load_body(_CLAIM_SEAT_SCHEMA)[0]["name"])
+    token, answer = _service_for(game_id).claim_seat(game_id, seat, lambda: load_body(_CLAIM_SEAT_SCHEMA)[0])
     payload = {"seat": seat, "token": token, "view": answer.view}
     return json_response(_DUMP_SEAT_CLAIMED(payload), 201,
                          {"ETag": etag(answer.version), "Location": f"/games/{game_id}"})

@@ -55,6 +55,10 @@ _REQUEST = {
     "forbidden": _t(403, "Forbidden",
                     "The token's seat may not send this request at all (for example, advice in gin-rami, "
                     "which has no advisor)."),
+    "invite_required": _t(403, "Invite required",
+                          "This open seat was created by invitation (`private` game): claim it with the "
+                          "seat's invite secret in the body (`invite`), as given once to the game's creator. "
+                          "A missing or wrong secret is refused the same way, and nothing changes."),
     "rate_limited": _t(429, "Too many requests",
                        "More requests than GINBOX_RATE_LIMIT per minute from this client address or token. "
                        "Wait the seconds in Retry-After."),
@@ -125,6 +129,8 @@ _RULES = {
     "invalid_first_dealer": _t(422, "Invalid first dealer",
                                "first_dealer is seat 0 or 1 in gin-rami; in three-hand the box deals."),
     "invalid_deck": _t(422, "Invalid deck", "An explicit deck lists the 52 card codes once each, top first."),
+    "invalid_invites": _t(422, "Invalid invites",
+                          "Invites name open seats of the game, each with the SHA-256 (hex) of its secret."),
     "invalid_seed": _t(422, "Invalid seed", "The seed must be non-empty bytes."),
     "invalid_seat": _t(422, "Invalid seat", "The seat is not a seat of this game."),
     "invalid_event": _t(422, "Invalid event", "An event lacks a field its type and version need."),

@@ -35,6 +35,7 @@ DOMAIN_STATUSES: dict[type[errors.DomainError], int] = {
     errors.VersionNotFound: 404,
     errors.Unauthorized: 401,
     errors.Forbidden: 403,
+    errors.InviteRequired: 403,
     errors.Conflict: 409,
     errors.GameNotOver: 409,
     errors.AdviceLimitReached: 409,

@@ -98,6 +98,7 @@ def verify(log_events: Iterable[Any], seed: bytes | str) -> dict:
             decks=[list(d) for d in created.decks] if created.decks else None,
             roles=dict(created.roles) if created.roles is not None else None,
             first_dealer=created.first_dealer,
+            invites=dict(created.invites) if created.invites else None,
         )
         expected = game.start(spec)
         i = len(expected)

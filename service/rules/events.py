@@ -29,6 +29,9 @@ class GameCreated:
 
     ``seed`` (hex) and ``decks`` (explicit decks for the first hands) are secrets: views hide
     them until the game is over. ``commitment`` is the SHA-256 of the seed, public from the start.
+    ``invites`` ({"<seat>": SHA-256 hex of its invite secret}, an extension) names the seats only
+    an invited player may claim; None (and absent on the wire) for a public game, as in games
+    recorded before invites existed.
     """
 
     variant: str
@@ -41,8 +44,12 @@ class GameCreated:
     decks: Optional[tuple] = None
     roles: Optional[dict] = None
     first_dealer: Optional[int] = None
+    invites: Optional[dict] = None
     TYPE: ClassVar[str] = "game_created"
     V: ClassVar[int] = 1
+    #: fields added after version 1 was first written: left out of the wire form while None, so
+    #: that events without them encode exactly as they always did
+    OMIT_IF_NONE: ClassVar[tuple] = ("invites",)
 
 
 @dataclass(frozen=True)
@@ -317,10 +324,15 @@ def _from_wire(value: Any) -> Any:
 def encode(event: Event) -> dict:
     """The event's wire form ``{"type": str, "v": int, "data": dict}``."""
     cls = type(event)
+    omit = getattr(cls, "OMIT_IF_NONE", ())
     return {
         "type": cls.TYPE,
         "v": cls.V,
-        "data": {name: _to_wire(getattr(event, name)) for name in _FIELDS[cls]},
+        "data": {
+            name: _to_wire(getattr(event, name))
+            for name in _FIELDS[cls]
+            if not (name in omit and getattr(event, name) is None)
+        },
     }
 
 

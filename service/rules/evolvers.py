@@ -52,6 +52,7 @@ def _game_created(_: Any, e: GameCreated) -> GameState:
         decks=tuple(tuple(d) for d in e.decks) if e.decks else None,
         spec_roles=dict(e.roles) if e.roles is not None else None,
         spec_first_dealer=e.first_dealer,
+        invites=dict(e.invites) if e.invites else None,
     )
 
 

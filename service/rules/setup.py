@@ -7,6 +7,7 @@ the box deals) and §3 (gin rami: the first dealer by cut, or given), with the r
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +26,8 @@ class GameSpec:
     ``decks``: explicit decks (52 codes, top first) for hands 1, 2, ...; later hands use the seed.
     ``roles``: three-hand {"box": seat, "captain": seat, "advisor": seat} instead of a cut.
     ``first_dealer``: gin-rami first dealer instead of a cut.
+    ``invites``: {open seat: SHA-256 hex of its invite secret} for seats only an invited player
+    may claim (an extension); the engine records the hashes and never sees a secret.
     """
 
     variant: str
@@ -34,6 +37,27 @@ class GameSpec:
     decks: list | None = None
     roles: dict | None = None
     first_dealer: int | None = None
+    invites: dict | None = None
+
+
+_SHA256_HEX = re.compile(r"[0-9a-f]{64}")
+
+
+def _check_invites(invites: Any, players: list) -> dict | None:
+    """The invites as GameCreated records them ({"<seat>": hash}), or None for a public game."""
+    if not invites:
+        return None
+    if not isinstance(invites, dict):
+        raise invalid("invalid_invites", "invites map open seats to the SHA-256 of their secrets")
+    out = {}
+    for seat, digest in invites.items():
+        seat = int(seat) if isinstance(seat, str) and seat.isdigit() else seat
+        if not is_seat(seat, len(players)) or players[seat] is not None:
+            raise invalid("invalid_invites", f"seat {seat!r} is not an open seat of this game")
+        if not isinstance(digest, str) or not _SHA256_HEX.fullmatch(digest):
+            raise invalid("invalid_invites", f"the invite of seat {seat} must be a SHA-256 in hex")
+        out[str(seat)] = digest
+    return dict(sorted(out.items()))
 
 
 def is_seat(value: Any, nseats: int) -> bool:
@@ -92,6 +116,7 @@ def start(spec: GameSpec) -> list:
         if not is_seat(first_dealer, 2):
             raise invalid("invalid_first_dealer", "first_dealer must be seat 0 or 1")
     randomly_dealt = decks is None and roles is None and first_dealer is None
+    invites = _check_invites(spec.invites, players)
     created = GameCreated(
         variant=variant.name,
         options=options,
@@ -103,6 +128,7 @@ def start(spec: GameSpec) -> list:
         decks=decks,
         roles=roles,
         first_dealer=first_dealer,
+        invites=invites,
     )
     out: list = [created]
     if all(p is not None for p in players):

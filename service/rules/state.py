@@ -132,6 +132,7 @@ FIELDS = (
     Field("decks", GIVEN, _DECKS),
     Field("spec_roles", GIVEN, _OPTIONAL_DICT),
     Field("spec_first_dealer", GIVEN),
+    Field("invites", GIVEN, _OPTIONAL_DICT),  # {"<seat>": SHA-256 of its invite secret}, or None
     Field("cuts", (), _CUTS),  # (purpose, round, seats, cards) of each cut
     # the hand in play: cards are ints, hands 52-bit masks (cards module)
     Field("hands", _per_seat_zero, _MASKS),

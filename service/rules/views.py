@@ -92,6 +92,7 @@ def view_state(state: GameState, viewer: int | None, advice_log: Iterable[dict] 
         "end": dict(state.end) if state.end is not None else None,
         "commitment": state.commitment,
         "randomly_dealt": state.randomly_dealt,
+        "private_seats": sorted(int(seat) for seat in state.invites) if state.invites else [],
         "viewer": viewer if _role_of(state, viewer) != "spectator" else None,
         "viewer_role": _role_of(state, viewer),
         "hand_owner": owner if hand is not None else None,
@@ -136,6 +137,9 @@ def view_event(event: Any, viewer: int | None, state_before: GameState | None, r
         data = dict(enc["data"])
         data["seed"] = None
         data["decks"] = None
+        if data.get("invites"):
+            # which seats are by invitation is public; the hashes of their secrets are not
+            data["invites"] = {seat: None for seat in data["invites"]}
         return {**enc, "data": data}
     if t is HandDealt:
         data = dict(enc["data"])
