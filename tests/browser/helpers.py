@@ -12,6 +12,13 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 CARD_CODE = r"^[A2-9TJQK][CDHS]$"
+_RANKS = {"A": "ace", "T": "10", "J": "jack", "Q": "queen", "K": "king"}
+_SUITS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+
+
+def label_of(card: str) -> str:
+    """How the pages name a card to a screen reader: "7 of hearts", "queen of spades"."""
+    return f"{_RANKS.get(card[0], card[0])} of {_SUITS[card[1]]}"
 
 
 def wait_for(driver, predicate: Callable[[Any], Any], polls: int = 300, what: str = "the page"):

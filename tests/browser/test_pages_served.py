@@ -25,7 +25,7 @@ def test_every_page_and_every_asset_it_names_is_served(api):
         for asset in re.findall(r'(?:src|href)="(/web/[^"]+)"', html):
             got = api.get(asset)
             assert got.status_code == 200 and got.get_data(), asset
-            assert got.mimetype == {"js": "text/javascript", "css": "text/css"}[asset.rsplit(".", 1)[1]]
+            assert got.mimetype == {"js": "text/javascript", "css": "text/css", "svg": "image/svg+xml"}[asset.rsplit(".", 1)[1]]
 
 
 def test_every_module_a_script_imports_is_served(api):
@@ -42,7 +42,7 @@ def test_every_module_a_script_imports_is_served(api):
     assert {"/web/api.js", "/web/cards.js", "/web/ui.js", "/web/seats.js"} <= seen
 
 
-@pytest.mark.parametrize("path", ["/web/nothing.js", "/web/lobby.html", "/web/..%2Fdocs.html",
+@pytest.mark.parametrize("path", ["/web/nothing.js", "/web/lobby.html", "/web/icon.png", "/web/..%2Fdocs.html",
                                   "/play/short", "/watch/not-sixteen-chars", "/replay/AAAAAAAAAAAAAAA!"])
 def test_unknown_assets_and_malformed_game_ids_are_404_problems(api, path):
     resp = api.get(path)

@@ -45,7 +45,7 @@ async function call(method, path, { token, body, headers = {} } = {}) {
     }
     if (!resp.ok) throw new ApiError(resp.status, data || { detail: text });
     const etag = resp.headers.get("ETag");
-    return { data, status: resp.status, version: etag ? Number(etag.replaceAll('"', "")) : null };
+    return { data, text, status: resp.status, version: etag ? Number(etag.replaceAll('"', "")) : null };
   }
 }
 
@@ -71,6 +71,8 @@ export const listEvents = (id, token, after = 0, limit = 1000) =>
   call("GET", `${g(id)}/events?after=${after}&limit=${limit}`, { token });
 export const stateAt = (id, token, version) => call("GET", `${g(id)}/state?version=${version}`, { token });
 export const auditGame = (id) => call("GET", `${g(id)}/audit`);
+/** A finished game's log as NDJSON text (GET /games/{id}/export). */
+export const exportGame = async (id) => (await call("GET", `${g(id)}/export`, { headers: { Accept: "application/x-ndjson" } })).text;
 export const analyseMelds = (cards) => call("POST", "/analysis/melds", { body: { cards } });
 
 /** Every event of a game the caller may see, following next_after page by page. */

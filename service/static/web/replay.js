@@ -53,6 +53,8 @@ function describe(view, ev) {
     case "hand_drawn": return `Hand ${d.hand_no} is drawn: nobody scores.`;
     case "turn_timed_out": return `${name(d.seat)}'s turn clock runs out: the basic bot moves for them.`;
     case "advice_given": return `${name(d.seat)} advises: “${d.text}”`;
+    case "game_resigned": return `${name(d.seat)} resigns: ${d.winner !== undefined && d.winner !== null ? `${name(d.winner)} wins` : "the game is over"}.`;
+    case "game_abandoned": return "Nobody moved for too long: the game is abandoned, and nobody wins.";
     case "game_ended": return `Game over: ${name(d.winner)} wins, ${d.scores.join(" to ")}.`;
     default: return `${ev.type.replaceAll("_", " ")}${d.seat !== undefined ? ` (${name(d.seat)})` : ""}.`;
   }
@@ -115,27 +117,30 @@ async function show(index) {
   $("#scores").replaceChildren(el("h2", { text: "Scores" }), scoreSheet(at));
 }
 
+// AUDIT PANEL: audit.js re-derives, in this browser, every deck and cut of the game's export
+// from its revealed seed and checks the seed against the commitment published at creation.
 async function loadAuditPanel() {
   const body = $("#audit-body");
-  try {
-    const mod = await import("/web/audit.js");
-    const run = mod.default || Object.values(mod).find((f) => typeof f === "function");
-    body.replaceChildren(el("p", { class: "muted", text: "Auditing in this browser…" }));
-    const report = await run(gameId, { container: body });
-    if (report && !body.querySelector("[data-audit-report]")) {
-      body.replaceChildren(el("pre", { "data-audit-report": "", text: JSON.stringify(report, null, 2) }));
-    }
-  } catch {
-    // no browser-side auditor on this server: the server's own audit of the finished game
+  const button = el("button", { type: "button", id: "audit-run" }, "Audit this game in the browser");
+  body.replaceChildren(el("p", { text: "Check that every deal came from the seed the server committed to before the game began, without trusting the server." }), button);
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    const out = el("div", { id: "audit-report", role: "status" }, el("p", { text: "Auditing…" }));
+    body.append(out);
     try {
-      const { data } = await api.auditGame(gameId);
-      body.replaceChildren(el("p", { id: "server-audit", text: data.ok
-        ? "The server's audit: the seed matches its commitment, every deal is the one the seed gives, and replaying the moves gives the same scores."
-        : `The server's audit found a problem: ${data.checks.filter((c) => !c.ok).map((c) => c.detail).join("; ")}` }));
+      const { auditExport } = await import("./audit.js");
+      const checks = await auditExport(await api.exportGame(gameId));
+      const failed = checks.filter((c) => !c.passed);
+      const list = el("ul", {});
+      for (const c of checks) list.append(el("li", { class: c.passed ? "" : "error", text: `${c.passed ? "✓ passed" : "✗ FAILED"}: ${c.name} — ${c.detail}` }));
+      out.replaceChildren(el("p", { class: failed.length ? "error" : "", "data-ok": String(!failed.length),
+        text: failed.length ? `${failed.length} of ${checks.length} checks failed.` : `All ${checks.length} checks passed.` }), list);
     } catch (err) {
-      body.replaceChildren(el("p", { class: "muted", text: `No audit available: ${err.message}` }));
+      out.replaceChildren(el("p", { class: "error", text: `The audit could not run: ${err.message}` }));
+    } finally {
+      button.disabled = false;
     }
-  }
+  });
 }
 
 async function start() {

@@ -20,6 +20,7 @@ const state = {
   connection: "connecting",
   turnStartedAt: null, // ms, the time of the latest event (the turn clock runs from it)
   busy: false,
+  confirmResign: false,
   message: "",
 };
 
@@ -143,7 +144,11 @@ function phaseText(view) {
     return `Waiting for players: seat${open.length > 1 ? "s" : ""} ${open.join(", ")} open.`;
   }
   if (view.status === "over") {
-    return `Game over: ${playerName(view, view.winner)} wins, ${view.scores.map((s, i) => `${playerName(view, i)} ${s}`).join(", ")}.`;
+    const scores = view.scores.map((s, i) => `${playerName(view, i)} ${s}`).join(", ");
+    const end = view.end || { reason: "target_score" };
+    if (end.reason === "abandoned") return `Game over: abandoned after ${end.idle_s} s without a move; nobody wins (${scores}).`;
+    const why = end.reason === "resigned" ? `${playerName(view, end.resigned)} resigned; ` : "";
+    return `Game over: ${why}${playerName(view, view.winner)} wins, ${scores}.`;
   }
   const yours = view.viewer !== null && view.to_act.includes(view.viewer);
   const who = yours ? "Your turn" : `${names.join(" and ")} to play`;
@@ -368,6 +373,23 @@ function renderKnockPanel(view) {
   return panel;
 }
 
+/** Resigning (an extension, never among legal_moves): any seated player of a game in play, asked twice. */
+function renderResign(view) {
+  if (view.viewer === null || view.status !== "playing" || state.mode !== "play") return null;
+  if (!state.confirmResign) {
+    return el("p", {}, el("button", { type: "button", id: "resign", "data-key": "resign",
+      onclick: () => { state.confirmResign = true; render(); document.getElementById("resign-yes").focus(); } },
+    "Resign the game…"));
+  }
+  return el("div", { class: "knock-panel", role: "alertdialog", "aria-labelledby": "resign-q" },
+    el("p", { id: "resign-q", text: "Resign? The game ends now: the other side wins and the scores stand." }),
+    el("div", { class: "moves" },
+      el("button", { type: "button", id: "resign-yes", class: "primary", disabled: state.busy,
+        onclick: () => { state.confirmResign = false; play({ type: "resign" }); } }, "Yes, resign"),
+      el("button", { type: "button", id: "resign-no",
+        onclick: () => { state.confirmResign = false; render(); } }, "No, play on")));
+}
+
 function renderBoard(view) {
   const board = $("#board");
   const parts = [];
@@ -383,6 +405,8 @@ function renderBoard(view) {
   if (view.status === "over") {
     parts.push(el("p", {}, el("a", { class: "button", href: `/replay/${view.game_id}`, text: "Replay this game" })));
   }
+  const resign = renderResign(view);
+  if (resign) parts.push(resign);
   board.replaceChildren(...parts);
 }
 
@@ -461,6 +485,10 @@ function render() {
 
 // ---------------------------------------------------------------- start
 
+/** The stream's states so far ("live", "reconnecting", "ended"), for whoever wants the history. */
+const connectionStates = [];
+globalThis.ginboxConnectionStates = connectionStates;
+
 async function start() {
   if (state.mode === "play") {
     [state.seat, state.token] = pickSeat();
@@ -479,6 +507,7 @@ async function start() {
     lastEventId: state.view.version,
     isOver: () => state.view && state.view.status === "over",
     onState: (s) => {
+      connectionStates.push(s);
       const wasLost = state.connection === "reconnecting";
       state.connection = s;
       renderConnection();
