@@ -4,8 +4,8 @@
 // service/rules/fairness.py specifies (the numbered steps below are its steps). It shares no
 // code with the server; service/docs/fairness-vectors.json holds the vectors both must match.
 //
-//   import { auditExport } from "/web/audit.js";
-//   const checks = await auditExport(await (await fetch(`/games/${id}/export`)).text());
+//   import auditGame, { auditExport } from "/web/audit.js";
+//   const checks = await auditGame(id);  // fetches GET /games/{id}/export, then auditExport(text)
 //   // [{name: "commitment", passed: true, detail: "..."}, {name: "deal_1", ...}, ...]
 
 export const DECK_LABEL = "ginbox/deck/";
@@ -268,4 +268,11 @@ export async function auditExport(exportText) {
   }
   if (!deals.length) check("deals", false, "the log holds no deal");
   return checks;
+}
+
+/** Fetch a finished game's export from this page's server and audit it: the checks. */
+export default async function auditGame(gameId) {
+  const resp = await fetch(`/games/${encodeURIComponent(gameId)}/export`);
+  if (!resp.ok) throw new Error(`GET /games/${gameId}/export answered ${resp.status}`);
+  return auditExport(await resp.text());
 }

@@ -1,0 +1,198 @@
+"""The browser auditor (service/static/web/audit.js) on real exports: games played to the end over
+HTTP on the live server audit with every check passed in a headless Chromium, and the same
+exports, tampered with, fail exactly the checks the tampering breaks."""
+
+from __future__ import annotations
+
+import json
+import random
+from urllib.parse import urlsplit
+
+import pytest
+
+from support.decks import build_deck
+from support.randomplay import choose_move
+from support.servers import HttpClient
+
+pytestmark = pytest.mark.browser
+
+# seat 1 takes the upcard TH and goes gin discarding KS: 20 points, target 1 reached
+GIN_DECK = build_deck("AC 2C 3C 4D 4H 4S 7H 8H 9H KS".split(), "5C 6D 8S JD QC KD 2H 3S 9D TC".split(), "TH")
+
+AUDIT = """
+const [moduleUrl, gameId, exportText, done] = arguments;
+(async () => {
+  const audit = await import(moduleUrl);
+  // with no text given, the module's default export fetches the game's export itself
+  return exportText === null ? await audit.default(gameId) : await audit.auditExport(exportText);
+})().then(done, (err) => done({error: String(err && err.stack || err)}));
+"""
+
+
+def _http(live_server: str) -> HttpClient:
+    url = urlsplit(live_server)
+    return HttpClient(url.hostname, url.port)
+
+
+def _play_to_the_end(http: HttpClient, variant: str, rng_seed: int, target_score: int) -> str:
+    """A game of humans, dealt and cut from its seed, played to the end with random legal moves."""
+    seats = [{"name": f"p{i}"} for i in range(3 if variant == "three-hand" else 2)]
+    created = http.call("POST", "/games", {"variant": variant, "seats": seats, "options": {"target_score": target_score}})
+    assert created.status == 201, created.body
+    game_id = created.body["game_id"]
+    tokens = {s["seat"]: s["token"] for s in created.body["seats"]}
+    rng = random.Random(rng_seed)
+    for _ in range(3000):
+        public = http.call("GET", f"/games/{game_id}")
+        assert public.status == 200, public.body
+        if public.body["status"] == "over":
+            return game_id
+        seat = public.body["to_act"][0]
+        view = http.call("GET", f"/games/{game_id}", token=tokens[seat]).body
+        moved = http.call("POST", f"/games/{game_id}/moves", choose_move(view, rng), token=tokens[seat])
+        assert moved.status == 200, moved.body
+    raise AssertionError(f"game {game_id} did not end in 3000 moves")
+
+
+def _export(http: HttpClient, game_id: str) -> list[dict]:
+    status, _, body = http.request("GET", f"/games/{game_id}/export")
+    assert status == 200, body
+    return [json.loads(line) for line in body.decode().splitlines() if line.strip()]
+
+
+def _text(lines: list[dict]) -> str:
+    return "".join(json.dumps(line) + "\n" for line in lines)
+
+
+def _audit_in_browser(new_browser, live_server: str, game_id: str | None = None, text: str | None = None) -> dict:
+    """{check name: (passed, detail)} as audit.js, served by the app, computes it in Chromium."""
+    driver = new_browser()
+    driver.set_script_timeout(120)
+    driver.get(f"{live_server}/healthz")  # a page of the server's origin: a secure context with WebCrypto
+    out = driver.execute_async_script(AUDIT, f"{live_server}/web/audit.js", game_id, text)
+    assert isinstance(out, list), out
+    names = [c["name"] for c in out]
+    assert len(names) == len(set(names)), f"a check named twice: {names}"
+    return {c["name"]: (c["passed"], c["detail"]) for c in out}
+
+
+def _failed(checks: dict) -> set[str]:
+    return {name for name, (passed, _) in checks.items() if not passed}
+
+
+@pytest.fixture(scope="module")
+def finished(live_server):
+    """Finished games dealt and cut from their seeds: {variant: (game id, export lines)}.
+
+    Gin rami to 50 points: games are played until one took several hands (the seed, drawn by the
+    server, decides how many); three-hand to 1 point ends with the first knock.
+    """
+    http = _http(live_server)
+    games = {}
+    for rng_seed in range(11, 21):
+        game_id = _play_to_the_end(http, "gin-rami", rng_seed, 50)
+        lines = _export(http, game_id)
+        if sum(ln["type"] == "hand_dealt" for ln in lines) >= 2:
+            games["gin-rami"] = (game_id, lines)
+            break
+    assert "gin-rami" in games, "ten gin rami games to 50 points, each over in one hand"
+    game_id = _play_to_the_end(http, "three-hand", 12, 1)
+    games["three-hand"] = (game_id, _export(http, game_id))
+    return games
+
+
+@pytest.mark.parametrize("variant", ["gin-rami", "three-hand"])
+def test_a_finished_game_read_by_the_page_passes_every_check(new_browser, live_server, finished, variant):
+    game_id, lines = finished[variant]
+    checks = _audit_in_browser(new_browser, live_server, game_id=game_id)
+    assert not _failed(checks), checks
+
+    hands = [ln["data"]["hand_no"] for ln in lines if ln["type"] == "hand_dealt"]
+    rounds = [ln["data"]["round"] for ln in lines if ln["type"] == "cards_cut"]
+    assert hands and rounds, "a game dealt and cut from its seed"
+    assert set(checks) == ({"log", "seed_recorded", "commitment", "randomly_dealt_flag", "cut_outcome"}
+                           | {f"deal_{n}" for n in hands} | {f"cut_{r}" for r in rounds})
+    # the server's own audit checked the very same deals and cuts
+    status, _, body = _http(live_server).request("GET", f"/games/{game_id}/audit")
+    assert status == 200
+    server_names = {c["name"] for c in json.loads(body)["checks"] if c["name"].startswith(("deal_", "cut_"))}
+    assert server_names == {n for n in checks if n.startswith(("deal_", "cut_")) and n != "cut_outcome"}
+
+
+def test_a_game_ended_by_resigning_passes_every_check(new_browser, live_server):
+    http = _http(live_server)
+    created = http.call("POST", "/games", {"variant": "gin-rami", "seats": [{"name": "a"}, {"name": "b"}]})
+    assert created.status == 201, created.body
+    game_id = created.body["game_id"]
+    resigned = http.call("POST", f"/games/{game_id}/moves", {"type": "resign"}, token=created.body["seats"][0]["token"])
+    assert resigned.status == 200, resigned.body
+    lines = _export(http, game_id)
+    assert lines[-1]["type"] == "game_resigned"
+
+    checks = _audit_in_browser(new_browser, live_server, game_id=game_id)
+    assert not _failed(checks), checks
+    assert {"commitment", "deal_1", "cut_0", "cut_outcome"} <= set(checks)
+
+
+def test_one_card_moved_in_one_deal_fails_that_deal_only(new_browser, live_server, finished):
+    _, lines = finished["three-hand"]
+    lines = json.loads(json.dumps(lines))
+    deal = next(ln for ln in lines if ln["type"] == "hand_dealt")
+    deck = deal["data"]["deck"]
+    deck[0], deck[20] = deck[20], deck[0]  # the non-dealer's first card swapped with the upcard
+    checks = _audit_in_browser(new_browser, live_server, text=_text(lines))
+    assert _failed(checks) == {"deal_1"}
+    assert checks["deal_1"][1] == f"card 1 is {deck[0]} in the log, {deck[20]} from the seed"
+
+
+def test_another_seed_fails_the_commitment_and_every_deal_and_cut_from_the_seed(new_browser, live_server, finished):
+    _, lines = finished["gin-rami"]
+    lines = json.loads(json.dumps(lines))
+    seed = lines[0]["data"]["seed"]
+    other = seed[:-1] + ("0" if seed[-1] != "0" else "1")
+    lines[0]["data"]["seed"] = lines[-1]["data"]["seed"] = other
+    checks = _audit_in_browser(new_browser, live_server, text=_text(lines))
+    seeded = {n for n in checks if n.startswith(("deal_", "cut_"))}
+    assert "cut_0" in seeded and "deal_1" in seeded and "cut_outcome" in seeded
+    assert _failed(checks) == {"commitment"} | seeded
+    assert checks["seed_recorded"][0] and checks["log"][0]
+
+
+def test_a_revealed_seed_other_than_the_recorded_one_fails(new_browser, live_server, finished):
+    _, lines = finished["gin-rami"]
+    lines = json.loads(json.dumps(lines))
+    assert lines[-1]["type"] == "game_ended"
+    lines[-1]["data"]["seed"] = "00" * 32
+    checks = _audit_in_browser(new_browser, live_server, text=_text(lines))
+    assert {"seed_recorded", "commitment"} <= _failed(checks)
+
+
+def test_an_export_that_is_not_ndjson_or_has_no_end_fails_the_log_check(new_browser, live_server, finished):
+    _, lines = finished["gin-rami"]
+    assert _audit_in_browser(new_browser, live_server, text="{not json\n") == {
+        "log": (False, "line 1 is not JSON")}
+    unfinished = _audit_in_browser(new_browser, live_server, text=_text(lines[:-1]))
+    assert list(unfinished) == ["log"] and not unfinished["log"][0]
+
+
+def test_an_explicit_deck_passes_and_a_deck_changed_after_creation_fails(new_browser, live_server):
+    http = _http(live_server)
+    created = http.call("POST", "/games", {"variant": "gin-rami", "seats": [{"name": "a"}, {"name": "b"}],
+                                           "options": {"target_score": 1}, "first_dealer": 0, "decks": [GIN_DECK]})
+    assert created.status == 201, created.body
+    game_id = created.body["game_id"]
+    token = created.body["seats"][1]["token"]
+    assert http.call("POST", f"/games/{game_id}/moves", {"type": "take_upcard"}, token=token).status == 200
+    knock = http.call("POST", f"/games/{game_id}/moves", {"type": "knock", "discard": "KS", "melds": None}, token=token)
+    assert knock.status == 200 and knock.body["status"] == "over", knock.body
+    lines = _export(http, game_id)
+
+    checks = _audit_in_browser(new_browser, live_server, text=_text(lines))
+    assert checks == {"log": (True, checks["log"][1]), "seed_recorded": (True, checks["seed_recorded"][1]),
+                      "commitment": (True, checks["commitment"][1]),
+                      "randomly_dealt_flag": (True, checks["randomly_dealt_flag"][1]),
+                      "deal_1": (True, "the explicit deck given at creation")}
+
+    deal = next(ln for ln in lines if ln["type"] == "hand_dealt")
+    deal["data"]["deck"][30], deal["data"]["deck"][31] = deal["data"]["deck"][31], deal["data"]["deck"][30]
+    assert _failed(_audit_in_browser(new_browser, live_server, text=_text(lines))) == {"deal_1"}
