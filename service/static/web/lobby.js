@@ -34,7 +34,7 @@ function renderSeatRows() {
     for (const [value, text] of SEAT_KINDS) kind.append(el("option", { value, text }));
     kind.value = i === 0 ? "you" : "bot:basic";
     const name = el("input", { name: `name${i}`, id: `seat${i}-name`, maxlength: "40", autocomplete: "nickname",
-      value: i === 0 ? (localStorage.getItem("ginbox.name") || "") : "" });
+      value: i === 0 ? $("#your-name").value : "" });
     rows.append(el("div", { class: "row" },
       el("label", { for: `seat${i}-kind`, text: `Seat ${i}` }), kind,
       el("label", { for: `seat${i}-name`, text: "name" }), name));
@@ -100,8 +100,6 @@ async function onCreate(event) {
         if (mine === null) mine = s.seat;
       }
     }
-    const first = form.elements.name0.value.trim();
-    if (first) localStorage.setItem("ginbox.name", first);
     location.assign(mine === null ? `/watch/${data.game_id}` : `/play/${data.game_id}#seat=${mine}`);
   } catch (err) {
     out.textContent = describeError(err);
@@ -129,7 +127,7 @@ function renderMyGames() {
 }
 
 async function joinSeat(gameId, seat, gameVariant) {
-  const name = (localStorage.getItem("ginbox.name") || "").trim() || window.prompt("Your name", "") || "guest";
+  const name = $("#your-name").value.trim() || "guest";
   try {
     const { data } = await api.claimSeat(gameId, seat, name);
     saveSeat(gameId, gameVariant, data.seat, data.token, name);
@@ -196,6 +194,13 @@ async function loadGames(append = false) {
   }
 }
 
+const yourName = $("#your-name");
+yourName.value = localStorage.getItem("ginbox.name") || "";
+yourName.addEventListener("change", () => {
+  localStorage.setItem("ginbox.name", yourName.value.trim());
+  const first = form.elements.name0;
+  if (first && form.elements.seat0.value === "you") first.value = yourName.value.trim();
+});
 form.addEventListener("submit", onCreate);
 for (const radio of form.elements.variant) radio.addEventListener("change", renderSeatRows);
 $("#filter-form").addEventListener("submit", (e) => { e.preventDefault(); loadGames(); });
