@@ -158,6 +158,31 @@ def test_another_seed_fails_the_commitment_and_every_deal_and_cut_from_the_seed(
     assert checks["seed_recorded"][0] and checks["log"][0]
 
 
+def test_a_cut_left_out_of_the_log_fails_the_cut_outcome(new_browser, live_server, finished):
+    _, lines = finished["gin-rami"]
+    lines = [ln for ln in json.loads(json.dumps(lines)) if ln["type"] != "cards_cut"]
+    for version, line in enumerate((ln for ln in lines if "version" in ln), start=1):
+        line["version"] = version
+    checks = _audit_in_browser(new_browser, live_server, text=_text(lines))
+    assert _failed(checks) == {"cut_outcome"}
+    assert not any(name.startswith("cut_") and name != "cut_outcome" for name in checks)
+
+
+def test_a_game_abandoned_before_its_seats_filled_passes_with_nothing_dealt(new_browser, live_server, finished):
+    _, lines = finished["gin-rami"]
+    created = json.loads(json.dumps(lines[0]))
+    created["data"]["players"][1] = None
+    abandoned = {"type": "game_abandoned", "v": 1, "version": 2, "ts": created["ts"],
+                 "data": {"idle_s": 604800, "hand_no": 0, "scores": [0, 0], "seed": created["data"]["seed"]}}
+    checks = _audit_in_browser(new_browser, live_server, text=_text([created, abandoned]))
+    assert set(checks) == {"log", "seed_recorded", "commitment", "randomly_dealt_flag", "deals"}
+    assert not _failed(checks), checks
+    # the same log with every seat taken should have cut and dealt
+    created["data"]["players"][1] = lines[0]["data"]["players"][1] or {"name": "b"}
+    assert _failed(_audit_in_browser(new_browser, live_server, text=_text([created, abandoned]))) == {
+        "cut_outcome", "deals"}
+
+
 def test_a_revealed_seed_other_than_the_recorded_one_fails(new_browser, live_server, finished):
     _, lines = finished["gin-rami"]
     lines = json.loads(json.dumps(lines))

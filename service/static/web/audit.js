@@ -175,7 +175,8 @@ export function parseExport(exportText) {
  * "randomly_dealt_flag": the flag says whether decks, roles or a first dealer were given;
  * "cut_<r>": the cards of each round of cutting; "cut_outcome": the rounds, and the roles or
  * first dealer, follow from the cuts; "deal_<n>": each hand's deck is the seed's (or the
- * explicit one given at creation).
+ * explicit one given at creation); "deals", only when nothing was dealt: whether the game
+ * ended before it started.
  */
 export async function auditExport(exportText) {
   const checks = [];
@@ -229,8 +230,14 @@ export async function auditExport(exportText) {
       check(name, false, `an unreadable cut: ${err.message}`);
     }
   }
+  // a game starts when its last open seat is taken; then, unless roles or a first dealer were
+  // given, it must have cut
+  const open = (Array.isArray(created.players) ? created.players : []).flatMap((p, seat) => (p == null ? [seat] : []));
+  const claimed = new Set(events.filter((e) => e.type === "seat_claimed").map((e) => e.data?.seat));
+  const started = open.every((seat) => claimed.has(seat));
+  const mustCut = started && created.roles == null && created.first_dealer == null;
   const chosen = events.find((e) => e.type === "roles_assigned" || e.type === "dealer_chosen");
-  if (cuts.length || chosen?.data?.reason === "cut") {
+  if (mustCut || cuts.length || chosen?.data?.reason === "cut") {
     const threeHand = created.variant === "three-hand";
     const { rounds, order } = await cutting(seed, threeHand ? [0, 1, 2] : [0, 1]);
     const roundsOk = same(cuts.map(({ round, seats, cards }) => ({ round, seats, cards })), rounds);
@@ -266,7 +273,10 @@ export async function auditExport(exportText) {
       check(name, false, `an unreadable deal: ${err.message}`);
     }
   }
-  if (!deals.length) check("deals", false, "the log holds no deal");
+  if (!deals.length) {
+    check("deals", !started, started ? "every seat was taken, yet the log holds no deal"
+      : "the game ended before every seat was taken: nothing was dealt");
+  }
   return checks;
 }
 
