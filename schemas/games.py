@@ -220,6 +220,12 @@ class GameSummarySchema(Schema):
     created = fields.Integer(required=True)
     updated = fields.Integer(required=True)
     version = fields.Integer(required=True)
+    # as in the spectator's view (service.rules.views.summary_of)
+    players = fields.Raw(required=True)
+    scores = fields.List(fields.Integer(), required=True)
+    hand_no = fields.Integer(required=True)
+    to_act = fields.List(fields.Integer(), required=True)
+    winner = fields.Integer(required=True, allow_none=True)
 
 
 class GameListSchema(Schema):

@@ -165,9 +165,23 @@ class GameService:
         return seat
 
     def list_games(self, status: str | None, variant: str | None, cursor, limit: int) -> tuple[list[dict], Any]:
-        """Games newest first, filtered by status and variant: (a page of summaries, the next cursor)."""
+        """Games newest first, filtered by status and variant: (a page of summaries, the next cursor).
+
+        One read of the index: each summary carries the players, scores and whose move it is as the
+        game's latest append recorded them (``views.summary_of``). A game whose appends predate
+        those summaries is read from its log once, here.
+        """
         games, next_cursor = self.index.list_games(status, variant, cursor, limit)
-        return [{k: g[k] for k in LISTED_FIELDS} for g in games], next_cursor
+        listed = []
+        for entry in games:
+            summary = entry.get("summary")
+            if summary is None:
+                try:
+                    summary = views.summary_of(self.repository.load_state(entry["game_id"], upto=entry["version"]))
+                except UnknownGame:
+                    continue  # the index names a game whose log is gone: nothing to list
+            listed.append({**{k: entry[k] for k in LISTED_FIELDS}, **summary})
+        return listed, next_cursor
 
     def render(self, game_id: str, state, seat: int | None) -> dict:
         """The view of ``state`` for ``seat`` (None: a spectator), with the game id and the advice it may see."""

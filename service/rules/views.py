@@ -165,3 +165,17 @@ def view_event(event: Any, viewer: int | None, state_before: GameState | None, r
             return enc
         return None
     return enc
+
+
+def summary_of(state: GameState) -> dict:
+    """What a list of games shows of a game beside its status: who sits where, the score, whose move.
+
+    Everything in it is in the spectator's view too (``view_state(state, None)``).
+    """
+    return {
+        "players": [None if p is None else dict(p) for p in state.players],
+        "scores": list(state.scores),
+        "hand_no": state.hand_no,
+        "to_act": list(state.to_act),
+        "winner": state.winner,
+    }

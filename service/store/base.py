@@ -24,7 +24,7 @@ Clock = Callable[[], int]
 # the index members is "newest first, then by game id" -- the order of list_games
 MAX_TS = 10**15 - 1
 MAX_LIST_LIMIT = 500
-META_FIELDS = ("status", "variant", "created")
+META_FIELDS = ("status", "variant", "created", "summary")
 _GAME_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,128}$")
 # status and variant name index keys, so they stay plain words (no ':' to split on)
 _LABEL = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
@@ -83,7 +83,11 @@ def check_version(name: str, value: Any) -> int:
 
 
 def check_meta(meta: dict | None) -> dict:
-    """The meta fields the index knows (status, variant: str; created: ms int)."""
+    """The meta fields the index knows (status, variant: str; created: ms int; summary: a JSON object).
+
+    ``summary`` is what a list of games shows of the game beside its status (players, scores
+    ...): the index keeps the latest one it was given, as it is.
+    """
     meta = dict(meta or {})
     unknown = set(meta) - set(META_FIELDS)
     if unknown:
@@ -91,6 +95,8 @@ def check_meta(meta: dict | None) -> dict:
     for name in ("status", "variant"):
         if name in meta and not (isinstance(meta[name], str) and _LABEL.match(meta[name])):
             raise ValueError(f"meta {name} must be a word of letters, digits and '_.-', not {meta[name]!r}")
+    if "summary" in meta and not isinstance(meta["summary"], dict):
+        raise ValueError(f"meta summary must be a JSON object, not {meta['summary']!r}")
     if "created" in meta:
         check_version("created", meta["created"])
         if meta["created"] > MAX_TS:
@@ -276,7 +282,8 @@ class GameIndex(ABC):
     ) -> tuple[list[dict], str | None]:
         """Game summaries newest first and the cursor of the next page (None on the last).
 
-        A summary is ``{"game_id", "variant", "status", "created", "updated", "version"}``.
+        A summary is ``{"game_id", "variant", "status", "created", "updated", "version",
+        "summary"}``; ``summary`` is the latest the appends gave (None if none did).
         """
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import copy
 import json
 import threading
 import time
@@ -46,11 +47,12 @@ class InMemoryGameIndex(GameIndex):
         """Record an append of the game: its new version at ``ts``, with the append's ``meta``."""
         with self._lock:
             summary = self._summaries.setdefault(
-                game_id, {"game_id": game_id, "variant": None, "status": None, "created": meta.get("created", ts)}
+                game_id,
+                {"game_id": game_id, "variant": None, "status": None, "created": meta.get("created", ts), "summary": None},
             )
-            for name in ("status", "variant"):
+            for name in ("status", "variant", "summary"):
                 if name in meta:
-                    summary[name] = meta[name]
+                    summary[name] = copy.deepcopy(meta[name])
             summary["updated"], summary["version"] = ts, version
 
     def list_games(self, status=None, variant=None, cursor=None, limit=50):
@@ -60,7 +62,7 @@ class InMemoryGameIndex(GameIndex):
         after = decode_cursor(cursor) if cursor is not None else None
         with self._lock:
             rows = [
-                (index_member(summary["created"], game_id), dict(summary))
+                (index_member(summary["created"], game_id), copy.deepcopy(summary))
                 for game_id, summary in self._summaries.items()
                 if (status is None or summary["status"] == status) and (variant is None or summary["variant"] == variant)
             ]

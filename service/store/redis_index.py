@@ -9,7 +9,8 @@ The index lives under its own hash tag ``{#index}`` ('#' never occurs in a game 
         what the index currently says about the game
 
 A summary's fields come from the game's meta hash (``<prefix>:{<game_id>}:meta``: version,
-status, variant, created, updated), which every append writes in the same script as its events.
+status, variant, created, updated and the appends' latest ``summary``), which every append
+writes in the same script as its events.
 
 On a single Redis server the append script also moves the game between the index's sets (the
 Lua function ``index_project`` below, called from the event store's script), so index and logs
@@ -21,6 +22,7 @@ process died in between.
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
@@ -145,10 +147,12 @@ class RedisGameIndex(GameIndex):
         page = members[:limit]
         pipe = self.redis.pipeline(transaction=False)
         for member in page:
-            pipe.hmget(self._meta(member.partition(":")[2]), "version", "status", "variant", "created", "updated")
+            pipe.hmget(self._meta(member.partition(":")[2]), "version", "status", "variant", "created", "updated", "summary")
         summaries = []
         for member, row in zip(page, pipe.execute()):
-            version, row_status, row_variant, created, updated = (text(v) if v is not None else None for v in row)
+            version, row_status, row_variant, created, updated, summary = (
+                text(v) if v is not None else None for v in row
+            )
             # on a cluster the index may trail the meta for a moment: the meta is the truth
             if version is None or (status and row_status != status) or (variant and row_variant != variant):
                 continue
@@ -160,6 +164,7 @@ class RedisGameIndex(GameIndex):
                     "created": int(created),
                     "updated": int(updated),
                     "version": int(version),
+                    "summary": json.loads(summary) if summary is not None else None,
                 }
             )
         next_cursor = encode_cursor(page[-1]) if len(members) > limit else None

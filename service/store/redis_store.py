@@ -4,7 +4,7 @@ Keys of one game share the hash tag ``{<game_id>}`` so that a game lives in one 
 Redis Cluster::
 
     <prefix>:{<game_id>}:stream   the events; entry id "<version>-1", fields e (JSON), ts (ms)
-    <prefix>:{<game_id>}:meta     hash: version, status, variant, created, updated
+    <prefix>:{<game_id>}:meta     hash: version, status, variant, created, updated, summary (JSON)
     <prefix>:{<game_id>}:idem     hash: idempotency key -> "<version>:<fingerprint>"
 
 The snapshots (``:snap``, :mod:`service.store.redis_snapshots`) and the game index
@@ -27,6 +27,7 @@ from service.store.base import (
     Clock,
     EventStore,
     Recorded,
+    canonical_json,
     check_game_id,
     check_version,
     default_codec,
@@ -41,7 +42,7 @@ log = logging.getLogger(__name__)
 # KEYS: stream, meta, idem
 # ARGV: expected version, idempotency key ('' none), fingerprint, ts, status ('' keep),
 #       variant ('' keep), created ('' = ts of the first append), index prefix ('' = the index
-#       is updated by the caller), game id, event JSON...
+#       is updated by the caller), game id, summary JSON ('' keep), event JSON...
 _LUA_APPEND = LUA_INDEX_FUNCTIONS + """
 local stream, meta, idem = KEYS[1], KEYS[2], KEYS[3]
 local expected, key, fp, ts = tonumber(ARGV[1]), ARGV[2], ARGV[3], ARGV[4]
@@ -61,7 +62,7 @@ local actual = tonumber(redis.call('HGET', meta, 'version') or '0')
 if actual ~= expected then return {'conflict', tostring(actual)} end
 
 local version = actual
-for i = 10, #ARGV do
+for i = 11, #ARGV do
   version = version + 1
   redis.call('XADD', stream, version .. '-1', 'e', ARGV[i], 'ts', ts)
 end
@@ -74,6 +75,7 @@ local created = old[3] or (ARGV[7] ~= '' and ARGV[7] or ts)
 local fields = {'version', version, 'updated', ts, 'created', created}
 if status ~= '' then table.insert(fields, 'status'); table.insert(fields, status) end
 if variant ~= '' then table.insert(fields, 'variant'); table.insert(fields, variant) end
+if ARGV[10] ~= '' then table.insert(fields, 'summary'); table.insert(fields, ARGV[10]) end
 redis.call('HSET', meta, unpack(fields))
 
 local idx = ARGV[8]
@@ -125,6 +127,7 @@ class RedisEventStore(EventStore):
             meta.get("created", ""),
             self.index.key_prefix if self.inline_index else "",
             game_id,
+            canonical_json(meta["summary"]) if "summary" in meta else "",
             *payloads,
         ]
         keys = [self._key(game_id, "stream"), self._key(game_id, "meta"), self._key(game_id, "idem")]

@@ -17,7 +17,7 @@ import threading
 from collections import OrderedDict
 from typing import Any, NamedTuple
 
-from service.rules import game
+from service.rules import game, views
 from service.store.base import EventStore, SnapshotStore
 from service.store.errors import UnknownGame
 
@@ -146,7 +146,7 @@ class GameRepository:
 
         Raises what EventStore.append raises (ConcurrencyError, IdempotencyConflict). Writes a
         snapshot when the version crosses a multiple of ``snapshot_every``. ``meta`` adds to the
-        status and variant the index is given (e.g. ``created``).
+        status, variant and summary (``views.summary_of``) the index is given (e.g. ``created``).
         """
         expected = state_before.version if state_before is not None else 0
         state = state_before
@@ -154,7 +154,8 @@ class GameRepository:
             state = game.evolve(state, event)
         version = self.store.append(
             game_id, events, expected, idempotency_key,
-            fingerprint=fingerprint, meta={"status": state.status, "variant": state.variant, **(meta or {})},
+            fingerprint=fingerprint,
+            meta={"status": state.status, "variant": state.variant, "summary": views.summary_of(state), **(meta or {})},
         )
         if version != expected + len(events):
             # the key had been used: these events were not appended, the first request's were

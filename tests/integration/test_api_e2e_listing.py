@@ -98,3 +98,37 @@ def test_audit_of_a_randomly_dealt_game_checks_its_deals(api):
     assert hashlib.sha256(bytes.fromhex(report["seed"])).hexdigest() == commitment
     assert report["ok"] and report["deals_ok"] and report["replay_ok"]
     assert any(c["name"].startswith("deal_") for c in report["checks"])
+
+
+LOBBY_FIELDS = ("players", "scores", "hand_no", "to_act", "winner")
+
+
+def test_a_listing_carries_what_a_lobby_shows_as_the_spectator_sees_it(api):
+    waiting = create_game(api, "gin-rami", [{"name": "ann"}, None])
+    three = create_game(api, "three-hand", [{"name": "a"}, None, {"name": "c"}])
+    over = create_game(api, "gin-rami", [{"name": "a"}, {"name": "b"}], first_dealer=0,
+                       options={"target_score": 1}, decks=[GIN_DECK])
+    _finish(over)
+    by_id = {g["game_id"]: g for g in _all_pages(api)[0]}
+
+    # worked out from the games as created and played above
+    assert {k: by_id[waiting.game_id][k] for k in LOBBY_FIELDS} == {
+        "players": [{"name": "ann"}, None], "scores": [0, 0], "hand_no": 0, "to_act": [], "winner": None}
+    assert by_id[three.game_id]["players"] == [{"name": "a"}, None, {"name": "c"}]
+    assert by_id[three.game_id]["scores"] == [0, 0, 0]
+    assert (by_id[over.game_id]["winner"], by_id[over.game_id]["hand_no"], by_id[over.game_id]["to_act"]) == (1, 1, [])
+    # and nothing in it that the spectator's view does not show
+    for game in (waiting, three, over):
+        view = api.get(f"/games/{game.game_id}").get_json()
+        assert {k: by_id[game.game_id][k] for k in LOBBY_FIELDS} == {k: view[k] for k in LOBBY_FIELDS}
+
+
+def test_a_game_recorded_before_lobby_summaries_is_listed_from_its_log(api, redis_conn, key_prefix):
+    game = create_game(api, "gin-rami", [{"name": "ann"}, {"name": "bob"}])
+    game.move(game.view()["to_act"][0], {"type": "pass_upcard"})
+    # what an older server left in the game's meta hash: no summary field
+    assert redis_conn.hdel(f"{key_prefix}:{{{game.game_id}}}:meta", "summary") == 1
+    [listed] = _all_pages(api)[0]
+    view = api.get(f"/games/{game.game_id}").get_json()
+    assert {k: listed[k] for k in LOBBY_FIELDS} == {k: view[k] for k in LOBBY_FIELDS}
+    assert listed["players"] == [{"name": "ann"}, {"name": "bob"}]

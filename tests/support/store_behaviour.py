@@ -351,10 +351,25 @@ class EventStoreBehaviour:
         games, cursor = store.index.list_games()
         assert cursor is None
         assert games == [
-            {"game_id": "g-new", "variant": "gin-rami", "status": "playing", "created": 5_003, "updated": 5_003, "version": 2},
-            {"game_id": "g-mid", "variant": "three-hand", "status": "playing", "created": 5_002, "updated": 5_002, "version": 1},
-            {"game_id": "g-old", "variant": "gin-rami", "status": "over", "created": 5_001, "updated": 5_004, "version": 2},
+            {"game_id": "g-new", "variant": "gin-rami", "status": "playing", "created": 5_003, "updated": 5_003,
+             "version": 2, "summary": None},
+            {"game_id": "g-mid", "variant": "three-hand", "status": "playing", "created": 5_002, "updated": 5_002,
+             "version": 1, "summary": None},
+            {"game_id": "g-old", "variant": "gin-rami", "status": "over", "created": 5_001, "updated": 5_004,
+             "version": 2, "summary": None},
         ]
+
+    def test_the_index_keeps_the_latest_summary_an_append_gave(self, store):
+        first = {"players": [{"name": "ann"}, None], "scores": [0, 0], "note": "naïve ♠"}
+        store.append("g1", events("a"), 0, meta={"status": "waiting", "summary": first})
+        first["scores"] = [9, 9]  # the index holds what it was given, not the caller's object
+        assert store.index.list_games()[0][0]["summary"] == {
+            "players": [{"name": "ann"}, None], "scores": [0, 0], "note": "naïve ♠"}
+        store.append("g1", events("b"), 1)  # no summary: the last one stays
+        assert store.index.list_games()[0][0]["summary"]["scores"] == [0, 0]
+        store.append("g1", events("c"), 2, meta={"status": "playing", "summary": {"scores": [3, 1]}})
+        [game], _ = store.index.list_games(status="playing")
+        assert (game["summary"], game["version"]) == ({"scores": [3, 1]}, 3)
 
     def test_list_games_filters_by_status_and_variant(self, make_store):
         store = make_store(clock=StepClock())
@@ -433,6 +448,8 @@ class EventStoreBehaviour:
             store.append("g1", events("a"), 0, meta={"status": "a:b"})
         with pytest.raises(ValueError):
             store.append("g1", events("a"), 0, meta={"colour": "red"})
+        with pytest.raises(ValueError):
+            store.append("g1", events("a"), 0, meta={"summary": ["not", "an", "object"]})
         assert store.version("g1") == 0
 
     # -- waiting for events --------------------------------------------------------------------

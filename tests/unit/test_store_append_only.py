@@ -36,4 +36,4 @@ def test_the_store_deletes_no_key_but_snapshots():
         for line in path.read_text().splitlines()
         if KEY_DELETION.search(line)
     ]
-    assert deletions == ['self.redis.delete(self._key(game_id, "snap"))']
+    assert deletions == ['self.redis.delete(game_key(self.prefix, game_id, "snap"))']
