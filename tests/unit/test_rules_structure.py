@@ -7,6 +7,7 @@ The import graph is read from the source (its syntax tree), imports inside funct
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -108,3 +109,24 @@ def test_no_module_of_the_engine_is_over_500_lines():
         if name.startswith(RULES) and (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
     }
     assert long == {}
+
+
+#: the modules below the API: they speak in the game's terms, so no HTTP status appears in them
+BELOW_THE_API = ("service.rules", "service.store", "service.games", "service.bots", "service.errors", "workers")
+#: an HTTP client, like any third-party bot: it reads statuses because the server sends them
+HTTP_CLIENTS = ("workers.outside_bot",)
+#: the statuses the API answers with (and a few more), as literals or in text such as "412 Precondition"
+HTTP_STATUS = re.compile(r"\b(?:30[1-8]|40[0-9]|41[0-8]|42[2-9]|50[0-4])\b")
+#: where a number of that shape is not a status: bounds, limits and sizes that happen to match
+NOT_A_STATUS = re.compile(r"MAX_ADVICE_LENGTH = 500|MAX_LIST_LIMIT = 500|count=500|max_(samples|rollouts).*= 400")
+
+
+def test_no_http_status_below_the_api():
+    found = [
+        f"{name}:{n}: {line.strip()}"
+        for name, path in module_paths().items()
+        if name.startswith(BELOW_THE_API) and not name.startswith(HTTP_CLIENTS)
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if HTTP_STATUS.search(line) and not NOT_A_STATUS.search(line)
+    ]
+    assert found == []
