@@ -212,7 +212,7 @@ def _decide_knock(state: GameState, actor: int, command: Knock) -> list:
         dead,
         kind,
     )
-    return [knocked] + score_hand(state, actor, laid, dead, kind)
+    return [knocked] + score_hand(state, actor, laid, dead, kind, knocked)
 
 
 def _decide_claim_seat(state: GameState, actor: Any, command: ClaimSeat) -> list:

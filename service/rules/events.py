@@ -179,13 +179,10 @@ class Knocked:
 
 
 @dataclass(frozen=True)
-class HandScored:
-    """The knocked hand was scored (§2 Scoring, §3).
+class HandScoredV1:
+    """Version 1 of HandScored, as games recorded before version 2 hold it: read, never written.
 
-    The defender's own ``defender_melds``, ``layoffs`` (pairs (card, index of the knocker's
-    meld in Knocked.melds), in card order) and remaining ``defender_deadwood_cards``.
-    ``outcome``: "knock" (the knocker won), "undercut", "gin" or "big_gin"; ``winner`` scored
-    ``points``; ``scores`` are the cumulative scores per seat afterwards.
+    :func:`decode` upcasts it to :class:`HandScored` (see :func:`upcast_hand_scored_v1`).
     """
 
     hand_no: int
@@ -202,6 +199,71 @@ class HandScored:
     scores: tuple
     TYPE: ClassVar[str] = "hand_scored"
     V: ClassVar[int] = 1
+
+
+@dataclass(frozen=True)
+class HandScored:
+    """The knocked hand was scored (§2 Scoring, §3), with all a replay needs to explain it.
+
+    The defender's own ``defender_melds``, ``layoffs`` (pairs (card, index of the knocker's
+    meld in ``knocker_melds``), in card order) and remaining ``defender_deadwood_cards``.
+    ``outcome``: "knock" (the knocker won), "undercut", "gin" or "big_gin"; ``winner`` scored
+    ``points``; ``scores`` are the cumulative scores per seat afterwards.
+
+    Version 2 adds: the knocker's ``discard``, ``knocker_melds`` and ``knocker_deadwood_cards``
+    (as in Knocked); ``hands``, each seat's cards at the end of the hand (null for the seat that
+    sat out); ``turns``, the turns the hand lasted (§1 A turn: draws, the upcard taken
+    included); ``defender_deadwood_before_layoffs``, the defender's deadwood with their own melds
+    only (equal to ``defender_deadwood`` against gin); ``next_dealer``, who deals the next hand
+    (null when the hand ended the game). In an event upcast from version 1 these are None:
+    version 1 did not record them, and an event alone cannot tell them (the evolver works them
+    out from the state when it replays; see evolvers._hand_scored).
+    """
+
+    hand_no: int
+    knocker: int
+    defender: int
+    outcome: str
+    knocker_deadwood: int
+    defender_melds: tuple
+    layoffs: tuple
+    defender_deadwood_cards: tuple
+    defender_deadwood: int
+    winner: int
+    points: int
+    scores: tuple
+    discard: Optional[str] = None
+    knocker_melds: Optional[tuple] = None
+    knocker_deadwood_cards: Optional[tuple] = None
+    hands: Optional[tuple] = None
+    turns: Optional[int] = None
+    defender_deadwood_before_layoffs: Optional[int] = None
+    next_dealer: Optional[int] = None
+    TYPE: ClassVar[str] = "hand_scored"
+    V: ClassVar[int] = 2
+    #: the fields version 2 added; an event upcast from version 1 has them all None
+    ADDED_IN_V2: ClassVar[tuple] = (
+        "discard", "knocker_melds", "knocker_deadwood_cards", "hands", "turns",
+        "defender_deadwood_before_layoffs", "next_dealer",
+    )
+
+    @property
+    def upcast(self) -> bool:
+        """Whether this event was read from a version 1 record (its version 2 fields unknown)."""
+        # a version 2 event always has its turns and the knocker's melds (empty at most)
+        return all(getattr(self, name) is None for name in self.ADDED_IN_V2)
+
+
+def upcast_hand_scored_v1(old: HandScoredV1) -> HandScored:
+    """A version 1 HandScored in the version 2 shape, its added fields None.
+
+    Why None rather than values: the upcaster sees one event, and what version 2 adds (the hands,
+    the turns, the defender's deadwood before lay-offs, the next dealer, even the knocker's melds,
+    which are in the Knocked event before it) needs the state of the game. The evolver has that
+    state: it works them out when it replays, so views of old games show them all the same; the
+    audit compares an upcast event on its version 1 fields only.
+    """
+    return HandScored(**{f.name: getattr(old, f.name) for f in dataclasses.fields(HandScoredV1)})
 
 
 @dataclass(frozen=True)
@@ -296,12 +358,18 @@ EVENT_CLASSES = (
     GameAbandoned,
 )
 
+#: versions of event types that are still read (games recorded with them replay) but no longer written
+LEGACY_CLASSES = (HandScoredV1,)
+
 #: (type, version) -> event class
-REGISTRY: dict[tuple[str, int], type] = {(c.TYPE, c.V): c for c in EVENT_CLASSES}
+REGISTRY: dict[tuple[str, int], type] = {(c.TYPE, c.V): c for c in EVENT_CLASSES + LEGACY_CLASSES}
+
+#: legacy class -> the function that turns one of its events into the current version
+UPCASTERS: dict[type, Any] = {HandScoredV1: upcast_hand_scored_v1}
 
 Event = Any  # any of EVENT_CLASSES
 
-_FIELDS = {c: tuple(f.name for f in dataclasses.fields(c)) for c in EVENT_CLASSES}
+_FIELDS = {c: tuple(f.name for f in dataclasses.fields(c)) for c in EVENT_CLASSES + LEGACY_CLASSES}
 
 
 def _to_wire(value: Any) -> Any:
@@ -337,7 +405,8 @@ def encode(event: Event) -> dict:
 
 
 def decode(d: Any) -> Event:
-    """The event of a wire dict; raises UnknownEventType for an unknown type or version."""
+    """The event of a wire dict, in its type's current version (older versions are upcast);
+    raises UnknownEventType for an unknown type or version."""
     if not isinstance(d, dict):
         raise UnknownEventType("an event must be an object with type, v and data")
     cls = REGISTRY.get((d.get("type"), d.get("v")))
@@ -348,9 +417,15 @@ def decode(d: Any) -> Event:
     for name in _FIELDS[cls]:
         if name in data:
             kwargs[name] = _from_wire(data[name])
+    added = getattr(cls, "ADDED_IN_V2", ())
+    if added and not set(added) <= set(kwargs):
+        # defaults exist for the upcaster's sake; a version 2 record must hold every field
+        raise RulesError("invalid_event", f"event {cls.TYPE} v{cls.V} lacks a field: needs {', '.join(_FIELDS[cls])}")
     try:
-        return cls(**kwargs)
+        event = cls(**kwargs)
     except TypeError:
         raise RulesError(
             "invalid_event", f"event {cls.TYPE} v{cls.V} lacks a field: needs {', '.join(_FIELDS[cls])}"
         ) from None
+    upcast = UPCASTERS.get(cls)
+    return upcast(event) if upcast is not None else event

@@ -37,6 +37,7 @@ from .events import (
     UpcardTaken,
     decode,
 )
+from .scoring import replay_details
 from .state import DISCARD, DRAW, GAME_OVER, HAND_OVER, UPCARD, GameState, clone, new_state
 
 
@@ -195,6 +196,8 @@ def _hand_scored(s: GameState, e: HandScored) -> GameState:
     n = clone(s)
     k = s.knock
     n._scores = tuple(e.scores)
+    # an event upcast from version 1 lacks what version 2 records: the state before it has it all
+    details = replay_details(s, e) if e.upcast else {name: getattr(e, name) for name in e.ADDED_IN_V2}
     result = {
         "hand_no": e.hand_no,
         "dealer": s.dealer,
@@ -212,6 +215,11 @@ def _hand_scored(s: GameState, e: HandScored) -> GameState:
         "winner": e.winner,
         "points": e.points,
         "scores": list(e.scores),
+        # version 2: what a replay needs to explain the hand line by line
+        "hands": [None if h is None else list(h) for h in details["hands"]],
+        "turns": details["turns"],
+        "defender_deadwood_before_layoffs": details["defender_deadwood_before_layoffs"],
+        "next_dealer": details["next_dealer"],
     }
     n.results = s.results + (result,)
     return n

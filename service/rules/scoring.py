@@ -12,7 +12,7 @@ from typing import Iterable
 
 from . import cards, melds
 from .cards import DECK
-from .events import GameEnded, HandScored, RolesAssigned
+from .events import GameEnded, HandScored, Knocked, RolesAssigned
 from .setup import deal
 from .state import GameState
 
@@ -31,14 +31,58 @@ def _opponent(state: GameState, seat: int) -> int:
     return state.non_dealer if seat == state.dealer else state.dealer
 
 
-def score_hand(state: GameState, knocker: int, laid: tuple, knocker_deadwood: int, kind: str) -> list:
+def dealer_after(state: GameState, winner: int, scores) -> int | None:
+    """Who deals the hand after one that ``winner`` won with ``scores`` after it; None if it ended
+    the game (§1 Game, §2 Rotation: the box deals, §3 the deal alternates)."""
+    if scores[winner] >= state._options["target_score"]:
+        return None
+    if state.box is not None:
+        # the box stays in the box if it won; else the captain goes into the box
+        return state.box if winner == state.box else state.captain
+    return state.non_dealer
+
+
+def _final_hands(state: GameState, knocker: int, knocker_hand: int, defender: int) -> tuple:
+    """Each seat's cards at the end of the hand; None for a seat that sat it out (§2)."""
+    return tuple(
+        tuple(cards.codes_of(knocker_hand)) if seat == knocker
+        else tuple(cards.codes_of(state.hands[defender])) if seat == defender
+        else None
+        for seat in range(state.nseats)
+    )
+
+
+def replay_details(state: GameState, scored: HandScored) -> dict:
+    """The fields version 2 of HandScored adds, worked out from the state the event applies to
+    (after Knocked): for events upcast from version 1, which did not record them."""
+    k = state.knock
+    defender_hand = state.hands[scored.defender]
+    if scored.outcome in ("knock", "undercut"):
+        before = melds.best_arrangement(cards.cards_of(defender_hand)).deadwood
+    else:
+        before = scored.defender_deadwood  # nothing is laid off against gin
+    return {
+        "discard": k.discard if k is not None else None,
+        "knocker_melds": tuple(k.melds) if k is not None else (),
+        "knocker_deadwood_cards": tuple(k.deadwood_cards) if k is not None else (),
+        "hands": _final_hands(state, scored.knocker, state.hands[scored.knocker], scored.defender),
+        "turns": state.turns,
+        "defender_deadwood_before_layoffs": before,
+        "next_dealer": dealer_after(state, scored.winner, scored.scores),
+    }
+
+
+def score_hand(state: GameState, knocker: int, laid: tuple, knocker_deadwood: int, kind: str,
+               knocked: Knocked) -> list:
     """HandScored and what follows it (§2 Scoring, §3 scoring, §2 Rotation, §3 deal, §1 Game).
 
-    ``laid``: the knocker's melds (normalise_melds); ``kind``: "knock", "gin" or "big_gin".
+    ``laid``: the knocker's melds (normalise_melds); ``kind``: "knock", "gin" or "big_gin";
+    ``knocked``: the Knocked event this scores (its discard leaves the knocker's final hand).
     """
     options = state.options
     defender = _opponent(state, knocker)
     defender_hand = state.hands[defender]
+    own_deadwood = melds.best_arrangement(cards.cards_of(defender_hand)).deadwood
     if kind == "knock":
         lay = melds.resolve_layoffs(defender_hand, laid)
         defender_deadwood = lay.deadwood
@@ -59,6 +103,9 @@ def score_hand(state: GameState, knocker: int, laid: tuple, knocker_deadwood: in
         points = bonus + (defender_deadwood if options["gin_adds_deadwood"] else 0)
     scores = state.scores
     scores[winner] += points
+    knocker_hand = state.hands[knocker]
+    if knocked.discard is not None:
+        knocker_hand &= ~(1 << cards.to_index(knocked.discard))
     scored = HandScored(
         hand_no=state.hand_no,
         knocker=knocker,
@@ -72,6 +119,13 @@ def score_hand(state: GameState, knocker: int, laid: tuple, knocker_deadwood: in
         winner=winner,
         points=points,
         scores=tuple(scores),
+        discard=knocked.discard,
+        knocker_melds=tuple(knocked.melds),
+        knocker_deadwood_cards=tuple(knocked.deadwood_cards),
+        hands=_final_hands(state, knocker, knocker_hand, defender),
+        turns=state.turns,
+        defender_deadwood_before_layoffs=own_deadwood,
+        next_dealer=dealer_after(state, winner, scores),
     )
     out: list = [scored]
     if scores[winner] >= options["target_score"]:
