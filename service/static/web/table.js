@@ -334,7 +334,9 @@ function renderKnockPanel(view) {
   const panel = el("div", { id: "knock-panel", class: "knock-panel", role: "region", "aria-labelledby": "knock-h" });
   panel.append(el("h3", { id: "knock-h", text: k.discard ? `Knock, discarding ${label(k.discard)}` : "Big gin" }));
   panel.append(el("p", { text: "These melds are the least-deadwood arrangement. Move a card to another meld or to deadwood if you want to lay them out otherwise." }));
-  const cards = sortCards(Object.keys(k.assign));
+  // shown meld by meld, then the deadwood, so that the panel reads like the table will
+  const rank = (g) => (g < 0 ? 3 : g);
+  const cards = sortCards(Object.keys(k.assign)).sort((a, b) => rank(k.assign[a]) - rank(k.assign[b]));
   const list = el("div", { class: "knock-cards" });
   for (const c of cards) {
     const id = `assign-${c}`;

@@ -1,0 +1,106 @@
+"""Regenerate the README's screenshots of the pages from a real game.
+
+    .venv/bin/python tests/browser/screenshots.py [--out service/docs/img]
+
+Starts its own Redis, the API under gunicorn and a bot worker, plays through the pages in headless
+Chromium (the same flows as the browser tests), and writes lobby.png, table.png, result.png,
+replay.png and phone.png.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE), str(HERE.parent)]
+
+from conftest import open_browser  # noqa: E402
+from finished import finished_game  # noqa: E402
+from helpers import Api, click_when_ready, hand_cards, text_of, wait_for  # noqa: E402
+from support.servers import ApiServer, WorkerProcess, service_env  # noqa: E402
+from test_play_path import click_key, create_game_in_lobby  # noqa: E402
+
+from service.redis_process import RedisServerProcess  # noqa: E402
+
+
+def shoot(driver, path: Path, selector: str | None = None) -> None:
+    """A PNG of the element (or of the whole page, the window grown to its height)."""
+    driver.execute_script("document.activeElement && document.activeElement.blur()")
+    if selector:
+        driver.find_element("css selector", selector).screenshot(str(path))
+    else:
+        width = driver.get_window_size()["width"]
+        height = driver.execute_script("return document.documentElement.scrollHeight")
+        driver.set_window_size(width, min(max(height + 140, 400), 2000))
+        time.sleep(0.2)
+        driver.save_screenshot(str(path))
+    print(f"{path}: {path.stat().st_size} bytes")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=str(HERE.parents[1] / "service" / "docs" / "img"))
+    out = Path(parser.parse_args().out)
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        redis = RedisServerProcess(Path(tmp) / "redis").start()
+        env = service_env(redis.url, f"shots{uuid.uuid4().hex[:8]}", GINBOX_RATE_LIMIT=100000)
+        server = ApiServer(env, Path(tmp) / "api.log").start()
+        worker = WorkerProcess(env, Path(tmp) / "worker.log").start()
+        base = f"http://{server.host}:{server.port}"
+        driver = open_browser(960, 800)
+        try:
+            api = Api(base)
+            replay_id = finished_game(api)
+            api.call("POST", "/games", {"variant": "three-hand", "seats": [{"name": "bea"}, None, {"bot": "expert"}]})
+
+            game_id = create_game_in_lobby(driver, base)
+            wait_for(driver, lambda d: len(hand_cards(d)) == 10, what="the hand")
+            click_key(driver, "pass_upcard", "pass")
+            click_key(driver, "draw_stock", "draw")
+            click_key(driver, "discard:QS", "discard")
+            click_key(driver, "draw_stock", "second draw")
+            wait_for(driver, lambda d: "AD" in hand_cards(d) and "6 after the best discard" in text_of(d, "#deadwood"),
+                     what="the ace")
+            shoot(driver, out / "table.png")
+            click_key(driver, "knock:KC", "knock")
+            wait_for(driver, lambda d: d.find_elements("css selector", "#knock-panel select"), what="the knock panel")
+            driver.set_window_size(960, 800)
+            shoot(driver, out / "knock.png", "#knock-panel")
+            click_when_ready(driver, "#knock-confirm", "confirm")
+            wait_for(driver, lambda d: "Hand 1" in text_of(d, "#result"), what="the result")
+            shoot(driver, out / "result.png", "#result")
+
+            phone = open_browser(390, 844)
+            phone.get(f"{base}/watch/{game_id}")
+            wait_for(phone, lambda d: text_of(d, "#connection") == "live", what="the spectator's page")
+            shoot(phone, out / "phone.png")
+            phone.quit()
+
+            driver.set_window_size(960, 800)
+            driver.get(base + "/")
+            wait_for(driver, lambda d: d.find_elements("css selector", "#games-table tbody tr[data-game]"),
+                     what="the games list")
+            shoot(driver, out / "lobby.png")
+
+            driver.set_window_size(960, 800)
+            driver.get(f"{base}/replay/{replay_id}")
+            wait_for(driver, lambda d: "created" in text_of(d, "#event-text"), what="the replay")
+            driver.execute_script("const s = document.getElementById('slider'); s.value = 8;"
+                                  "s.dispatchEvent(new Event('input'))")
+            wait_for(driver, lambda d: "Hand 1: knock" in text_of(d, "#result"), what="the scored hand")
+            shoot(driver, out / "replay.png")
+        finally:
+            driver.quit()
+            worker.stop()
+            server.stop()
+            redis.stop()
+
+
+if __name__ == "__main__":
+    main()
