@@ -1,6 +1,7 @@
 """What happened in a game: past-tense events and their versioned wire form (RULES.md §1-§3).
 
-Every event is a frozen dataclass with a ``TYPE`` name and a schema version ``V``. Cards are
+Every event is a frozen dataclass with a ``TYPE`` name and a schema version ``V``, declared with
+``@event(type, version)``. Cards are
 codes (``"TD"``); sequences are tuples inside the engine and lists on the wire.
 :func:`encode` gives ``{"type", "v", "data"}`` (JSON-able); :func:`decode` reads it back and
 raises :class:`UnknownEventType` for a type or version it does not know. The log of events
@@ -16,6 +17,17 @@ from typing import Any, ClassVar, Optional
 from .errors import RulesError
 
 
+def event(type_name: str, version: int = 1):
+    """Declare an event: a frozen dataclass with its wire ``TYPE`` and schema version ``V``."""
+
+    def declare(cls):
+        cls = dataclass(frozen=True)(cls)
+        cls.TYPE, cls.V = type_name, version
+        return cls
+
+    return declare
+
+
 class UnknownEventType(RulesError):
     """An event dict whose type or version is not in the registry."""
 
@@ -23,7 +35,7 @@ class UnknownEventType(RulesError):
         super().__init__("unknown_event_type", message, conflict=False)
 
 
-@dataclass(frozen=True)
+@event("game_created")
 class GameCreated:
     """A game was created: variant, every option value, players, the seed and its commitment.
 
@@ -45,24 +57,20 @@ class GameCreated:
     roles: Optional[dict] = None
     first_dealer: Optional[int] = None
     invites: Optional[dict] = None
-    TYPE: ClassVar[str] = "game_created"
-    V: ClassVar[int] = 1
     #: fields added after version 1 was first written: left out of the wire form while None, so
     #: that events without them encode exactly as they always did
     OMIT_IF_NONE: ClassVar[tuple] = ("invites",)
 
 
-@dataclass(frozen=True)
+@event("seat_claimed")
 class SeatClaimed:
     """A player sat at an open seat."""
 
     seat: int
     player: dict
-    TYPE: ClassVar[str] = "seat_claimed"
-    V: ClassVar[int] = 1
 
 
-@dataclass(frozen=True)
+@event("cards_cut")
 class CardsCut:
     """One round of cutting: ``seats[i]`` cut ``cards[i]`` (§2 Roles, §3 first dealer).
 
@@ -74,11 +82,9 @@ class CardsCut:
     round: int
     seats: tuple
     cards: tuple
-    TYPE: ClassVar[str] = "cards_cut"
-    V: ClassVar[int] = 1
 
 
-@dataclass(frozen=True)
+@event("roles_assigned")
 class RolesAssigned:
     """Three-hand roles for the next hands (§2 Roles, Rotation).
 
@@ -89,21 +95,17 @@ class RolesAssigned:
     captain: int
     advisor: int
     reason: str
-    TYPE: ClassVar[str] = "roles_assigned"
-    V: ClassVar[int] = 1
 
 
-@dataclass(frozen=True)
+@event("dealer_chosen")
 class DealerChosen:
     """The first dealer of a gin-rami game (§3); ``reason`` "cut" or "explicit"."""
 
     dealer: int
     reason: str
-    TYPE: ClassVar[str] = "dealer_chosen"
-    V: ClassVar[int] = 1
 
 
-@dataclass(frozen=True)
+@event("hand_dealt")
 class HandDealt:
     """A hand was dealt from ``deck`` (52 codes, top first) as §1 Deal says.
 
@@ -117,51 +119,41 @@ class HandDealt:
     non_dealer: int
     deck: tuple
     source: str
-    TYPE: ClassVar[str] = "hand_dealt"
-    V: ClassVar[int] = 1
 
 
-@dataclass(frozen=True)
+@event("upcard_taken")
 class UpcardTaken:
     """A player took the upcard (§1 First turn); their turn continues with a discard or knock."""
 
     seat: int
     card: str
-    TYPE: ClassVar[str] = "upcard_taken"
-    V: ClassVar[int] = 1
 
 
-@dataclass(frozen=True)
+@event("upcard_passed")
 class UpcardPassed:
     """A player refused the upcard (§1 First turn)."""
 
     seat: int
-    TYPE: ClassVar[str] = "upcard_passed"
-    V: ClassVar[int] = 1
 
 
-@dataclass(frozen=True)
+@event("card_drawn")
 class CardDrawn:
     """A player drew ``card`` from the "stock" or the "discard" pile (§1 A normal turn)."""
 
     seat: int
     source: str
     card: str
-    TYPE: ClassVar[str] = "card_drawn"
-    V: ClassVar[int] = 1
 
 
-@dataclass(frozen=True)
+@event("card_discarded")
 class CardDiscarded:
     """A player discarded ``card``, ending the turn (§1 A normal turn)."""
 
     seat: int
     card: str
-    TYPE: ClassVar[str] = "card_discarded"
-    V: ClassVar[int] = 1
 
 
-@dataclass(frozen=True)
+@event("knocked")
 class Knocked:
     """A player knocked (§1 Knocking) and laid out ``melds`` and ``deadwood_cards``.
 
@@ -174,16 +166,11 @@ class Knocked:
     deadwood_cards: tuple
     deadwood: int
     kind: str
-    TYPE: ClassVar[str] = "knocked"
-    V: ClassVar[int] = 1
 
 
 @dataclass(frozen=True)
-class HandScoredV1:
-    """Version 1 of HandScored, as games recorded before version 2 hold it: read, never written.
-
-    :func:`decode` upcasts it to :class:`HandScored` (see :func:`upcast_hand_scored_v1`).
-    """
+class _HandScoredV1Fields:
+    """The fields of a scored hand that every version of HandScored records (see HandScored)."""
 
     hand_no: int
     knocker: int
@@ -197,12 +184,18 @@ class HandScoredV1:
     winner: int
     points: int
     scores: tuple
-    TYPE: ClassVar[str] = "hand_scored"
-    V: ClassVar[int] = 1
 
 
-@dataclass(frozen=True)
-class HandScored:
+@event("hand_scored")
+class HandScoredV1(_HandScoredV1Fields):
+    """Version 1 of HandScored, as games recorded before version 2 hold it: read, never written.
+
+    :func:`decode` upcasts it to :class:`HandScored` (see :func:`upcast_hand_scored_v1`).
+    """
+
+
+@event("hand_scored", version=2)
+class HandScored(_HandScoredV1Fields):
     """The knocked hand was scored (§2 Scoring, §3), with all a replay needs to explain it.
 
     The defender's own ``defender_melds``, ``layoffs`` (pairs (card, index of the knocker's
@@ -220,18 +213,6 @@ class HandScored:
     out from the state when it replays; see evolvers._hand_scored).
     """
 
-    hand_no: int
-    knocker: int
-    defender: int
-    outcome: str
-    knocker_deadwood: int
-    defender_melds: tuple
-    layoffs: tuple
-    defender_deadwood_cards: tuple
-    defender_deadwood: int
-    winner: int
-    points: int
-    scores: tuple
     discard: Optional[str] = None
     knocker_melds: Optional[tuple] = None
     knocker_deadwood_cards: Optional[tuple] = None
@@ -239,8 +220,6 @@ class HandScored:
     turns: Optional[int] = None
     defender_deadwood_before_layoffs: Optional[int] = None
     next_dealer: Optional[int] = None
-    TYPE: ClassVar[str] = "hand_scored"
-    V: ClassVar[int] = 2
     #: the fields version 2 added; an event upcast from version 1 has them all None
     ADDED_IN_V2: ClassVar[tuple] = (
         "discard", "knocker_melds", "knocker_deadwood_cards", "hands", "turns",
@@ -266,17 +245,15 @@ def upcast_hand_scored_v1(old: HandScoredV1) -> HandScored:
     return HandScored(**{f.name: getattr(old, f.name) for f in dataclasses.fields(HandScoredV1)})
 
 
-@dataclass(frozen=True)
+@event("hand_drawn")
 class HandDrawn:
     """Nobody knocked: ``reason`` "stock_exhausted" or "turn_limit" (§1 Drawn hand)."""
 
     hand_no: int
     reason: str
-    TYPE: ClassVar[str] = "hand_drawn"
-    V: ClassVar[int] = 1
 
 
-@dataclass(frozen=True)
+@event("advice_given")
 class AdviceGiven:
     """The advisor's message to the captain (§2); seen by the two of them until the game ends."""
 
@@ -284,33 +261,27 @@ class AdviceGiven:
     captain: int
     hand_no: int
     text: str
-    TYPE: ClassVar[str] = "advice_given"
-    V: ClassVar[int] = 1
 
 
-@dataclass(frozen=True)
+@event("turn_timed_out")
 class TurnTimedOut:
     """A seat's turn clock ran out (rule option turn_timeout_s, an extension): the events that
     follow in the same append are the move the server played for that seat."""
 
     seat: int
     hand_no: int
-    TYPE: ClassVar[str] = "turn_timed_out"
-    V: ClassVar[int] = 1
 
 
-@dataclass(frozen=True)
+@event("game_ended")
 class GameEnded:
     """A player reached the target score and won (§1 Game); reveals the seed (hex)."""
 
     winner: int
     scores: tuple
     seed: str
-    TYPE: ClassVar[str] = "game_ended"
-    V: ClassVar[int] = 1
 
 
-@dataclass(frozen=True)
+@event("game_resigned")
 class GameResigned:
     """``seat`` resigned (an extension): the game is over, ``winner`` (the seat's opponent in the
     hand in play) wins, the hand in play is not scored and ``scores`` stand; reveals the seed (hex)."""
@@ -320,11 +291,9 @@ class GameResigned:
     hand_no: int
     scores: tuple
     seed: str
-    TYPE: ClassVar[str] = "game_resigned"
-    V: ClassVar[int] = 1
 
 
-@dataclass(frozen=True)
+@event("game_abandoned")
 class GameAbandoned:
     """Nobody moved for ``idle_s`` seconds (an extension): the game is over with no winner, the
     hand in play is not scored and ``scores`` stand; reveals the seed (hex)."""
@@ -333,8 +302,6 @@ class GameAbandoned:
     hand_no: int
     scores: tuple
     seed: str
-    TYPE: ClassVar[str] = "game_abandoned"
-    V: ClassVar[int] = 1
 
 
 EVENT_CLASSES = (
