@@ -19,7 +19,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]
 
-from conftest import open_browser  # noqa: E402
+from chromium import open_browser  # noqa: E402
 from finished import finished_game  # noqa: E402
 from helpers import Api, click_when_ready, hand_cards, text_of, wait_for  # noqa: E402
 from support.servers import ApiServer, WorkerProcess, service_env  # noqa: E402

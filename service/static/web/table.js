@@ -478,6 +478,9 @@ function render() {
   renderAdvice(view);
   $("#scores").replaceChildren(el("h2", { id: "scores-h", text: "Scores" }), scoreSheet(view));
   document.body.dataset.version = String(view.version);
+  if (view.legal_moves.length && !performance.getEntriesByName("ginbox-playable").length) {
+    performance.mark("ginbox-playable"); // the first moment a move can be played (tests/bench/bench_pages.py)
+  }
   document.body.dataset.phase = view.phase;
   if (focused) {
     const again = document.querySelector(`[data-key="${CSS.escape(focused)}"]`) || document.getElementById(focused);
