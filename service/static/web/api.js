@@ -60,7 +60,9 @@ export function listGames({ status, variant, cursor, limit = 20 } = {}) {
   return call("GET", `/games?${q}`);
 }
 export const getGame = (id, token) => call("GET", g(id), { token });
-export const claimSeat = (id, seat, name) => call("POST", `${g(id)}/seats/${seat}`, { body: { name } });
+/** Sit at an open seat; a seat of a private game needs its invite secret. */
+export const claimSeat = (id, seat, name, invite) =>
+  call("POST", `${g(id)}/seats/${seat}`, { body: invite ? { name, invite } : { name } });
 export const playMove = (id, token, move, version) => call("POST", `${g(id)}/moves`, {
   token, body: move, headers: { "If-Match": `"${version}"`, "Idempotency-Key": randomKey() },
 });

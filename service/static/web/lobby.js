@@ -1,6 +1,6 @@
 // The lobby: create a game, list the server's games, join an open seat, resume your own games.
 import * as api from "./api.js";
-import { myGames, saveSeat, seatsOf } from "./seats.js";
+import { inviteLink, myGames, saveInvites, saveSeat, seatsOf } from "./seats.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
 const form = $("#create-form");
@@ -63,6 +63,7 @@ function buildBody() {
     if (v !== undefined) options[key] = v;
   }
   if (Object.keys(options).length) body.options = options;
+  if (form.elements.private.checked) body.private = true;
   const dealer = form.elements.first_dealer.value;
   if (dealer !== "" && body.variant === "gin-rami") body.first_dealer = Number(dealer);
   const decks = form.elements.decks.value.trim();
@@ -100,12 +101,39 @@ async function onCreate(event) {
         if (mine === null) mine = s.seat;
       }
     }
-    location.assign(mine === null ? `/watch/${data.game_id}` : `/play/${data.game_id}#seat=${mine}`);
+    const table = mine === null ? `/watch/${data.game_id}` : `/play/${data.game_id}#seat=${mine}`;
+    const invites = Object.fromEntries(data.seats.filter((s) => s.invite).map((s) => [s.seat, s.invite]));
+    if (!Object.keys(invites).length) {
+      location.assign(table);
+      return;
+    }
+    saveInvites(data.game_id, body.variant, invites);
+    showInvitations(data.game_id, invites, table);
   } catch (err) {
     out.textContent = describeError(err);
   } finally {
     button.disabled = false;
   }
+}
+
+/** Links for a private game's open seats, to pass on; then on to the table. */
+function showInvitations(gameId, invites, table) {
+  const list = $("#invite-links");
+  list.replaceChildren();
+  for (const [seat, secret] of Object.entries(invites)) {
+    const link = inviteLink(gameId, seat, secret);
+    const input = el("input", { type: "text", readonly: "", value: link, id: `invite-${seat}`, size: "60",
+      class: "invite-link", "data-seat": seat });
+    const copy = el("button", { type: "button", text: "Copy",
+      onclick: async () => {
+        input.select();
+        try { await navigator.clipboard.writeText(link); copy.textContent = "Copied"; } catch { copy.textContent = "Select and copy"; }
+      } });
+    list.append(el("li", {}, el("label", { for: `invite-${seat}`, text: `Seat ${seat}: ` }), input, " ", copy));
+  }
+  $("#go-to-table").href = table;
+  $("#invitations").hidden = false;
+  list.querySelector("input").focus();
 }
 
 function renderMyGames() {
@@ -133,7 +161,9 @@ async function joinSeat(gameId, seat, gameVariant) {
     saveSeat(gameId, gameVariant, data.seat, data.token, name);
     location.assign(`/play/${gameId}#seat=${data.seat}`);
   } catch (err) {
-    $("#lobby-message").textContent = `Could not join: ${describeError(err)}`;
+    $("#lobby-message").textContent = err.code === "invite_required"
+      ? "That seat is by invitation: open the link its creator sent you."
+      : `Could not join: ${describeError(err)}`;
   }
 }
 
@@ -143,6 +173,12 @@ function playersCell(summary, view) {
   if (!players) return el("span", { class: "muted", text: "—" });
   const names = players.map((p, i) => (p ? `${p.name}${p.bot ? ` (${p.bot} bot)` : ""}` : `seat ${i} open`));
   return el("span", { text: names.join(", ") });
+}
+
+function statusText(summary) {
+  if (!summary.scores || summary.status === "waiting") return summary.status;
+  const scores = summary.scores.join("–");
+  return summary.status === "playing" ? `playing hand ${summary.hand_no}, ${scores}` : `over, ${scores}`;
 }
 
 async function renderGameRow(tbody, summary) {
@@ -169,7 +205,7 @@ async function renderGameRow(tbody, summary) {
   const updated = new Date(summary.updated).toLocaleString();
   tbody.append(el("tr", { "data-game": id },
     el("td", {}, el("code", { text: id })), el("td", { text: summary.variant }),
-    el("td", { text: summary.status }), el("td", {}, playersCell(summary, view)),
+    el("td", { text: statusText(summary) }), el("td", {}, playersCell(summary, view)),
     el("td", { text: updated }), actions));
 }
 

@@ -1,5 +1,6 @@
 // The seat tokens this browser holds, in localStorage (never in a cookie or a URL the server sees).
-// One record per game: {game_id, variant, seats: {<seat>: {token, name}}, created}.
+// One record per game: {game_id, variant, seats: {<seat>: {token, name}}, invites: {<seat>: secret},
+// created}. Invite secrets are kept so that whoever created a private game can share its links again.
 
 const KEY = "ginbox.seats.v1";
 
@@ -23,6 +24,26 @@ export function saveSeat(gameId, variant, seat, token, name) {
   game.seats[String(seat)] = { token, name };
   all[gameId] = game;
   writeAll(all);
+}
+
+/** Remember the invite secrets of a private game's open seats ({seat: secret}). */
+export function saveInvites(gameId, variant, invites) {
+  const all = readAll();
+  const game = all[gameId] || { game_id: gameId, variant, seats: {}, created: Date.now() };
+  game.invites = { ...(game.invites || {}), ...invites };
+  all[gameId] = game;
+  writeAll(all);
+}
+
+/** The invite secrets this browser holds for a game ({seat: secret}). */
+export function invitesOf(gameId) {
+  const game = readAll()[gameId];
+  return (game && game.invites) || {};
+}
+
+/** An invitation link: the secret rides in the fragment, which a browser never sends to a server. */
+export function inviteLink(gameId, seat, secret) {
+  return `${location.origin}/play/${gameId}#seat=${seat}&secret=${encodeURIComponent(secret)}`;
 }
 
 /** The seats held in one game ({seat: {token, name}}), or null. */

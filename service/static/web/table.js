@@ -3,7 +3,7 @@
 // look again, so what a viewer sees is always exactly what the server lets that viewer see.
 import * as api from "./api.js";
 import { backElement, cardElement, deadwood, isMeld, isRun, isSet, label, short, sortCards, sortMeld } from "./cards.js";
-import { seatsOf } from "./seats.js";
+import { inviteLink, invitesOf, saveSeat, seatsOf } from "./seats.js";
 import { cardsText, el, playerName, resultSection, scoreSheet } from "./ui.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -407,6 +407,8 @@ function renderBoard(view) {
   if (view.status === "over") {
     parts.push(el("p", {}, el("a", { class: "button", href: `/replay/${view.game_id}`, text: "Replay this game" })));
   }
+  const invites = renderInvites(view);
+  if (invites) parts.unshift(invites);
   const resign = renderResign(view);
   if (resign) parts.push(resign);
   board.replaceChildren(...parts);
@@ -488,6 +490,59 @@ function render() {
   }
 }
 
+// ---------------------------------------------------------------- invitations
+
+/** An invitation in the fragment (#seat=1&secret=...): {seat, secret}, or null. */
+function invitation() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const secret = params.get("secret") || params.get("invite");
+  const seat = params.get("seat");
+  return secret && seat !== null ? { seat: Number(seat), secret } : null;
+}
+
+/** Ask the invited person's name and take the seat; resolves once the token is stored. */
+function acceptInvitation(invite) {
+  return new Promise((resolve) => {
+    const name = el("input", { id: "invite-name", maxlength: "40", autocomplete: "nickname",
+      value: localStorage.getItem("ginbox.name") || "" });
+    const error = el("p", { class: "error", role: "alert" });
+    const form = el("form", { id: "invite-form", class: "knock-panel" },
+      el("h2", { text: `You are invited to seat ${invite.seat} of this game` }),
+      el("label", { for: "invite-name", text: "Your name" }), " ", name, " ",
+      el("button", { type: "submit", class: "primary" }, "Take the seat"), error);
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const chosen = name.value.trim() || "guest";
+      try {
+        const { data } = await api.claimSeat(gameId, invite.seat, chosen, invite.secret);
+        localStorage.setItem("ginbox.name", chosen);
+        saveSeat(gameId, data.view.variant, data.seat, data.token, chosen);
+        // the secret has done its work: it leaves the address bar (and the history)
+        history.replaceState(null, "", `${location.pathname}#seat=${data.seat}`);
+        form.remove();
+        resolve();
+      } catch (err) {
+        error.textContent = err.code === "invite_required" ? "This invitation is not valid for that seat."
+          : err.code === "seat_taken" ? "Someone has already taken that seat." : `Could not take the seat: ${err.message}`;
+      }
+    });
+    $("#main").prepend(form);
+    name.focus();
+  });
+}
+
+function renderInvites(view) {
+  const invites = invitesOf(gameId);
+  const open = Object.entries(invites).filter(([seat]) => view.players[Number(seat)] === null);
+  if (view.status !== "waiting" || !open.length || state.mode !== "play") return null;
+  const list = el("ul", { id: "table-invites" });
+  for (const [seat, secret] of open) {
+    list.append(el("li", {}, el("label", { for: `table-invite-${seat}`, text: `Invitation to seat ${seat}: ` }),
+      el("input", { type: "text", readonly: "", size: "50", id: `table-invite-${seat}`, value: inviteLink(gameId, seat, secret) })));
+  }
+  return el("div", { class: "knock-panel" }, el("h3", { text: "Waiting for your guests: send them these links" }), list);
+}
+
 // ---------------------------------------------------------------- start
 
 /** The stream's states so far ("live", "reconnecting", "ended"), for whoever wants the history. */
@@ -495,6 +550,11 @@ const connectionStates = [];
 globalThis.ginboxConnectionStates = connectionStates;
 
 async function start() {
+  const invite = invitation();
+  if (state.mode === "play" && invite && !(seatsOf(gameId) || {})[invite.seat]) {
+    $("#connection").textContent = "not joined";
+    await acceptInvitation(invite);
+  }
   if (state.mode === "play") {
     [state.seat, state.token] = pickSeat();
     if (state.token === null) {

@@ -1,0 +1,44 @@
+"""Resigning from the table: asked twice, then the game is over, the other side wins and the
+scores stand (the resign extension); saying no changes nothing."""
+
+from __future__ import annotations
+
+from selenium.webdriver.common.by import By
+
+from helpers import Api, hand_cards, text_of, wait_for
+
+
+def seat_in_browser(driver, base: str, game_id: str, token: str, name: str) -> None:
+    """Put the seat's token where the lobby keeps it, then open the table."""
+    driver.get(base + "/web/icon.svg")
+    driver.execute_script(
+        "localStorage.setItem('ginbox.seats.v1', JSON.stringify({[arguments[0]]: {game_id: arguments[0],"
+        " variant: 'gin-rami', seats: {0: {token: arguments[1], name: arguments[2]}}, created: 1}}))",
+        game_id, token, name)
+    driver.get(f"{base}/play/{game_id}")
+    wait_for(driver, lambda d: len(hand_cards(d)) == 10, what="the table")
+
+
+def test_resigning_ends_the_game_for_the_other_side_after_a_second_yes(live_server, new_browser):
+    api = Api(live_server)
+    status, created = api.call("POST", "/games", {"variant": "gin-rami", "seats": [{"name": "ann"}, {"name": "bob"}]})
+    assert status == 201
+    game_id, ann = created["game_id"], created["seats"][0]["token"]
+    driver = new_browser()
+    seat_in_browser(driver, live_server, game_id, ann, "ann")
+    version = api.view(game_id)["version"]
+
+    driver.find_element(By.ID, "resign").click()
+    wait_for(driver, lambda d: d.find_elements(By.ID, "resign-no"), what="the question")
+    driver.find_element(By.ID, "resign-no").click()
+    wait_for(driver, lambda d: d.find_elements(By.ID, "resign"), what="the table again")
+    assert api.view(game_id)["version"] == version and api.view(game_id)["status"] == "playing"
+
+    driver.find_element(By.ID, "resign").click()
+    wait_for(driver, lambda d: d.find_elements(By.ID, "resign-yes"), what="the question")
+    driver.find_element(By.ID, "resign-yes").click()
+    wait_for(driver, lambda d: "Game over" in text_of(d, "#turn"), what="the end")
+    assert "ann resigned; bob wins" in text_of(driver, "#turn")
+    view = api.view(game_id)
+    assert view["status"] == "over" and view["winner"] == 1 and view["end"]["reason"] == "resigned"
+    assert driver.find_elements(By.ID, "resign") == []  # nothing more to resign
