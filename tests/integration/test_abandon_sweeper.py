@@ -1,8 +1,11 @@
 """Abandoned games (RULES.md Extensions): the sweeper of ``ginbox worker`` ends every game nobody has
 moved in for GINBOX_ABANDON_AFTER_S, with no winner, on a real Redis; bots and turn clocks then leave
-it alone. Time is given to the sweep as data (``now_ms``), never waited for."""
+it alone. Time is given to the sweep as data (``now_ms``); only the test of the worker's thread
+itself waits, polling with a deadline and asserting nothing about durations."""
 
 from __future__ import annotations
+
+import time
 
 import pytest
 
@@ -99,3 +102,23 @@ def test_bots_and_turn_clocks_do_not_act_on_a_game_that_ended(ctx):
     # nor does the sweeper abandon a game that is over
     assert abandoned_games(ctx, now_ms=last_ts(ctx, game_id) + 10 * HOUR_S * 1000) == []
     assert ctx.store.version(game_id) == ended
+
+
+@pytest.mark.slow
+def test_the_worker_sweeper_thread_abandons_an_idle_game_by_itself(ctx):
+    """The thread of ``ginbox worker``, with an abandon time of 1 s: it looks every second."""
+    ctx.settings.abandon_after_s = 1
+    game_id = new_game(ctx, [{"name": "ann"}, {"name": "bob"}])
+    sweeper = Sweeper(ctx, tick_s=0.1)
+    assert sweeper.abandon_every_s == 1.0
+    sweeper.start()
+    try:
+        deadline = time.monotonic() + 30
+        while ctx.repository.load_state(game_id).status != "over" and time.monotonic() < deadline:
+            time.sleep(0.1)
+    finally:
+        sweeper.stop()
+        sweeper.join(timeout=10)
+    state = ctx.repository.load_state(game_id)
+    assert state.status == "over" and state.end["reason"] == "abandoned" and state.winner is None
+    assert state.end["idle_s"] >= 1
