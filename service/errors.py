@@ -1,101 +1,100 @@
 """Why the use cases refuse a request, in the game's terms: no HTTP here.
 
-Each refusal has a stable ``code`` (what a client branches on) and a human ``detail``.
-``service.api.problems`` alone turns them into HTTP answers (status, problem type, headers);
-the workers catch them by class (a ``VersionMismatch`` means someone else moved first).
+Each refusal has a stable ``code`` (what a client branches on) and a human ``detail``, and is
+of one kind -- not found, not authenticated, forbidden, conflict, version moved on, unprocessable
+-- which ``service.api.problems`` alone turns into an HTTP answer (status, problem type,
+headers). The workers catch them by class (a ``VersionMismatch`` means someone else moved first).
 """
 
 from __future__ import annotations
 
 
 class DomainError(Exception):
-    """A refusal of a use case: a stable ``code`` and a human ``detail``."""
+    """A refusal of a use case: a stable ``code`` and a human ``detail``.
+
+    A subclass states its code in its header: ``class SeatNotFound(NotFound, code="seat_not_found")``.
+    """
 
     code = "refused"
+
+    def __init_subclass__(cls, code: str | None = None, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if code is not None:
+            cls.code = code
 
     def __init__(self, detail: str):
         super().__init__(detail)
         self.detail = detail
 
 
-class GameNotFound(DomainError):
-    """There is no game of that id."""
-
-    code = "game_not_found"
-
-    def __init__(self, game_id: str):
-        super().__init__(f"there is no game {game_id!r}")
-        self.game_id = game_id
+# -- the kinds of refusal ------------------------------------------------------------------------
 
 
-class SeatNotFound(DomainError):
-    """The game has no seat of that number."""
-
-    code = "seat_not_found"
+class NotFound(DomainError):
+    """What the request names does not exist."""
 
 
-class VersionNotFound(DomainError):
-    """The game has not reached that version."""
-
-    code = "version_not_found"
-
-
-class InvalidVersion(DomainError):
-    """No game has that version (versions start at 1)."""
-
-    code = "invalid_version"
-
-
-class Unauthorized(DomainError):
+class Unauthorized(DomainError, code="unauthorized"):
     """The token presented holds no seat of this game."""
 
-    code = "unauthorized"
 
-
-class Forbidden(DomainError):
+class Forbidden(DomainError, code="forbidden"):
     """The caller's role may not do this (at all, or not yet)."""
 
-    code = "forbidden"
+
+class Conflict(DomainError, code="conflict"):
+    """The game kept changing while the request was decided (or is not where the request needs it)."""
 
 
-class InviteRequired(DomainError):
-    """The seat is by invitation: the claim must present the seat's invite secret, and did not."""
-
-    code = "invite_required"
-
-
-class Conflict(DomainError):
-    """The game kept changing while the request was decided."""
-
-    code = "conflict"
-
-
-class GameNotOver(DomainError):
-    """Only available once the game is over."""
-
-    code = "game_not_over"
-
-
-class AdviceLimitReached(DomainError):
-    """The advisor already gave all the advice one decision allows."""
-
-    code = "advice_limit_reached"
-
-
-class VersionMismatch(DomainError):
+class VersionMismatch(DomainError, code="version_mismatch"):
     """The game is not at a version the caller said it expected; ``current``: its version, if known."""
-
-    code = "version_mismatch"
 
     def __init__(self, detail: str, current: int | None = None):
         super().__init__(detail)
         self.current = current
 
 
-class IdempotencyKeyReused(DomainError):
-    """The idempotency key was already used for a different request."""
+class Unprocessable(DomainError):
+    """The request is well formed but names something no game can have, or repeats a key for another request."""
 
-    code = "idempotency_key_reused"
+
+# -- the refusals ----------------------------------------------------------------------------------
+
+
+class GameNotFound(NotFound, code="game_not_found"):
+    """There is no game of that id."""
+
+    def __init__(self, game_id: str):
+        super().__init__(f"there is no game {game_id!r}")
+        self.game_id = game_id
+
+
+class SeatNotFound(NotFound, code="seat_not_found"):
+    """The game has no seat of that number."""
+
+
+class VersionNotFound(NotFound, code="version_not_found"):
+    """The game has not reached that version."""
+
+
+class InviteRequired(Forbidden, code="invite_required"):
+    """The seat is by invitation: the claim must present the seat's invite secret, and did not."""
+
+
+class GameNotOver(Conflict, code="game_not_over"):
+    """Only available once the game is over."""
+
+
+class AdviceLimitReached(Conflict, code="advice_limit_reached"):
+    """The advisor already gave all the advice one decision allows."""
+
+
+class InvalidVersion(Unprocessable, code="invalid_version"):
+    """No game has that version (versions start at 1)."""
+
+
+class IdempotencyKeyReused(Unprocessable, code="idempotency_key_reused"):
+    """The idempotency key was already used for a different request."""
 
     def __init__(self, detail: str = "this Idempotency-Key was already used for a different request"):
         super().__init__(detail)

@@ -28,20 +28,14 @@ class ApiError(Exception):
         self.extra = extra or {}
 
 
-#: the status of each refusal of the use cases (service.errors): the one place they meet HTTP
+#: the status of each kind of refusal of the use cases (service.errors): the one place they meet HTTP
 DOMAIN_STATUSES: dict[type[errors.DomainError], int] = {
-    errors.GameNotFound: 404,
-    errors.SeatNotFound: 404,
-    errors.VersionNotFound: 404,
+    errors.NotFound: 404,
     errors.Unauthorized: 401,
     errors.Forbidden: 403,
-    errors.InviteRequired: 403,
     errors.Conflict: 409,
-    errors.GameNotOver: 409,
-    errors.AdviceLimitReached: 409,
     errors.VersionMismatch: 412,
-    errors.IdempotencyKeyReused: 422,
-    errors.InvalidVersion: 422,
+    errors.Unprocessable: 422,
 }
 
 

@@ -1,8 +1,8 @@
 """The problem-type catalogue names every code the service's source can raise, with its status.
 
 The codes are found in the source itself (its syntax tree), independently of the catalogue:
-each call that builds an error -- ApiError(status, code, ...), each domain error's status in
-problems.DOMAIN_STATUSES,
+each call that builds an error -- ApiError(status, code, ...), each domain error with a code of
+its own (service/errors.py) at the status problems.DOMAIN_STATUSES gives its kind,
 problem_response(status, code, ...), RulesError(code, ..., conflict=...), the engine's
 conflict()/invalid() helpers (409 / 422) and MeldError(code, ...) (422,
 renamed by the engine's MELD_ERROR_CODES) -- and werkzeug's HTTP codes. A call whose code is not
@@ -17,6 +17,7 @@ from pathlib import Path
 
 from service.api.problem_types import HTTP_CODES, PROBLEM_TYPES, entry_json, title_of, type_uri
 from service.api.problems import DOMAIN_STATUSES
+from service.errors import DomainError
 from service.rules.deciders import MELD_ERROR_CODES
 
 SERVICE = Path(__file__).resolve().parents[2] / "service"
@@ -80,10 +81,23 @@ def raised_codes() -> tuple[dict[str, set[int]], set[tuple[str, str, str]]]:
             found.setdefault(code, set()).add(status)
     for status, code in HTTP_CODES.items():
         found.setdefault(code, set()).add(status)
-    # the use cases' refusals (service.errors) get their statuses in the API's one map
-    for error, status in DOMAIN_STATUSES.items():
-        found.setdefault(error.code, set()).add(status)
+    # the use cases' refusals (service.errors), each with a code of its own, get the status of
+    # their kind in the API's one map
+    for error in _refusals(DomainError):
+        kinds = [DOMAIN_STATUSES[c] for c in error.__mro__ if c in DOMAIN_STATUSES]
+        assert kinds, f"{error.__name__} is of no kind the API maps to a status"
+        found.setdefault(error.code, set()).add(kinds[0])
     return found, computed
+
+
+def _refusals(cls) -> list:
+    """Every subclass of ``cls`` (at any depth) that states a code of its own."""
+    out = []
+    for sub in cls.__subclasses__():
+        if "code" in vars(sub):
+            out.append(sub)
+        out += _refusals(sub)
+    return out
 
 
 def test_every_code_the_source_raises_is_in_the_catalogue_with_its_status():
