@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import time
 import urllib.request
+from pathlib import Path
 from typing import Any, Callable
 
 from selenium.common.exceptions import StaleElementReferenceException
@@ -12,6 +13,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 CARD_CODE = r"^[A2-9TJQK][CDHS]$"
+#: axe-core, vendored (vendor/README.md says from where and why)
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 _RANKS = {"A": "ace", "T": "10", "J": "jack", "Q": "queen", "K": "king"}
 _SUITS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
@@ -105,3 +108,15 @@ class Api:
                 return view
             time.sleep(0.1)
         raise AssertionError(f"the game never reached the state waited for: {view}")
+
+
+def serious_violations(driver) -> list[str]:
+    """axe-core's serious and critical violations on the page as it stands now."""
+    source = AXE.read_text(encoding="utf-8")
+    driver.execute_script(source)
+    result = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, {resultTypes: ['violations']}).then(r => done(r.violations), e => done(String(e)));")
+    assert isinstance(result, list), result
+    return [f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:5]}"
+            for v in result if v["impact"] in ("serious", "critical")]

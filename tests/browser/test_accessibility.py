@@ -5,28 +5,15 @@ played with the keyboard alone."""
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path
 
 import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
 from finished import finished_game
-from helpers import Api, hand_cards, text_of, wait_for
+from helpers import AXE, Api, hand_cards, serious_violations, text_of, wait_for
 
-AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 AXE_SHA256 = "29348999450cdf2849a8e70b7912fc2da85a849da39c0d0d5394f51d4a9ed95c"
-
-
-def serious_violations(driver) -> list[str]:
-    source = AXE.read_text(encoding="utf-8")
-    driver.execute_script(source)
-    result = driver.execute_async_script(
-        "const done = arguments[arguments.length - 1];"
-        "axe.run(document, {resultTypes: ['violations']}).then(r => done(r.violations), e => done(String(e)));")
-    assert isinstance(result, list), result
-    return [f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:5]}"
-            for v in result if v["impact"] in ("serious", "critical")]
 
 
 def test_the_vendored_axe_is_the_pinned_release():

@@ -16,7 +16,7 @@ import json
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from helpers import Api, click_when_ready, codes, css, hand_cards, page_version, text_of, wait_for
+from helpers import Api, click_when_ready, codes, css, hand_cards, page_version, serious_violations, text_of, wait_for
 from support.decks import build_deck
 
 ANN = ["4S", "5S", "6S", "7S", "7C", "7D", "7H", "2C", "3H", "KC"]
@@ -74,12 +74,14 @@ def test_a_whole_hand_against_the_basic_bot_from_the_lobby_to_the_result_and_bac
     Select(driver.find_element(By.ID, "assign-7S")).select_by_value(target)
     wait_for(driver, lambda d: "Deadwood: 6" in text_of(d, "#knock-deadwood"), what="the live deadwood")
     summary = text_of(driver, "#knock-summary")
+    assert serious_violations(driver) == []  # the knock panel too
     assert "not a set or a run" not in summary
     driver.find_element(By.ID, "knock-confirm").click()
 
     # the result: both hands laid out and the score explained
     wait_for(driver, lambda d: "Hand 1" in text_of(d, "#result"), what="the hand's result")
     result = text_of(driver, "#result")
+    assert serious_violations(driver) == []  # and the result
     assert "Hand 1: knock" in result
     spectator = api.view(game_id)
     last = spectator["last_hand"]

@@ -45,7 +45,7 @@ export function isRun(cards) {
 export const isMeld = (cards) => isSet(cards) || isRun(cards);
 
 /** A card as an element: its symbol text, its spoken label, its code in data-card. */
-export function cardElement(code, { tag = "span", extraClass = "" } = {}) {
+export function cardElement(code, { tag = "span", extraClass = "", spoken = null } = {}) {
   const el = document.createElement(tag);
   el.className = `card suit-${code[1]} ${extraClass}`.trim();
   el.dataset.card = code;
@@ -54,15 +54,12 @@ export function cardElement(code, { tag = "span", extraClass = "" } = {}) {
   face.setAttribute("aria-hidden", "true");
   face.textContent = short(code);
   el.append(face);
-  if (tag === "button") {
-    el.type = "button";
-    el.setAttribute("aria-label", label(code));
-  } else {
-    const sr = document.createElement("span");
-    sr.className = "sr-only";
-    sr.textContent = label(code);
-    el.append(sr);
-  }
+  if (tag === "button") el.type = "button";
+  // the spoken name is text inside the element (not aria-label), so it never contradicts the face
+  const sr = document.createElement("span");
+  sr.className = "sr-only";
+  sr.textContent = spoken || label(code);
+  el.append(sr);
   return el;
 }
 

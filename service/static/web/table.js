@@ -286,8 +286,7 @@ function renderHand(view) {
     for (const c of g.cards) {
       let node;
       if (discards.has(c)) {
-        node = cardElement(c, { tag: "button", extraClass: "discard" });
-        node.setAttribute("aria-label", `Discard ${label(c)}`);
+        node = cardElement(c, { tag: "button", extraClass: "discard", spoken: `Discard ${label(c)}` });
         node.dataset.key = `discard:${c}`;
         node.disabled = state.busy;
         node.setAttribute("draggable", "true");
