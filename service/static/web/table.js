@@ -21,6 +21,7 @@ const state = {
   turnStartedAt: null, // ms, the time of the latest event (the turn clock runs from it)
   busy: false,
   confirmResign: false,
+  adviceDraft: "",
   message: "",
 };
 
@@ -183,9 +184,12 @@ function seatBlock(view, seat) {
   const size = view.hand_sizes ? view.hand_sizes[seat] : 0;
   const known = view.known_cards ? view.known_cards[seat] : [];
   const acting = view.to_act.includes(seat);
+  const you = seat === view.viewer ? " (you)" : "";
+  const sitsOut = role === "advisor" && view.status === "playing";
   const box = el("div", { class: "pile opponent", "data-seat": String(seat) },
-    el("h3", { text: `${p ? playerName(view, seat) : `seat ${seat} (open)`}${role ? ` — ${role}` : ""}${acting ? " — to play" : ""}` }),
-    el("p", { class: "muted", text: `${size} card${size === 1 ? "" : "s"} in hand; score ${view.scores[seat]}` }));
+    el("h3", { text: `${p ? playerName(view, seat) : `seat ${seat} (open)`}${you}${role ? ` — ${role}` : ""}${acting ? " — to play" : ""}` }),
+    el("p", { class: "muted", text: sitsOut ? `sits out this hand, advising; score ${view.scores[seat]}`
+      : `${size} card${size === 1 ? "" : "s"} in hand; score ${view.scores[seat]}` }));
   const backs = el("div", { "aria-hidden": "true" });
   for (let i = 0; i < Math.min(size, 11); i += 1) backs.append(backElement());
   box.append(backs);
@@ -435,15 +439,19 @@ function renderAdvice(view) {
   if (!view.advice.length) parts.push(el("p", { class: "muted", text: "No advice yet this hand." }));
   parts.push(list);
   if (role === "advisor" && view.status === "playing") {
-    const text = el("textarea", { id: "advice-text", rows: "2", maxlength: "500" });
+    // the section is drawn again on every change of the game: the draft lives in the state
+    const text = el("textarea", { id: "advice-text", rows: "2", maxlength: "500",
+      oninput: (e) => { state.adviceDraft = e.target.value; } });
+    text.value = state.adviceDraft;
     const form = el("form", { id: "advice-form" }, el("label", { for: "advice-text", text: "Advice (up to 500 characters)" }),
       text, el("button", { type: "submit" }, "Send advice"));
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
-      if (!text.value.trim()) return;
+      if (!state.adviceDraft.trim()) return;
       try {
-        const { data } = await api.giveAdvice(gameId, state.token, text.value);
+        const { data } = await api.giveAdvice(gameId, state.token, state.adviceDraft);
         state.view = data;
+        state.adviceDraft = "";
         state.message = "";
       } catch (err) {
         state.message = `Advice refused: ${err.message} [${err.code}]`;
@@ -486,6 +494,14 @@ function render() {
   if (focused) {
     const again = document.querySelector(`[data-key="${CSS.escape(focused)}"]`) || document.getElementById(focused);
     if (again && !again.disabled) again.focus();
+  }
+  // when the focus is nowhere (the control just used went away) and this player has something to
+  // do, put it on that (the card just drawn, when it is time to discard), so that a keyboard user
+  // need not find their place again
+  if (view.legal_moves.length && (!document.activeElement || document.activeElement === document.body)) {
+    const first = document.querySelector("#board button.discard.drawn:not(:disabled)")
+      || document.querySelector("#board button.move:not(:disabled), #board button.discard:not(:disabled)");
+    if (first) first.focus();
   }
 }
 
