@@ -31,13 +31,14 @@ from service.redis_process import RedisServerProcess  # noqa: E402
 def shoot(driver, path: Path, selector: str | None = None) -> None:
     """A PNG of the element (or of the whole page, the window grown to its height)."""
     driver.execute_script("document.activeElement && document.activeElement.blur()")
+    # the window grows to the page's height, so that neither the page nor an element is cut off
+    width = driver.get_window_size()["width"]
+    height = driver.execute_script("return document.documentElement.scrollHeight")
+    driver.set_window_size(width, min(max(height + 140, 400), 2000))
+    time.sleep(0.2)
     if selector:
         driver.find_element("css selector", selector).screenshot(str(path))
     else:
-        width = driver.get_window_size()["width"]
-        height = driver.execute_script("return document.documentElement.scrollHeight")
-        driver.set_window_size(width, min(max(height + 140, 400), 2000))
-        time.sleep(0.2)
         driver.save_screenshot(str(path))
     print(f"{path}: {path.stat().st_size} bytes")
 
