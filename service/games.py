@@ -377,7 +377,7 @@ class GameService:
                 if r.seq >= commands.MAX_ADVICE_PER_VERSION:
                     problems.append(f"{version}-{r.seq}: over {commands.MAX_ADVICE_PER_VERSION} at one version")
                 try:
-                    allowed = game.check_advice(state, r.entry.get("advisor"), r.entry.get("text"))
+                    allowed = game.check_advice(state, r.entry.get("advisor"), commands.Advise(r.entry.get("text")))
                 except RulesError as err:
                     problems.append(f"{version}-{r.seq}: not allowed at that version ({err.code})")
                     continue
@@ -498,14 +498,16 @@ class GameService:
         seat = self.seat_for(game_id, incoming.token())
         req = incoming.request()
         key, fingerprint = req.idempotency.for_seat(seat) if req.idempotency is not None else (None, None)
-        return self._give_advice(game_id, seat, req.command.text, req.expected_versions, key, fingerprint, state)
+        return self._give_advice(game_id, seat, req.command, req.expected_versions, key, fingerprint, state)
 
     def give_advice_for_seat(self, game_id: str, seat: int, text: str, *,
                              expected_versions: Collection[int] | None = None) -> Answer:
         """Record advice for ``seat`` (a bot advisor: no token)."""
-        return self._give_advice(game_id, seat, text, expected_versions, None, None, self.state(game_id))
+        return self._give_advice(game_id, seat, commands.Advise(text), expected_versions, None, None,
+                                 self.state(game_id))
 
-    def _give_advice(self, game_id, seat, text, expected_versions, idempotency_key, fingerprint, state) -> Answer:
+    def _give_advice(self, game_id, seat, advice: commands.Advise, expected_versions, idempotency_key, fingerprint,
+                     state) -> Answer:
         """Record the advisor's advice at the game's current version; the advisor's view (its version unchanged).
 
         The engine decides whether the advice is allowed on the log's state; the advice log then
@@ -518,8 +520,8 @@ class GameService:
             if expected_versions is not None and state.version not in expected_versions:
                 raise VersionMismatch(f"the game is at version {state.version}, not the one in If-Match",
                                       current=state.version)
-            self._check_role(state, seat, commands.Advise(text))
-            entry = game.check_advice(state, seat, text)
+            self._check_role(state, seat, advice)
+            entry = game.check_advice(state, seat, advice)
             try:
                 self.advice.give(game_id, state.version, entry, commands.MAX_ADVICE_PER_VERSION,
                                  idempotency_key, fingerprint or "")

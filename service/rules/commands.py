@@ -1,8 +1,11 @@
 """What a player (or the seating desk) asks the engine to do (RULES.md §1 turns, §2 advice).
 
-Commands are frozen dataclasses named in the imperative. Their wire form is a dict
-``{"type": ..., ...fields}``; :func:`command_from_dict` parses it (raising RulesError
-``unknown_command`` / ``invalid_command``) and :func:`command_to_dict` writes it.
+Commands are frozen dataclasses named in the imperative. A command checks its own shape when it
+is made (RulesError ``invalid_command``: a card that is not a string, melds that are not lists
+of strings, advice that is empty or too long), so a command is well formed however it was built
+-- from the wire, by a bot or by a test -- and the deciders check only whether it is legal now.
+Their wire form is a dict ``{"type": ..., ...fields}``; :func:`command_from_dict` parses it
+(raising ``unknown_command`` / ``invalid_command``) and :func:`command_to_dict` writes it.
 """
 
 from __future__ import annotations
@@ -18,6 +21,15 @@ MAX_ADVICE_LENGTH = 500
 MAX_ADVICE_PER_VERSION = 3
 
 
+def _bad(message: str) -> RulesError:
+    return RulesError("invalid_command", message)
+
+
+def _check_card(name: str, value: Any) -> None:
+    if not isinstance(value, str):
+        raise _bad(f"{name} must be a card code such as 'TD'")
+
+
 @dataclass(frozen=True)
 class ClaimSeat:
     """Sit a player at an open seat (actor None); filling the last seat starts the game."""
@@ -25,6 +37,12 @@ class ClaimSeat:
     seat: int
     player: dict
     TYPE: ClassVar[str] = "claim_seat"
+
+    def __post_init__(self):
+        if not isinstance(self.seat, int) or isinstance(self.seat, bool):
+            raise _bad("seat must be an integer")
+        if not isinstance(self.player, dict):
+            raise _bad("player must be an object such as {'name': 'ann'}")
 
 
 @dataclass(frozen=True)
@@ -62,6 +80,9 @@ class Discard:
     card: str
     TYPE: ClassVar[str] = "discard"
 
+    def __post_init__(self):
+        _check_card("card", self.card)
+
 
 @dataclass(frozen=True)
 class Knock:
@@ -75,6 +96,15 @@ class Knock:
     melds: list | None = None
     TYPE: ClassVar[str] = "knock"
 
+    def __post_init__(self):
+        if self.discard is not None:
+            _check_card("discard", self.discard)
+        if self.melds is not None:
+            if not isinstance(self.melds, (list, tuple)) or not all(
+                isinstance(m, (list, tuple)) and all(isinstance(c, str) for c in m) for m in self.melds
+            ):
+                raise _bad("melds must be a list of lists of card codes")
+
 
 @dataclass(frozen=True)
 class Advise:
@@ -82,6 +112,12 @@ class Advise:
 
     text: str
     TYPE: ClassVar[str] = "advise"
+
+    def __post_init__(self):
+        if not isinstance(self.text, str) or not self.text.strip():
+            raise _bad("advice must be a non-empty text")
+        if len(self.text) > MAX_ADVICE_LENGTH:
+            raise _bad(f"advice is limited to {MAX_ADVICE_LENGTH} characters")
 
 
 @dataclass(frozen=True)
@@ -136,23 +172,10 @@ DRAW_DISCARD = DrawDiscard()
 RESIGN = Resign()
 
 
-def _bad(message: str) -> RulesError:
-    return RulesError("invalid_command", message)
-
-
-def _card_field(wire: dict, name: str, nullable: bool = False) -> Any:
-    value = wire.get(name)
-    if value is None and nullable:
-        return None
-    if not isinstance(value, str):
-        raise _bad(f"{name} must be a card code such as 'TD'")
-    return value
-
-
 def command_from_dict(wire: Any) -> Command:
     """Parse a command's wire form; raises RulesError unknown_command / invalid_command.
 
-    Card codes are only checked for being strings here; whether a code names a card, and
+    The command checks its fields' shapes as it is made; whether a code names a card, and
     whether the player holds it, is checked by ``game.decide`` (code ``invalid_card`` /
     ``card_not_in_hand``).
     """
@@ -175,31 +198,14 @@ def command_from_dict(wire: Any) -> Command:
     if extra:
         raise _bad(f"unexpected field(s) for {kind}: {', '.join(sorted(map(str, extra)))}")
     if cls is ClaimSeat:
-        seat, player = wire.get("seat"), wire.get("player")
-        if not isinstance(seat, int) or isinstance(seat, bool):
-            raise _bad("seat must be an integer")
-        if not isinstance(player, dict):
-            raise _bad("player must be an object such as {'name': 'ann'}")
-        return ClaimSeat(seat, player)
+        return ClaimSeat(wire.get("seat"), wire.get("player"))
     if cls is Discard:
-        return Discard(_card_field(wire, "card"))
+        return Discard(wire.get("card"))
     if cls is Knock:
-        discard = _card_field(wire, "discard", nullable=True)
         melds = wire.get("melds")
-        if melds is not None:
-            if not isinstance(melds, list) or not all(
-                isinstance(m, list) and all(isinstance(c, str) for c in m) for m in melds
-            ):
-                raise _bad("melds must be a list of lists of card codes")
-            melds = [list(m) for m in melds]
-        return Knock(discard, melds)
+        return Knock(wire.get("discard"), [list(m) for m in melds] if isinstance(melds, list) else melds)
     if cls is Advise:
-        text = wire.get("text")
-        if not isinstance(text, str) or not text.strip():
-            raise _bad("advice must be a non-empty text")
-        if len(text) > MAX_ADVICE_LENGTH:
-            raise _bad(f"advice is limited to {MAX_ADVICE_LENGTH} characters")
-        return Advise(text)
+        return Advise(wire.get("text"))
     return {
         TakeUpcard: TAKE_UPCARD,
         PassUpcard: PASS_UPCARD,

@@ -16,7 +16,6 @@ from typing import Any
 from . import cards, melds, variants
 from .cards import DECK, INDEX_OF
 from .commands import (
-    MAX_ADVICE_LENGTH,
     AbandonGame,
     Advise,
     ClaimSeat,
@@ -52,8 +51,9 @@ from .state import DISCARD, DRAW, UPCARD, GameState
 MELD_ERROR_CODES = {"invalid_meld": "invalid_melds"}
 
 
-def _card(code: Any, what: str = "card") -> int:
-    card = INDEX_OF.get(code) if isinstance(code, str) else None
+def _card(code: str, what: str = "card") -> int:
+    # a command's card fields are strings (commands check their shape): here, is it a card?
+    card = INDEX_OF.get(code)
     if card is None:
         raise invalid("invalid_card", f"{what} {code!r} is not a card code (e.g. 'TD')")
     return card
@@ -153,12 +153,8 @@ def _decide_discard(state: GameState, actor: int, command: Discard) -> list:
     return out
 
 
-def _client_melds(hand: int, laid: Any) -> tuple:
-    """(melds, deadwood cards, deadwood) of a client's arrangement of ``hand``."""
-    if not isinstance(laid, (list, tuple)) or not all(
-        isinstance(m, (list, tuple)) and all(isinstance(c, str) for c in m) for m in laid
-    ):
-        raise invalid("invalid_melds", "melds must be a list of lists of card codes")
+def _client_melds(hand: int, laid) -> tuple:
+    """(melds, deadwood cards, deadwood) of a client's arrangement of ``hand`` (lists of card codes)."""
     as_indexes = [[_card(c, "meld card") for c in m] for m in laid]
     try:
         _, dead_cards, dead = melds.check_melds(hand, as_indexes)
@@ -222,8 +218,6 @@ def _decide_claim_seat(state: GameState, actor: Any, command: ClaimSeat) -> list
         raise conflict("game_over", "the game is over")
     if not is_seat(command.seat, state.nseats):
         raise invalid("invalid_seat", f"seat must be one of 0..{state.nseats - 1}")
-    if not isinstance(command.player, dict):
-        raise invalid("invalid_command", "player must be an object such as {'name': 'ann'}")
     players = state.players
     if players[command.seat] is not None:
         raise conflict("seat_taken", f"seat {command.seat} is taken")
@@ -235,7 +229,7 @@ def _decide_claim_seat(state: GameState, actor: Any, command: ClaimSeat) -> list
     return out
 
 
-def check_advice(state: GameState, actor: Any, text: Any) -> dict:
+def check_advice(state: GameState, actor: Any, advice: Advise) -> dict:
     """The advice entry ``actor`` may give now (RULES.md §2); raises RulesError if they may not.
 
     Advice is not an event of the game's log (it changes nothing in play, and a version moved by
@@ -253,15 +247,13 @@ def check_advice(state: GameState, actor: Any, text: Any) -> dict:
         raise invalid("not_a_player", f"seat {actor!r} does not play in this game")
     if actor != state.advisor:
         raise conflict("not_advisor", "only the advisor gives advice")
-    if not isinstance(text, str) or not text.strip() or len(text) > MAX_ADVICE_LENGTH:
-        raise invalid("invalid_command", f"advice is a non-empty text of at most {MAX_ADVICE_LENGTH} characters")
-    return {"hand_no": state.hand_no, "advisor": actor, "captain": state.captain, "text": text}
+    return {"hand_no": state.hand_no, "advisor": actor, "captain": state.captain, "text": advice.text}
 
 
 def _decide_advise(state: GameState, actor: Any, command: Advise) -> list:
     # games recorded before the advice log kept advice as AdviceGiven events: their replay
     # (the audit re-decides every command) still decides it this way
-    entry = check_advice(state, actor, command.text)
+    entry = check_advice(state, actor, command)
     return [AdviceGiven(actor, entry["captain"], entry["hand_no"], entry["text"])]
 
 

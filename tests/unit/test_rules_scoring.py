@@ -286,7 +286,8 @@ def test_hand_with_more_than_ten_deadwood_cannot_knock_rules_1():
         ([["7D", "7H", "7S", "7C"]], "meld_card_not_in_hand"),
         ([["AC", "2C", "3C"], ["9H", "TH", "JH"]], "meld_card_not_in_hand"),  # 9H is the discard
         ([["AC", "2C", "XX"]], "invalid_card"),
-        ("AC 2C 3C", "invalid_melds"),
+        # not lists of codes: the command refuses its own shape, as every malformed command field
+        ("AC 2C 3C", "invalid_command"),
     ],
 )
 def test_invalid_client_melds_are_refused_rules_1(melds, code):
