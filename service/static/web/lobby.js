@@ -1,6 +1,6 @@
 // The lobby: create a game, list the server's games, join an open seat, resume your own games.
 import * as api from "./api.js";
-import { inviteLink, myGames, saveInvites, saveSeat, seatsOf } from "./seats.js";
+import { forgetGame, inviteLink, myGames, saveInvites, saveSeat, seatsOf } from "./seats.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
 const form = $("#create-form");
@@ -139,7 +139,10 @@ function showInvitations(gameId, invites, table) {
 function renderMyGames() {
   const games = myGames();
   const box = $("#my-games");
-  if (!games.length) return;
+  if (!games.length) {
+    box.replaceChildren(el("p", { class: "muted", text: "None yet: this browser holds no seat." }));
+    return;
+  }
   const ul = el("ul");
   for (const game of games) {
     const seats = Object.entries(game.seats);
@@ -148,7 +151,10 @@ function renderMyGames() {
       li.append(el("a", { href: `/play/${game.game_id}#seat=${seat}`, class: "button resume",
         "data-game": game.game_id, text: `Resume ${game.game_id} as ${info.name || "seat " + seat}` }), " ");
     }
-    li.append(el("span", { class: "muted", text: ` ${game.variant}` }));
+    li.append(el("span", { class: "muted", text: ` ${game.variant} ` }),
+      el("button", { type: "button", class: "forget", "data-game": game.game_id,
+        "aria-label": `Forget game ${game.game_id} (its seat tokens leave this browser)`, text: "Forget",
+        onclick: () => { forgetGame(game.game_id); renderMyGames(); } }));
     ul.append(li);
   }
   box.replaceChildren(ul);

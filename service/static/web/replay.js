@@ -60,9 +60,19 @@ function describe(view, ev) {
   }
 }
 
-async function stateAt(version) {
-  if (!state.states.has(version)) state.states.set(version, api.stateAt(gameId, null, version).then((r) => r.data));
-  return state.states.get(version);
+/** The spectator's view at a version: at once if already fetched, else after the steps have rested. */
+let pending = null;
+function stateAt(version) {
+  if (state.states.has(version)) return Promise.resolve(state.states.get(version));
+  // a slider dragged across hundreds of events, or an arrow key held down, asks for one view (the
+  // one it stops at), not one per event it passes: the fetch waits until the step rests for 150 ms
+  if (pending) { clearTimeout(pending.timer); pending.resolve(null); } // a step passed over: nothing to show
+  return new Promise((resolve, reject) => {
+    pending = { resolve, timer: setTimeout(() => {
+      pending = null;
+      api.stateAt(gameId, null, version).then((r) => { state.states.set(version, r.data); resolve(r.data); }, reject);
+    }, 150) };
+  });
 }
 
 async function show(index) {
@@ -81,6 +91,7 @@ async function show(index) {
     $("#message").textContent = `Could not load version ${ev.version}: ${err.message}`;
     return;
   }
+  if (at === null) return;
   if (state.steps[state.index] !== step) return; // the user stepped on meanwhile
   const board = [];
   const seats = at.players.map((_, i) => i);
@@ -170,8 +181,8 @@ async function start() {
     const to = { ArrowRight: state.index + 1, ArrowLeft: state.index - 1, Home: 0, End: state.steps.length - 1 }[e.key];
     if (to !== undefined) { e.preventDefault(); show(to); }
   });
-  await show(0);
   loadAuditPanel();
+  await show(0);
 }
 
 start();

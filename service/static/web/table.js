@@ -190,9 +190,17 @@ function seatBlock(view, seat) {
     el("h3", { text: `${p ? playerName(view, seat) : `seat ${seat} (open)`}${you}${role ? ` — ${role}` : ""}${acting ? " — to play" : ""}` }),
     el("p", { class: "muted", text: sitsOut ? `sits out this hand, advising; score ${view.scores[seat]}`
       : `${size} card${size === 1 ? "" : "s"} in hand; score ${view.scores[seat]}` }));
-  const backs = el("div", { "aria-hidden": "true" });
-  for (let i = 0; i < Math.min(size, 11); i += 1) backs.append(backElement());
-  box.append(backs);
+  const revealed = view.status === "over" && view.all_hands ? view.all_hands[seat] : null;
+  if (revealed && revealed.length) {
+    // the game is over: every hand is public now
+    const ul = el("ul", { class: "cards", "aria-label": `${playerName(view, seat)}'s last hand` });
+    for (const c of sortCards(revealed)) ul.append(el("li", {}, cardElement(c)));
+    box.append(ul);
+  } else {
+    const backs = el("div", { "aria-hidden": "true" });
+    for (let i = 0; i < Math.min(size, 11); i += 1) backs.append(backElement());
+    box.append(backs);
+  }
   if (known.length) {
     box.append(el("p", { text: "Known to hold (taken from the discard pile):" }));
     const ul = el("ul", { class: "cards" });
