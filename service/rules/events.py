@@ -44,6 +44,9 @@ class GameCreated:
     ``invites`` ({"<seat>": SHA-256 hex of its invite secret}, an extension) names the seats only
     an invited player may claim; None (and absent on the wire) for a public game, as in games
     recorded before invites existed.
+    ``fairness`` is the derivation of decks and cuts the game uses (fairness module): 2 for
+    games with client seeds; None (absent on the wire) in games recorded before them, which use
+    derivation 1, the server's seed alone.
     """
 
     variant: str
@@ -57,9 +60,15 @@ class GameCreated:
     roles: Optional[dict] = None
     first_dealer: Optional[int] = None
     invites: Optional[dict] = None
+    fairness: Optional[int] = None
     #: fields added after version 1 was first written: left out of the wire form while None, so
     #: that events without them encode exactly as they always did
-    OMIT_IF_NONE: ClassVar[tuple] = ("invites",)
+    OMIT_IF_NONE: ClassVar[tuple] = ("invites", "fairness")
+
+    @property
+    def derivation(self) -> int:
+        """The derivation of the game's decks and cuts: 1 when the log does not say (older games)."""
+        return 1 if self.fairness is None else self.fairness
 
 
 @event("seat_claimed")
@@ -68,6 +77,25 @@ class SeatClaimed:
 
     seat: int
     player: dict
+
+
+@event("client_seed_sent")
+class ClientSeedSent:
+    """Seat ``seat`` contributed ``client_seed`` to the deals (fairness derivation 2), after the
+    commitment was published and before the first deal or cut."""
+
+    seat: int
+    client_seed: str
+
+
+@event("client_seeds_closed")
+class ClientSeedsClosed:
+    """The wait for client seeds ran out (rule option client_seed_wait_s): ``seats`` sent none
+    and have the default; the start events follow in the same append. ``waited_s`` is the wait
+    the server measured since the last seat was filled."""
+
+    seats: tuple
+    waited_s: int
 
 
 @event("cards_cut")
@@ -307,6 +335,8 @@ class GameAbandoned:
 EVENT_CLASSES = (
     GameCreated,
     SeatClaimed,
+    ClientSeedSent,
+    ClientSeedsClosed,
     CardsCut,
     RolesAssigned,
     DealerChosen,
