@@ -1,0 +1,345 @@
+"""Duplicate matches: boards, tables, scores and a match's own event log (pure: the standard library only).
+
+A **board** is one deal fixed in advance: a seed of its own, derived from the match's secret seed
+(:func:`board_seed`), from which every deck the board's games deal is shuffled (RULES.md §1 The
+deal, as for any game's seed). The match publishes the SHA-256 of every board's seed when it is
+created, and reveals its own seed when it ends, so anyone can check that each board was fixed
+before it was played.
+
+Each board is played at several **tables**, the participants seated differently at each:
+
+- gin-rami: two tables, the second with the seats swapped; seat 1 deals first at both, so each
+  participant holds each hand of the board once;
+- three-hand: three tables, the participants rotated over box (seat 0), captain (seat 1) and
+  advisor (seat 2), so each holds each role once.
+
+A board is played to the first hand that scores (a drawn hand is dealt again from the board's
+seed, the same way at every table). A participant's **table score** is the points its seat won
+minus the mean of the other seats' points; its **board score** is the sum of its table scores
+over the board's tables. Board scores of one board sum to zero: a participant who does better
+than the others with the same cards scores above zero, whatever the luck of the deal.
+
+The match is event-sourced like a game: ``match_created``, ``games_started``, ``board_played``,
+``match_finished`` (plain ``{"type", "v", "data"}`` dicts; :class:`MatchCodec` is the codec an
+EventStore records them with), folded by :func:`evolve` and decided by the ``decide_*`` functions.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import math
+import statistics
+from dataclasses import dataclass, field, replace
+
+from . import fairness
+from .errors import RulesError
+
+GIN_RAMI = "gin-rami"
+THREE_HAND = "three-hand"
+#: the most boards one match may have
+MAX_BOARDS = 1000
+#: tables of a board per variant
+TABLES = {GIN_RAMI: 2, THREE_HAND: 3}
+PARTICIPANTS = {GIN_RAMI: 2, THREE_HAND: 3}
+#: a board's game ends with the first hand that scores
+BOARD_OPTIONS = {"target_score": 1}
+#: the seat that deals first at every gin-rami table
+FIRST_DEALER = 1
+#: roles of every three-hand table (the participants move, the seats' roles stay)
+ROLES = {"box": 0, "captain": 1, "advisor": 2}
+
+MATCH_CREATED = "match_created"
+GAMES_STARTED = "games_started"
+BOARD_PLAYED = "board_played"
+MATCH_FINISHED = "match_finished"
+EVENT_TYPES = (MATCH_CREATED, GAMES_STARTED, BOARD_PLAYED, MATCH_FINISHED)
+
+# two-sided 95% quantiles of Student's t for 1 to 30 degrees of freedom
+_T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
+        2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
+        2.045, 2.042)
+_Z95 = 1.959964
+
+
+# -- boards and tables -----------------------------------------------------------------------------
+
+
+def board_seed(match_seed: bytes, board: int) -> bytes:
+    """The secret seed of board ``board`` (0-based): HMAC-SHA256 of the match's seed."""
+    return hmac.new(bytes(match_seed), b"board:" + board.to_bytes(4, "big"), hashlib.sha256).digest()
+
+
+def board_commitments(match_seed: bytes, boards: int) -> list[str]:
+    """The SHA-256 (hex) of every board's seed: what a match publishes when it is created."""
+    return [fairness.commitment(board_seed(match_seed, b)) for b in range(boards)]
+
+
+def tables_of(variant: str) -> int:
+    return TABLES[variant]
+
+
+def seating(variant: str, table: int) -> list[int]:
+    """The participant (by index) at each seat of ``table``."""
+    n = PARTICIPANTS[variant]
+    if variant == GIN_RAMI:
+        return [0, 1] if table == 0 else [1, 0]
+    return [(seat + table) % n for seat in range(n)]
+
+
+def game_id_for(match_id: str, board: int, table: int) -> str:
+    """The id of the game of (board, table): 16 URL-safe characters fixed by the match, so that
+    starting a board's game twice finds the first one instead of making a second."""
+    digest = hashlib.sha256(f"{match_id}/{board}/{table}".encode()).digest()
+    return base64.urlsafe_b64encode(digest[:12]).decode()
+
+
+def game_index(board: int, table: int, tables: int) -> int:
+    return board * tables + table
+
+
+def seat_points(results, seats: int) -> list[int]:
+    """Points each of ``seats`` seats won over a game's hand results (``state.results``)."""
+    points = [0] * seats
+    for r in results:
+        if r.get("winner") is not None:
+            points[r["winner"]] += int(r.get("points") or 0)
+    return points
+
+
+def table_scores(points: list[int], seats: int) -> list[float]:
+    """Each seat's points minus the mean of the other seats' points."""
+    pts = (list(points) + [0] * seats)[:seats]
+    total = sum(pts)
+    return [p - (total - p) / (seats - 1) for p in pts]
+
+
+def t95(dof: int) -> float:
+    """The two-sided 95% quantile of Student's t with ``dof`` degrees of freedom."""
+    if dof <= len(_T95):
+        return _T95[dof - 1]
+    z = _Z95  # Cornish-Fisher expansion beyond the table
+    return z + (z**3 + z) / (4 * dof) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * dof * dof)
+
+
+def summarize(scores: list[float]) -> tuple[float, float | None, list[float] | None]:
+    """(total, mean per board, 95% confidence interval of the mean) of a participant's board scores.
+
+    The interval is Student's t on the board scores; it needs two boards (None before).
+    """
+    n = len(scores)
+    total = float(sum(scores))
+    if n == 0:
+        return total, None, None
+    mean = total / n
+    if n < 2:
+        return total, mean, None
+    half = t95(n - 1) * statistics.stdev(scores) / math.sqrt(n)
+    return total, mean, [mean - half, mean + half]
+
+
+# -- the match's log -----------------------------------------------------------------------------
+
+
+class MatchCodec:
+    """The codec a match's EventStore records its events with: they are their own wire form."""
+
+    @staticmethod
+    def encode(event: dict) -> dict:
+        if not isinstance(event, dict) or event.get("type") not in EVENT_TYPES:
+            raise TypeError(f"not a match event: {event!r}")
+        return {"type": event["type"], "v": event.get("v", 1), "data": event["data"]}
+
+    @staticmethod
+    def decode(stored: dict) -> dict:
+        if stored.get("type") not in EVENT_TYPES:
+            raise RulesError("invalid_event", f"unknown match event {stored.get('type')!r}")
+        return {"type": stored["type"], "v": stored.get("v", 1), "data": stored.get("data") or {}}
+
+
+def _event(type_name: str, **data) -> dict:
+    return {"type": type_name, "v": 1, "data": data}
+
+
+@dataclass(frozen=True)
+class MatchState:
+    """A match as its log tells it."""
+
+    variant: str
+    options: dict
+    participants: tuple
+    boards: int
+    move_time_s: float | None
+    commitment: str
+    board_commitments: tuple
+    window: int
+    rated: bool = True
+    version: int = 0
+    started: int = 0
+    #: game index -> {"board", "table", "game_id", "points"}
+    played: dict = field(default_factory=dict)
+    status: str = "running"
+    seed: str | None = None
+
+    @property
+    def tables(self) -> int:
+        return TABLES[self.variant]
+
+    @property
+    def games(self) -> int:
+        return self.boards * self.tables
+
+    def in_flight(self) -> list[int]:
+        """Game indexes started and not yet recorded."""
+        return [g for g in range(self.started) if g not in self.played]
+
+
+def create(variant: str, options: dict, participants: list[dict], boards: int, move_time_s: float | None,
+           match_seed: bytes, window: int, rated: bool = True) -> dict:
+    """The ``match_created`` event of a new match (the caller has checked its participants)."""
+    if variant not in TABLES:
+        raise RulesError("invalid_variant", "the variant is not one of three-hand and gin-rami")
+    if len(participants) != PARTICIPANTS[variant]:
+        raise RulesError("invalid_players", f"{variant} needs {PARTICIPANTS[variant]} participants")
+    if not 1 <= boards <= MAX_BOARDS:
+        raise RulesError("invalid_boards", f"a match has 1 to {MAX_BOARDS} boards")
+    return _event(MATCH_CREATED, variant=variant, options=dict(options), participants=[dict(p) for p in participants],
+                  boards=boards, move_time_s=move_time_s, commitment=fairness.commitment(match_seed),
+                  board_commitments=board_commitments(match_seed, boards), window=window, rated=rated)
+
+
+def evolve(state: MatchState | None, event: dict) -> MatchState:
+    """Apply one event of the match's log (no check: a replay cannot fail halfway)."""
+    kind, d = event["type"], event["data"]
+    if kind == MATCH_CREATED:
+        return MatchState(variant=d["variant"], options=dict(d["options"]), participants=tuple(d["participants"]),
+                          boards=d["boards"], move_time_s=d.get("move_time_s"), commitment=d["commitment"],
+                          board_commitments=tuple(d["board_commitments"]), window=d["window"],
+                          rated=d.get("rated", True), version=1)
+    assert state is not None
+    if kind == GAMES_STARTED:
+        return replace(state, started=d["upto"], version=state.version + 1)
+    if kind == BOARD_PLAYED:
+        index = game_index(d["board"], d["table"], state.tables)
+        played = {**state.played, index: {k: d[k] for k in ("board", "table", "game_id", "points")}}
+        return replace(state, played=played, version=state.version + 1)
+    if kind == MATCH_FINISHED:
+        return replace(state, status="over", seed=d["seed"], version=state.version + 1)
+    raise RulesError("invalid_event", f"unknown match event {kind!r}")
+
+
+def replay(events) -> MatchState | None:
+    state = None
+    for e in events:
+        state = evolve(state, e)
+    return state
+
+
+def decide_start(state: MatchState) -> dict | None:
+    """``games_started`` up to the window's size of games in flight, or None if none may start."""
+    upto = min(state.games, state.started + max(0, state.window - len(state.in_flight())))
+    return _event(GAMES_STARTED, upto=upto) if upto > state.started else None
+
+
+def decide_played(state: MatchState, board: int, table: int, game_id: str, points: list[int]) -> dict | None:
+    """``board_played`` for a finished game of the match, or None if it is recorded already."""
+    index = game_index(board, table, state.tables)
+    if index in state.played or index >= state.started:
+        return None
+    return _event(BOARD_PLAYED, board=board, table=table, game_id=game_id, points=list(points))
+
+
+def decide_finish(state: MatchState, match_seed: bytes) -> dict | None:
+    """``match_finished`` (revealing the seed) once every game is recorded, else None."""
+    if state.status == "over" or len(state.played) < state.games:
+        return None
+    return _event(MATCH_FINISHED, seed=bytes(match_seed).hex())
+
+
+# -- standings -----------------------------------------------------------------------------------
+
+
+def board_scores(state: MatchState) -> dict[int, list[float]]:
+    """Each complete board's score per participant (boards with a table still playing are left out)."""
+    out: dict[int, list[float]] = {}
+    n = PARTICIPANTS[state.variant]
+    for board in range(state.boards):
+        entries = [state.played.get(game_index(board, t, state.tables)) for t in range(state.tables)]
+        if any(e is None for e in entries):
+            continue
+        scores = [0.0] * n
+        for table, entry in enumerate(entries):
+            per_seat = table_scores(entry["points"], n)
+            for seat, participant in enumerate(seating(state.variant, table)):
+                scores[participant] += per_seat[seat]
+        out[board] = scores
+    return out
+
+
+def standings(state: MatchState) -> list[dict]:
+    """Per participant: name, total, mean per board and its 95% interval, boards scored."""
+    per_board = board_scores(state)
+    rows = []
+    for i, p in enumerate(state.participants):
+        scores = [per_board[b][i] for b in sorted(per_board)]
+        total, mean, ci = summarize(scores)
+        rows.append({"name": p["name"], "kind": p["kind"], "total": total, "mean_per_board": mean, "ci95": ci,
+                     "boards": len(scores)})
+    return rows
+
+
+def board_details(state: MatchState) -> list[dict]:
+    """Each board: its commitment, each table's game, seating and points, and the board's scores."""
+    per_board = board_scores(state)
+    names = [p["name"] for p in state.participants]
+    out = []
+    for board in range(state.boards):
+        tables = []
+        for table in range(state.tables):
+            entry = state.played.get(game_index(board, table, state.tables))
+            tables.append({"table": table, "game_id": entry["game_id"] if entry else None,
+                           "seats": [names[i] for i in seating(state.variant, table)],
+                           "points": list(entry["points"]) if entry else None})
+        scores = per_board.get(board)
+        out.append({"board": board, "commitment": state.board_commitments[board], "tables": tables,
+                    "scores": None if scores is None else dict(zip(names, scores))})
+    return out
+
+
+def pairings(state: MatchState) -> list[tuple[str, str, float]]:
+    """The match as Glicko-2 results: each complete board is one game between every two participants,
+    won by the one with the higher board score."""
+    names = [p["name"] for p in state.participants]
+    out = []
+    for scores in board_scores(state).values():
+        for a in range(len(names)):
+            for b in range(a + 1, len(names)):
+                diff = scores[a] - scores[b]
+                out.append((names[a], names[b], 1.0 if diff > 0 else 0.5 if diff == 0 else 0.0))
+    return out
+
+
+def verify(state: MatchState, game_commitments: dict[int, str]) -> list[dict]:
+    """The match's audit: its seed matches its commitment, each board's seed its commitment, and
+    each table's game was dealt from that board's seed (``game_commitments``: game index -> the
+    game's own seed commitment). One check per board."""
+    checks = []
+    seed = bytes.fromhex(state.seed) if state.seed else None
+    checks.append({"name": "commitment", "ok": seed is not None and fairness.commitment(seed) == state.commitment,
+                   "detail": "the revealed seed hashes to the match's commitment" if seed else "not revealed yet"})
+    for board in range(state.boards):
+        problems = []
+        if seed is None:
+            problems.append("the match's seed is not revealed yet")
+        else:
+            expected = fairness.commitment(board_seed(seed, board))
+            if expected != state.board_commitments[board]:
+                problems.append("its seed does not hash to its commitment")
+            for table in range(state.tables):
+                got = game_commitments.get(game_index(board, table, state.tables))
+                if got != expected:
+                    problems.append(f"table {table}'s game was not dealt from the board's seed")
+        checks.append({"name": f"board_{board}", "ok": not problems,
+                       "detail": "; ".join(problems) or f"{state.tables} tables dealt from the committed seed"})
+    return checks
