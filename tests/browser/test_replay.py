@@ -3,6 +3,7 @@ every hand face up, explains the hand's result, and audits the game in the brows
 
 from __future__ import annotations
 
+import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -76,3 +77,29 @@ def test_a_game_in_play_is_not_replayed(live_server, new_browser):
     driver.get(f"{live_server}/replay/{created['game_id']}")
     wait_for(driver, lambda d: "not over yet" in text_of(d, "#message"), what="the refusal")
     assert codes(driver, "#board .card") == []
+
+
+@pytest.mark.parametrize("variant,seats", [("gin-rami", 2), ("three-hand", 3)])
+def test_the_replays_hands_are_the_servers_final_hands_at_every_scored_hand(live_server, new_browser, variant, seats):
+    """The page follows each hand from its deal through every draw and discard; at each scored hand
+    what it shows must be the hands the server recorded in hand_scored (version 2's ``hands``)."""
+    api = Api(live_server)
+    status, created = api.call("POST", "/games", {"variant": variant, "seats": [{"bot": "basic"}] * seats,
+                                                  "options": {"target_score": 30}})
+    assert status == 201, created
+    game_id = created["game_id"]
+    api.wait_view(game_id, None, lambda v: v["status"] == "over", polls=1200)
+    events = api.call("GET", f"/games/{game_id}/events?after=0&limit=1000")[1]["events"]
+    scored = [(i, e) for i, e in enumerate(events) if e["type"] == "hand_scored"]
+    assert scored
+
+    driver = new_browser()
+    driver.get(f"{live_server}/replay/{game_id}")
+    wait_for(driver, lambda d: step(d) == 1, what="the replay")
+    for index, event in scored:
+        driver.execute_script("const s = document.getElementById('slider'); s.value = arguments[0];"
+                              "s.dispatchEvent(new Event('input'))", index + 1)
+        wait_for(driver, lambda d: step(d) == index + 1 and "scored" in text_of(d, "#event-text"), what="the step")
+        for seat, hand in enumerate(event["data"]["hands"]):
+            wait_for(driver, lambda d: sorted(hand_of(d, seat)) == sorted(hand or []),
+                     what=f"seat {seat}'s hand at version {event['version']}")
