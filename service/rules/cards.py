@@ -24,6 +24,13 @@ INDEX_OF: dict[str, int] = {code: i for i, code in enumerate(DECK)}
 #: value of each card index: ace 1, 2..10 face value, J Q K 10
 VALUE: tuple[int, ...] = tuple(min(i % 13 + 1, 10) for i in range(52))
 
+#: the mask bit of every code (codes only: a bool must not pass for the index 0 or 1)
+BIT_OF: dict[str, int] = {code: 1 << i for i, code in enumerate(DECK)}
+#: the mask bit of every card index
+_BIT_OF_INDEX: dict[int, int] = {i: 1 << i for i in range(52)}
+_bit_of_code = BIT_OF.__getitem__
+_bit_of_index = _BIT_OF_INDEX.__getitem__
+
 FULL_MASK = (1 << 52) - 1
 SUIT_MASK = (1 << 13) - 1
 
@@ -70,7 +77,30 @@ def to_index(card: int | str) -> int:
 
 
 def mask(cards: Iterable[int | str]) -> int:
-    """The mask of some cards (indexes or codes); raises CardError on a duplicate."""
+    """The mask of some cards (indexes or codes); raises CardError on a duplicate.
+
+    A list or tuple of codes (or of indexes) is summed in one pass at C speed: distinct powers
+    of two add without a carry, so the sum has as many bits as there are cards exactly when no
+    card repeats. Anything else (a mix, a bad card, a duplicate) takes the checking loop, which
+    names the fault.
+    """
+    if type(cards) is list or type(cards) is tuple:
+        try:
+            m = sum(map(_bit_of_code, cards))
+        except (KeyError, TypeError):
+            try:
+                m = sum(map(_bit_of_index, cards))
+            except (KeyError, TypeError):
+                m = -1
+            else:
+                if bool in map(type, cards):
+                    m = -1  # True and False hash as 1 and 0 but are not card indexes
+        if m >= 0 and m.bit_count() == len(cards):
+            return m
+    return _checked_mask(cards)
+
+
+def _checked_mask(cards: Iterable[int | str]) -> int:
     m = 0
     for c in cards:
         i = to_index(c)

@@ -41,15 +41,38 @@ def deck_for(seed: str, deal: int) -> list[str]:
     return deck
 
 
+#: the scoring of the gin AI literature (and of most published bot matches)
+STANDARD_SCORING = {"gin_bonus": 25, "gin_adds_deadwood": True, "undercut_bonus": 25, "big_gin_bonus": None}
+SCORINGS = {"standard": STANDARD_SCORING, "default": {}}
+
+
+class Timed:
+    """A policy that records its thinking time per decision kind (upcard, draw, discard, knock)."""
+
+    def __init__(self, policy):
+        self.policy = policy
+        self.name = policy.name
+        self.times: dict = {}
+
+    def choose(self, view, rng, events=None):
+        t0 = time.process_time()
+        command = self.policy.choose(view, rng, events)
+        spent = time.process_time() - t0
+        kind = view["phase"] if view["phase"] in ("upcard", "draw") else command.TYPE
+        kind = "knock" if kind == "knock" else kind
+        self.times.setdefault(kind, []).append(spent)
+        return command
+
+
 def build(name: str, budget_s: float, params: dict):
     if name == "expert":
-        return ExpertPolicy(ExpertParams(**{**ExpertParams().__dict__, **params, "budget_s": budget_s}))
-    return make_policy(name)
+        return Timed(ExpertPolicy(ExpertParams(**{**ExpertParams().__dict__, **params, "budget_s": budget_s})))
+    return Timed(make_policy(name))
 
 
 def play_deals(job: tuple) -> tuple[list, dict, Counter]:
     """Play deals ``lo..hi`` for pair (a, b); return per-deal results, timings, outcomes."""
-    a, b, lo, hi, seed, budget_s, params = job
+    a, b, lo, hi, seed, budget_s, params, options = job
     pa, pb = build(a, budget_s, params), build(b, budget_s, params)
     # the same name on both sides (a policy against itself) must still be told apart
     timings: dict = {}
@@ -62,7 +85,7 @@ def play_deals(job: tuple) -> tuple[list, dict, Counter]:
         nets, wins = [], []
         for a_seat in (0, 1):
             seats = [pa, pb] if a_seat == 0 else [pb, pa]
-            r = play_hand(deck, dealer, seats, rng, timings=timings)
+            r = play_hand(deck, dealer, seats, rng, options=options)
             if r["outcome"] == "drawn":
                 net, won = 0, 0
                 outcomes["drawn"] += 1
@@ -78,6 +101,10 @@ def play_deals(job: tuple) -> tuple[list, dict, Counter]:
             nets.append(net)
             wins.append(won)
         per_deal.append((sum(nets) / 2, sum(wins) / 2))
+    for side, policy in (("", pa), ("2", pb)):
+        label = policy.name + (side if a == b else "")
+        for kind, xs in policy.times.items():
+            timings.setdefault((label, kind), []).extend(xs)
     return per_deal, timings, outcomes
 
 
@@ -94,12 +121,49 @@ def ms(xs: list[float], q: float) -> float:
     return 1000 * s[min(len(s) - 1, int(q * len(s)))]
 
 
+def run_pair(pool, a: str, b: str, deals: int, args, budget_s: float, params: dict, options: dict) -> dict:
+    """Play and print one pair under one scoring; return its figures."""
+    t0 = time.perf_counter()
+    chunk = max(1, min(50, deals // (4 * args.processes) or 1))
+    jobs = [(a, b, lo, min(deals, lo + chunk), args.seed, budget_s, params, options) for lo in range(0, deals, chunk)]
+    per_deal, timings, outcomes = [], {}, Counter()
+    for d, t, o in pool.imap_unordered(play_deals, jobs):
+        per_deal += d
+        for key, xs in t.items():
+            timings.setdefault(key, []).extend(xs)
+        outcomes += o
+    pts, pts_hw = interval([p for p, _ in per_deal])
+    win, win_hw = interval([w for _, w in per_deal])
+    print(f"\n{a} vs {b}: {2 * len(per_deal)} hands in {time.perf_counter() - t0:.0f}s")
+    print(f"  {a} hand wins     {100 * win:6.2f}% +- {100 * win_hw:.2f}  "
+          f"[{100 * (win - win_hw):.2f}, {100 * (win + win_hw):.2f}]")
+    print(f"  {a} points/hand   {pts:+7.2f}  +- {pts_hw:.2f}  [{pts - pts_hw:+.2f}, {pts + pts_hw:+.2f}]")
+    counts = {k: v for k, v in outcomes.items() if not k.endswith(" points")}
+    print("  outcomes (count, mean points): " + ", ".join(
+        f"{k} {v}" + (f" ({outcomes[k + ' points'] / v:.1f})" if k != "drawn" else "")
+        for k, v in sorted(counts.items())))
+    by_policy: dict = {}
+    for (name, kind), xs in timings.items():
+        by_policy.setdefault(name, []).extend(xs)
+    for name in sorted(by_policy):
+        xs = by_policy[name]
+        kinds = "; ".join(f"{kind} {ms(timings[(name, kind)], 0.5):.2f}/{ms(timings[(name, kind)], 0.99):.1f}"
+                          for kind in ("upcard", "draw", "discard", "knock") if (name, kind) in timings)
+        print(f"  {name:9s} CPU per move median {ms(xs, 0.5):7.2f} ms  p99 {ms(xs, 0.99):7.2f} ms  ({len(xs)} moves; "
+              f"median/p99 ms by kind: {kinds})")
+    return {"points": pts, "half_width": pts_hw, "wins": win}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--hands", type=int, default=2000, help="hands per pair (two per deal; default 2000)")
-    ap.add_argument("--budget-ms", type=float, default=100.0, help="expert time budget per move (ms)")
+    ap.add_argument("--budget-ms", type=float, default=200.0,
+                    help="expert time budget per move (ms; default 200, the worker's)")
     ap.add_argument("--pairs", default=",".join(DEFAULT_PAIRS), help="comma-separated a:b pairs")
-    ap.add_argument("--processes", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--scoring", default="standard,default",
+                    help="comma-separated: standard (gin 25 + deadwood, undercut 25, no big gin) and/or "
+                         "default (the gin-rami defaults)")
+    ap.add_argument("--processes", type=int, default=min(2, os.cpu_count() or 1))
     ap.add_argument("--seed", default="ginbox-bench")
     ap.add_argument("--param", action="append", default=[], help="expert parameter name=value")
     args = ap.parse_args(argv)
@@ -116,31 +180,14 @@ def main(argv: list[str] | None = None) -> int:
     deals = max(1, args.hands // 2)
     budget_s = args.budget_ms / 1000
     print(f"{deals} deals = {2 * deals} hands per pair, duplicate; expert budget {args.budget_ms:g} ms/move; "
-          f"{args.processes} processes; params {params or 'default'}")
-    chunk = max(1, min(50, deals // (4 * args.processes) or 1))
+          f"{args.processes} processes; params {params or 'default'}; CPU time per move (process time)")
     with multiprocessing.Pool(args.processes) as pool:
-        for pair in args.pairs.split(","):
-            a, b = pair.split(":")
-            t0 = time.perf_counter()
-            jobs = [(a, b, lo, min(deals, lo + chunk), args.seed, budget_s, params) for lo in range(0, deals, chunk)]
-            per_deal, timings, outcomes = [], {}, Counter()
-            for d, t, o in pool.imap_unordered(play_deals, jobs):
-                per_deal += d
-                for name, xs in t.items():
-                    timings.setdefault(name, []).extend(xs)
-                outcomes += o
-            pts, pts_hw = interval([p for p, _ in per_deal])
-            win, win_hw = interval([w for _, w in per_deal])
-            print(f"\n{a} vs {b}: {2 * len(per_deal)} hands in {time.perf_counter() - t0:.0f}s")
-            print(f"  {a} win rate      {100 * win:6.2f}% +- {100 * win_hw:.2f}  "
-                  f"[{100 * (win - win_hw):.2f}, {100 * (win + win_hw):.2f}]")
-            print(f"  {a} points/hand   {pts:+7.2f}  +- {pts_hw:.2f}  [{pts - pts_hw:+.2f}, {pts + pts_hw:+.2f}]")
-            counts = {k: v for k, v in outcomes.items() if not k.endswith(" points")}
-            print("  outcomes (count, mean points): " + ", ".join(
-                f"{k} {v}" + (f" ({outcomes[k + ' points'] / v:.1f})" if k != "drawn" else "")
-                for k, v in sorted(counts.items())))
-            for name, xs in sorted(timings.items()):
-                print(f"  {name:7s} move time median {ms(xs, 0.5):8.3f} ms   p99 {ms(xs, 0.99):8.3f} ms   ({len(xs)} moves)")
+        for scoring in args.scoring.split(","):
+            options = SCORINGS[scoring]
+            print(f"\n=== scoring: {scoring} {options or '(gin-rami defaults)'}")
+            for pair in args.pairs.split(","):
+                a, b = pair.split(":")
+                run_pair(pool, a, b, deals, args, budget_s, params, options)
     return 0
 
 

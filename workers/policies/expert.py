@@ -1,43 +1,42 @@
-"""The expert policy: memory of the hand, an opponent model, and a Monte Carlo search per move.
+"""The expert policy: an estimate of the opponent's hand, hand values one draw deep, a knock rule
+that weighs playing on, and a short Monte Carlo search for the close calls.
 
 What it knows comes only from the seat's view and events (knowledge.py): its hand, the discard
-pile, the cards the opponent is known to hold, what the opponent discarded and which cards it
-saw on the pile and left there.
+pile, the cards the opponent is known to hold, and, in order, what the opponent threw, took from
+the pile and left on it.
 
 How it decides:
 
-* Opponent model. Hands for the opponent are sampled (determinized) from the cards the seat has
-  not seen, around the cards the opponent is known to hold. Each sample is weighted by how well
-  it explains the opponent's play: a hand in which a card it discarded or left on the pile would
-  have made a meld is less likely (weight ``evidence_weight`` per such card), and so is a hand
-  from which another discard than its last one would have left less deadwood
-  (``exp(-last_discard_weight * points)``).
-* Hand value. A 10-card hand is valued by its expected deadwood after one more draw from the
-  unseen cards, followed by the best discard (``E1``): this counts both the deadwood now and the
-  outs that would meld. When the opponent may knock before that draw (``urgency``: the share of
-  sampled opponent hands that could knock after their next draw), the deadwood held now counts
-  with that weight. The chance of being able to knock after that draw earns a bonus
-  (``knock_outs_weight`` points of deadwood for a certain knock).
-* Danger. Discarding a card the opponent would meld feeds it: each discard costs
-  ``danger_weight`` times the (weighted) share of sampled opponent hands that meld it.
-* Search (determinized Monte Carlo). The rules above propose a move: the best discards by hand
-  value and danger, the draw the basic rule would make, and a knock when its expectation beats
-  playing on (below). For each determinization (a weighted opponent hand and a shuffled stock)
-  every candidate is played out to the end of the hand on card masks (rollout.py: both sides
-  with the basic habits), and the points are averaged. All candidates meet the same
-  determinizations, and a candidate replaces the rules' proposal only when its mean gain exceeds
-  ``rollout_z`` standard errors. The upcard decision, where passing is not a stock draw, is
-  settled by the hand values two plies deep.
-* Knock. For each allowed knock, and for each least-deadwood arrangement of the melds laid out,
-  the score is averaged over sampled opponent hands with their own melds and lay-offs (undercuts
-  included), so the melds laid out keep the opponent's likely cards from being laid off. The
-  rules knock when that expectation beats playing on (the chance of the opponent knocking first
-  and of reaching gin); the search then weighs the knock against the best discards played out.
-  Big gin is always taken; gin unless a plain knock is expected to score ``gin_margin`` more.
+* Opponent estimate (estimator.py). A probability for every unseen card to be in the
+  opponent's hand. It gives the chance that a card lies in the stock (the draws that a hand
+  value averages over), the chance that the opponent melds a card thrown to it (``meld_chance``),
+  and weighted opponent hands for the knock and the search (``sample``). A sampled hand that
+  could have knocked after the opponent's last discard, and did not, counts less
+  (``no_knock_weight``).
+* Hand value (lower is better). A 10-card hand is valued by its expected deadwood after one more
+  draw from the stock and the best discard (``e1``), minus a bonus for the chance that this draw
+  lets it knock or go gin. When the opponent may knock on its next turn (``urgency``, the chance
+  over the sampled opponent hands), the deadwood held now counts with that weight.
+* Discard: least hand value of the ten cards kept plus ``danger_weight`` times the chance that
+  the opponent melds the card thrown.
+* Draw: the pile card (or the upcard) is taken when the best hand after taking it beats the
+  expected best hand after a stock draw by ``take_margin`` (taking a card shows it to the
+  opponent, and the stock draw may be better than its mean).
+* Knock: each allowed knock is scored over the sampled opponent hands with their own lay-offs
+  (undercuts included), laying out the arrangement that lets the least be laid off. Playing on
+  instead is worth, one turn ahead (:func:`play_on_value`): the opponent knocks first with chance
+  ``q`` (from the sampled hands; costs the deadwood kept, or wins the undercut), else this seat
+  goes gin on its draw with chance ``g`` or knocks then; near the end of the stock the hand is
+  drawn instead. The expert knocks when knocking now is worth at least that. Big gin is always
+  taken; gin unless a plain knock is expected to score ``gin_margin`` more.
+* Search. When the rules' best discards (or knock against discard) lie within ``search_gap``
+  points of each other, every candidate is played out to the end of the hand against the same
+  weighted opponent hands and stock orders (rollout.py), and another candidate replaces the
+  rules' choice only when it wins by ``rollout_z`` standard errors. The search stops as soon as
+  the leader is clear (``stop_z``), or at ``budget_s``; easy moves are not searched at all.
 
-The search stops at ``budget_s`` seconds per move (the first samples are always taken, so a
-tiny budget still gives a sensible move). With ``budget_s`` None it does exactly the minimum
-work, so that a move depends only on the view, the events and the random generator.
+With ``budget_s`` None the search does a fixed amount of work (``min_rollouts``), so that a move
+depends only on the view, the events and the random generator.
 """
 
 from __future__ import annotations
@@ -45,14 +44,14 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from service.rules import cards
 from service.rules.commands import (
-    DRAW_DISCARD,
-    DRAW_STOCK,
-    PASS_UPCARD,
-    TAKE_UPCARD,
+    DrawDiscard,
+    DrawStock,
+    PassUpcard,
+    TakeUpcard,
     Command,
     Discard,
     Knock,
@@ -64,9 +63,9 @@ from service.rules.melds import (
     defender_deadwood_mask,
 )
 
+from .estimator import EstimatorParams, OpponentModel
 from .knowledge import Knowledge, bit, read
 from .rollout import finish_hand, hand_points
-from .rollout import takes as improves
 
 _VALUE = cards.VALUE
 
@@ -75,207 +74,268 @@ _VALUE = cards.VALUE
 class ExpertParams:
     """Tuning of the expert policy."""
 
-    budget_s: float | None = 0.1  # time budget per move; None: fixed effort (the minimums only)
-    min_samples: int = 40         # opponent hands always sampled
-    max_samples: int = 400        # opponent hands at most
-    min_draws: int = 10           # stock draws always examined in the two-ply draw search
-    evidence_weight: float = 0.3  # likelihood factor per discarded/left card the sample would meld
-    last_discard_weight: float = 0.5  # per point another discard would have saved the opponent
-    danger_weight: float = 4.0    # deadwood points charged for a discard every opponent would meld
+    budget_s: float | None = 0.2  # most time per move; None: fixed effort (the minimums only)
+    samples: int = 40             # opponent hands drawn from the estimate
+    danger_weight: float = 6.0    # points charged for a discard the opponent surely melds
+    knock_outs_weight: float = 6.0  # points a certain knock after the next draw is worth
+    gin_outs_weight: float = 10.0   # points a certain gin after the next draw is worth
+    take_margin: float = 0.5      # points a pile card must save over a stock draw
+    stock_draws: int = 14         # stock cards weighed against a pile card
+    no_knock_weight: float = 0.3  # weight of a sampled opponent hand that could have knocked
+    urgency_min: float = 0.0      # least weight of the deadwood held now in a hand's value
+    age_turns: int = 8            # most turns of hand building given to a sampled opponent hand
+    age_rate: float = 0.5  # turns of hand building per turn the opponent played
+    sample_danger: bool = True    # danger from the sampled hands (else from the card probabilities)
     knock_margin: float = 0.0     # knock when its expectation beats playing on by this much
+    later_decay: float = 2.0      # points a knock loses by waiting a turn (the opponent improves too)
     play_on: bool = True          # weigh knocking against playing on (False: knock at any gain)
-    urgency: bool = True          # value a hand by its deadwood now as the opponent nears a knock
-    gin_margin: float = 10.0      # a plain knock must beat the gin at hand by this much to be preferred
-    rollouts: bool = True         # settle draws, discards and knocks by playing the hand out
-    candidates: int = 3           # discards (best by hand value) that the rollouts compare
-    min_rollouts: int = 16        # determinizations always played out per decision
-    max_rollouts: int = 400
+    gin_margin: float = 10.0      # a plain knock must beat the gin at hand by this much
+    rollouts: bool = True         # search the close calls by playing the hand out
+    candidates: int = 3           # discards compared by the search
+    search_gap: float = 3.0       # rules' values within this many points: a close call
+    min_rollouts: int = 16        # determinizations always played out per searched decision
+    max_rollouts: int = 240
     rollout_z: float = 2.0        # standard errors by which the search must beat the rules' choice
-    knock_outs_weight: float = 10.0  # deadwood points a certain knock after the next draw is worth
+    stop_z: float = 3.0           # the search stops once the leader is this clear
+    estimator: EstimatorParams = field(default_factory=EstimatorParams)
 
 
-# --------------------------------------------------------------------------- search
+def play_on_value(q: float, loss: float, g: float, gin_value: float, later: float, last_turn: bool) -> float:
+    """Expected points of not knocking now, one turn ahead.
+
+    ``q``: chance the opponent knocks (or goes gin) on its next turn, costing ``loss`` (negative
+    points, or the undercut's positive ones). Otherwise this seat draws again: gin with chance
+    ``g`` worth ``gin_value``, else it knocks then for ``later``. ``last_turn``: the opponent's
+    discard leaves two cards in the stock, so without its knock the hand is drawn (0 points).
+    """
+    if last_turn:
+        return q * loss
+    return q * loss + (1.0 - q) * (g * gin_value + (1.0 - g) * later)
+
+
+def knock_loss(my_deadwood: int, their_knocks: dict, gin_bonus: int, undercut_bonus: int) -> float:
+    """Mean points to this seat when the opponent knocks against ``my_deadwood``.
+
+    ``their_knocks`` maps the opponent's deadwood when it knocks to the chance of that deadwood
+    (given that it knocks; 0 is gin). Gin costs the gin bonus and this seat's deadwood (lay-offs
+    left out); a knock with more deadwood than ``my_deadwood`` is undercut (the undercut bonus
+    and the difference to this seat); else this seat loses the difference.
+    """
+    total = 0.0
+    for theirs, chance in their_knocks.items():
+        if theirs == 0:
+            total -= chance * (gin_bonus + my_deadwood)
+        elif my_deadwood <= theirs:
+            total += chance * (undercut_bonus + theirs - my_deadwood)
+        else:
+            total -= chance * (my_deadwood - theirs)
+    return total
+
+
+def _fresh(command: Command, reason: str) -> Command:
+    """A new instance of ``command`` that carries ``reason`` (words for the advisor)."""
+    if isinstance(command, Discard):
+        out = Discard(command.card)
+    elif isinstance(command, Knock):
+        out = Knock(command.discard, command.melds)
+    else:
+        out = type(command)()
+    object.__setattr__(out, "reason", reason)
+    return out
 
 
 class _Search:
-    """One move's search: the sampled opponent hands and cached hand values."""
+    """One move's evaluation: the estimate, sampled opponent hands and cached hand values."""
 
     def __init__(self, k: Knowledge, rng: random.Random, params: ExpertParams):
         self.k = k
         self.rng = rng
         self.params = params
-        self.deadline = None if params.budget_s is None else time.perf_counter() + params.budget_s
-        self.pool = cards.cards_of(k.unseen)
-        self._e1: dict[int, float] = {}
-        self._knock_chance: dict[int, float] = {}  # 10-card hand -> chance to be able to knock after one draw
-        self._after_discard: dict[int, int] = {}  # 11-card hand -> least deadwood after a discard
-        self.samples: list[tuple[int, float, int]] = []  # (hand, weight, its deadwood)
-        self.total_weight = 0.0
+        self.started = time.perf_counter()
+        self.deadline = None if params.budget_s is None else self.started + params.budget_s
+        self.model = OpponentModel(k, params.estimator)
+        pool = cards.cards_of(k.unseen)
+        self.pool = pool
+        # the draw distribution: an unseen card is in the stock unless the opponent holds it
+        self.draw = [(x, self.model.stock_chance(x)) for x in pool]
+        self.draw = [(x, w) for x, w in self.draw if w > 1e-9]
+        self.draw_total = sum(w for _, w in self.draw)
+        self._e1: dict[int, tuple[float, float, float]] = {}
+        self._dad: dict[int, int] = {}
         self._danger: dict[int, float] = {}
-        self._urgency: float | None = None
+        self._samples: list[tuple[int, float, int]] | None = None
+        self._urgency: tuple[float, float] | None = None
+        self.rollout_count = 0
 
     def time_left(self) -> bool:
         return self.deadline is not None and time.perf_counter() < self.deadline
 
-    # ---- opponent hands
-    def sample_opponents(self, n: int) -> None:
-        """Add ``n`` weighted opponent hands."""
+    # ---- opponent
+    def opp_turns(self) -> int:
+        """Turns the opponent has played this hand (its discards; from the turn count without events)."""
         k = self.k
-        unknown = max(0, k.opp_size - bin(k.opp_known).count("1"))
-        pool = self.pool
-        unknown = min(unknown, len(pool))
-        evidence = cards.cards_of((k.opp_discarded | k.opp_declined) & ~k.opp_known)
-        evidence_weight = self.params.evidence_weight
-        last = k.opp_last_discard
-        last_weight = self.params.last_discard_weight
-        sample = self.rng.sample
+        if k.opp_discards:
+            return len(k.opp_discards)
+        return k.turn // 2
+
+    def samples(self) -> list[tuple[int, float, int]]:
+        """(hand, weight, deadwood) of sampled opponent hands."""
+        if self._samples is None:
+            self._samples = []
+            self.more_samples(self.params.samples)
+        return self._samples
+
+    def more_samples(self, n: int) -> None:
+        """``n`` more opponent hands from the estimate, built for as many turns as the opponent played.
+
+        The opponent did not knock after its last discard: a sampled hand that could have is
+        kept only with chance ``no_knock_weight`` (else drawn again, a few times at most).
+        """
+        model, limit, rng = self.model, self.k.knock_limit, self.rng
+        keep = self.params.no_knock_weight if self.k.opp_discards else 1.0
+        age = min(self.params.age_turns, math.ceil(self.params.age_rate * self.opp_turns()))
         for _ in range(n):
-            h = k.opp_known
-            for x in sample(pool, unknown):
-                h |= 1 << x
-            w = 1.0
-            base = deadwood_mask(h)
-            if evidence:
-                for e in evidence:
-                    if not h >> e & 1 and deadwood_mask(h | 1 << e) < base + _VALUE[e]:
-                        w *= evidence_weight
-            if last >= 0 and last_weight:
-                # a player throws what leaves it the least deadwood: a hand in which another
-                # discard would have saved more points explains its last discard less well
-                w *= math.exp(-last_weight * (base - deadwood_after_discard_mask(h | 1 << last)))
-            self.samples.append((h, w, base))
-            self.total_weight += w
-        self._danger.clear()
-
-    def ensure_samples(self) -> None:
-        if not self.samples:
-            self.sample_opponents(self.params.min_samples)
-
-    def grow_samples(self) -> None:
-        """More opponent hands while the budget lasts (for the knock estimate)."""
-        self.ensure_samples()
-        while len(self.samples) < self.params.max_samples and self.time_left():
-            self.sample_opponents(20)
+            for _try in range(6):
+                h = model.sample(rng, age)
+                dw = deadwood_mask(h)
+                if dw > limit or rng.random() < keep:
+                    break
+            self._samples.append((h, 1.0, dw))
 
     def danger(self, card: int) -> float:
-        """Weighted share of sampled opponent hands that would meld ``card`` if it were discarded."""
+        """Chance that the opponent melds ``card`` if it is thrown (sampled hands or card probabilities)."""
         got = self._danger.get(card)
         if got is None:
-            self.ensure_samples()
-            v = _VALUE[card]
-            bit_ = 1 << card
-            melding = 0.0
-            for h, w, base in self.samples:
-                if not h & bit_ and deadwood_mask(h | bit_) < base + v:
-                    melding += w
-            got = melding / self.total_weight if self.total_weight else 0.0
+            if self.params.sample_danger:
+                v = _VALUE[card]
+                b = 1 << card
+                melding = total = 0.0
+                for h, w, base in self.samples():
+                    total += w
+                    if not h & b and deadwood_mask(h | b) < base + v:
+                        melding += w
+                got = melding / total if total else 0.0
+            else:
+                got = self.model.meld_chance(card)
             self._danger[card] = got
         return got
 
-    # ---- own hand values
-    def e1(self, h: int) -> float:
-        """Expected deadwood of a 10-card hand after one more stock draw and the best discard."""
-        got = self._e1.get(h)
-        if got is None:
-            pool = self.pool
-            if not pool:
-                got = float(deadwood_mask(h))
-            else:
-                # the same 11 cards come up again and again (h - d + x + y for either order of
-                # x and y): keep their values
-                cache = self._after_discard
-                limit = self.k.knock_limit
-                total = knocks = 0
-                for x in pool:
-                    m = h | 1 << x
-                    v = cache.get(m)
-                    if v is None:
-                        v = cache[m] = deadwood_after_discard_mask(m)
-                    total += v
-                    if v <= limit:
-                        knocks += 1
-                got = total / len(pool)
-                self._knock_chance[h] = knocks / len(pool)
-            self._e1[h] = got
-        return got
+    def dad(self, h11: int) -> int:
+        v = self._dad.get(h11)
+        if v is None:
+            v = self._dad[h11] = deadwood_after_discard_mask(h11)
+        return v
 
-    def urgency(self) -> float:
-        """Chance that the opponent can knock on its next turn (after its draw), over the samples."""
+    def urgency(self) -> tuple[float, dict]:
+        """(chance the opponent can knock after its next draw, the chances of its deadwood then)."""
         if self._urgency is None:
-            self.ensure_samples()
-            k = self.k
-            limit = k.knock_limit
-            pool = [x for x in self.pool]
-            near_knock = 0.0
-            if pool:
-                for h, w, _ in self.samples:
-                    # its draw comes from the cards neither of us holds
-                    n = can = 0
-                    for y in pool:
-                        if not h >> y & 1:
-                            n += 1
-                            if deadwood_after_discard_mask(h | 1 << y) <= limit:
-                                can += 1
-                    if n:
-                        near_knock += w * can / n
-            self._urgency = near_knock / self.total_weight if self.total_weight else 0.0
+            limit = self.k.knock_limit
+            total = can = 0.0
+            hist: dict[int, float] = {}
+            draw = self.draw
+            for h, w, _ in self.samples():
+                n = 0.0
+                got: dict[int, float] = {}
+                for y, wy in draw:
+                    if h >> y & 1:
+                        continue
+                    n += wy
+                    v = deadwood_after_discard_mask(h | 1 << y)
+                    if v <= limit:
+                        got[v] = got.get(v, 0.0) + wy
+                if n:
+                    total += w
+                    for v, wy in got.items():
+                        can += w * wy / n
+                        hist[v] = hist.get(v, 0.0) + w * wy / n
+            q = can / total if total else 0.0
+            their = {v: x / can for v, x in hist.items()} if can else {limit: 1.0}
+            self._urgency = (q, their)
         return self._urgency
 
+    # ---- own hands
+    def e1(self, h10: int) -> tuple[float, float, float]:
+        """(expected deadwood after one stock draw and the best discard, chance to knock then, to go gin)."""
+        got = self._e1.get(h10)
+        if got is None:
+            if not self.draw_total:
+                dw = deadwood_mask(h10)
+                got = (float(dw), 0.0, 0.0)
+            else:
+                limit = self.k.knock_limit
+                total = knock = gin = 0.0
+                dad = self.dad
+                for x, w in self.draw:
+                    v = dad(h10 | 1 << x)
+                    total += w * v
+                    if v <= limit:
+                        knock += w
+                        if v == 0:
+                            gin += w
+                t = self.draw_total
+                got = (total / t, knock / t, gin / t)
+            self._e1[h10] = got
+        return got
+
     def hand_cost(self, h10: int) -> float:
-        """Expected deadwood at the next point that counts: now if the opponent knocks first, else after a draw."""
-        e1 = self.e1(h10)
-        bonus = self.params.knock_outs_weight * self._knock_chance.get(h10, 0.0)
-        if not self.params.urgency:
-            return e1 - bonus
-        u = self.urgency()
-        return (u * deadwood_mask(h10) + (1 - u) * e1 if u else e1) - bonus
+        e1, knock, gin = self.e1(h10)
+        p = self.params
+        u = max(p.urgency_min, self.urgency()[0])
+        return (1 - u) * e1 + u * deadwood_mask(h10) - p.knock_outs_weight * knock - p.gin_outs_weight * gin
 
     def discard_cost(self, h11: int, card: int) -> float:
         return self.hand_cost(h11 & ~(1 << card)) + self.params.danger_weight * self.danger(card)
 
+    def ranked_discards(self, h11: int, forbidden: int = -1) -> list[tuple[float, int]]:
+        out = [(self.discard_cost(h11, c), -_VALUE[c], -c, c) for c in cards.cards_of(h11) if c != forbidden]
+        out.sort()
+        return [(cost, c) for cost, _, _, c in out]
+
     def best_discard(self, h11: int, forbidden: int = -1) -> tuple[float, int]:
-        """(cost, card) of the best discard from an 11-card hand."""
-        best = None
-        for c in cards.cards_of(h11):
-            if c == forbidden:
-                continue
-            cost = self.discard_cost(h11, c)
-            key = (cost, -_VALUE[c], -c)
-            if best is None or key < best[0]:
-                best = (key, c)
-        return best[0][0], best[1]
+        return self.ranked_discards(h11, forbidden)[0]
 
     def stock_value(self) -> float:
-        """Average best-discard cost after a stock draw, over as many draws as the budget allows."""
-        pool = list(self.pool)
-        if not pool:
-            return float("inf")
-        self.rng.shuffle(pool)
-        total = 0.0
-        n = 0
-        for x in pool:
-            if n >= self.params.min_draws and not self.time_left():
-                break
-            total += self.best_discard(self.k.hand | 1 << x)[0]
-            n += 1
-        return total / n
+        """Expected best discard cost after a stock draw, over ``stock_draws`` draws (by weight)."""
+        if not self.draw:
+            return math.inf
+        h = self.k.hand
+        # the discards worth looking at after any draw: the best few of the hand as it is (or the card drawn)
+        keep = [c for _, c in self.ranked_discards_10(h)[:4]]
+        n = min(self.params.stock_draws, len(self.draw))
+        picks = self.rng.choices(self.draw, weights=[w for _, w in self.draw], k=n) if n < len(self.draw) else self.draw
+        total = wsum = 0.0
+        for x, w in picks:
+            hx = h | 1 << x
+            best = self.discard_cost(hx, x)
+            for c in keep:
+                v = self.discard_cost(hx, c)
+                if v < best:
+                    best = v
+            weight = 1.0 if n < len(self.draw) else w
+            total += weight * best
+            wsum += weight
+        return total / wsum
+
+    def ranked_discards_10(self, h10: int) -> list[tuple[float, int]]:
+        """The ten cards of a hand ranked by how little they are worth keeping (deadwood left first)."""
+        out = [(deadwood_mask(h10 & ~(1 << c)) - _VALUE[c] * 0.01, c) for c in cards.cards_of(h10)]
+        out.sort()
+        return out
 
     # ---- knocking
-    def knock_plans(self, grow: bool = True) -> list[tuple[float, Knock, int, tuple]]:
+    def knock_plans(self) -> list[tuple[float, Knock, int, tuple]]:
         """(expected points, command, deadwood, melds) of every allowed knock, best arrangement each."""
         k = self.k
         opts = k.options
-        if grow:
-            self.grow_samples()
-        else:
-            self.ensure_samples()
+        samples = self.samples()
+        total = sum(w for _, w, _ in samples) or 1.0
         out = []
         for m in k.moves:
             if not isinstance(m, Knock) or m.discard is None:
                 continue
             rest = k.hand & ~bit(cards.INDEX_OF[m.discard])
             arrangements = arrangements_mask(rest)
-            least = min(arrangement.deadwood for arrangement in arrangements)
+            least = min(a.deadwood for a in arrangements)
             if least > k.knock_limit:
                 continue
             outcome = "gin" if least == 0 else "knock"
@@ -288,18 +348,32 @@ class _Search:
                     continue
                 seen.add(key)
                 ev = 0.0
-                for h, w, base in self.samples:
-                    defender_deadwood = base if least == 0 else defender_deadwood_mask(h, melds)
-                    ev += w * hand_points(outcome, least, defender_deadwood, opts)
-                ev /= self.total_weight
+                for h, w, dw in samples:
+                    defender = dw if least == 0 else defender_deadwood_mask(h, melds)
+                    ev += w * hand_points(outcome, least, defender, opts)
+                ev /= total
                 if best is None or ev > best[0]:
                     best = (ev, melds)
             laid_out = [[cards.code(card) for card in meld] for meld in best[1]]
             out.append((best[0], Knock(m.discard, laid_out), least, best[1]))
         return out
 
+    def waiting_value(self, knock_ev: float, least: int, kept: int) -> float:
+        """:func:`play_on_value` of keeping the hand ``kept`` (deadwood ``least``) instead of knocking."""
+        k = self.k
+        opts = k.options
+        q, their = self.urgency()
+        loss = knock_loss(least, their, opts["gin_bonus"], opts["undercut_bonus"])
+        _, _, g = self.e1(kept)
+        samples = self.samples()
+        total = sum(w for _, w, _ in samples) or 1.0
+        opp_dw = sum(w * dw for _, w, dw in samples) / total
+        gin_value = opts["gin_bonus"] + (opp_dw if opts["gin_adds_deadwood"] else 0)
+        last_turn = k.stock_size <= 3
+        return play_on_value(q, loss, g, gin_value, knock_ev - self.params.later_decay, last_turn)
+
+    # ---- search
     def stock_for(self, opp: int) -> list[int]:
-        """A random order (top last) of the stock that goes with an opponent hand ``opp``."""
         stock = cards.cards_of(self.k.unseen & ~opp)
         self.rng.shuffle(stock)
         return stock
@@ -309,7 +383,7 @@ class _Search:
         k = self.k
         kind = option[0]
         if kind == "knock":
-            _, melds, least = option[1], option[2], option[3]
+            melds, least = option[2], option[3]
             if least == 0:
                 return hand_points("gin", 0, deadwood_mask(opp), k.options)
             return hand_points("knock", least, defender_deadwood_mask(opp, melds), k.options)
@@ -317,81 +391,68 @@ class _Search:
             if kind == "discard":
                 card = option[1]
                 if len(stock) <= 2:
-                    return 0.0  # this discard leaves two cards in the stock: a drawn hand
+                    return 0.0
                 return finish_hand([k.hand & ~(1 << card), opp], k.pile_order + [card], stock, 1, k.options)
-            # ("draw", "pile" | "stock")
             return finish_hand([k.hand, opp], list(k.pile_order), stock, 0, k.options, first_draw=option[1])
         except IndexError:
-            return 0.0  # the stock ran out inside the simulation: count it as drawn
+            return 0.0
 
     def rollout_choice(self, options: list[tuple]) -> int:
         """Index of the option the played-out determinizations show best; 0 unless clearly so.
 
-        ``options[0]`` is the choice of the hand-value rules. Every option meets the same
-        determinizations (common random numbers), and another option replaces the first only if
-        its mean gain over it exceeds ``rollout_z`` standard errors: a handful of lucky rollouts
-        must not overturn a sound rule.
+        Every option meets the same determinizations (common random numbers). The search stops
+        early once every other option trails the first by ``stop_z`` standard errors or leads it
+        by that much, and at the time budget.
         """
+        p = self.params
         n_opt = len(options)
-        diffs: list[list[tuple[float, float]]] = [[] for _ in range(n_opt)]
+        samples = self.samples()
+        sums = [0.0] * n_opt
+        sq = [0.0] * n_opt
         i = 0
         while True:
-            if i >= len(self.samples):
-                self.sample_opponents(16)
-            opp, w, _ = self.samples[i]
+            if i >= len(samples):
+                self.more_samples(16)
+            opp, w, _ = samples[i]
             stock = self.stock_for(opp)
             base = self.outcome(options[0], opp, list(stock))
             for j in range(1, n_opt):
-                diffs[j].append((w, self.outcome(options[j], opp, list(stock)) - base))
+                d = self.outcome(options[j], opp, list(stock)) - base
+                sums[j] += d
+                sq[j] += d * d
             i += 1
-            if i >= self.params.max_rollouts or (i >= self.params.min_rollouts and not self.time_left()):
+            if i >= p.max_rollouts:
                 break
+            if i >= p.min_rollouts:
+                if self.deadline is None or not self.time_left():
+                    break
+                if i % 8 == 0 and all(self._settled(sums[j], sq[j], i) for j in range(1, n_opt)):
+                    break
         self.rollout_count = i
         best, best_gain = 0, 0.0
         for j in range(1, n_opt):
-            ws = sum(w for w, _ in diffs[j])
-            if ws <= 0:
-                continue
-            mean = sum(w * d for w, d in diffs[j]) / ws
-            var = sum(w * (d - mean) ** 2 for w, d in diffs[j]) / ws
-            n_eff = ws * ws / sum(w * w for w, _ in diffs[j])
-            se = math.sqrt(var / n_eff) if n_eff > 0 else float("inf")
-            if mean > self.params.rollout_z * se and mean > best_gain:
+            mean = sums[j] / i
+            var = max(0.0, sq[j] / i - mean * mean)
+            se = math.sqrt(var / max(1, i - 1))
+            if mean > p.rollout_z * se and mean > best_gain:
                 best, best_gain = j, mean
         return best
 
-    def play_on_value(self, k_dw: int) -> float:
-        """Rough expected points of not knocking now with ``k_dw`` deadwood.
-
-        The hand goes on: the opponent knocks first with some chance (rising as its known and
-        sampled hands get close to the knock limit and as the stock runs down), costing about
-        the deadwood kept; otherwise this seat knocks later, mostly at lower deadwood or gin.
-        """
-        k = self.k
-        self.ensure_samples()
-        limit = k.knock_limit
-        # share of sampled opponent hands already within one good draw of knocking
-        near = 0.0
-        for h, w, _ in self.samples:
-            if deadwood_after_discard_mask(h) <= limit + 10:
-                near += w
-        near /= self.total_weight or 1.0
-        turns_left = max(0, k.stock_size - 2) / 2
-        if turns_left <= 1:
-            return 0.0
-        # their knock loses ~our deadwood now (a little less after lay-offs); ours wins ~25
-        lose = near * (k_dw + 15)
-        win = (1 - near) * 22
-        return win - lose
+    def _settled(self, s: float, sq: float, n: int) -> bool:
+        mean = s / n
+        var = max(0.0, sq / n - mean * mean)
+        se = math.sqrt(var / max(1, n - 1))
+        return abs(mean) > self.params.stop_z * se or se < 0.25
 
 
 class ExpertPolicy:
-    """Memory, opponent model and time-bounded determinized Monte Carlo (see module docstring)."""
+    """Opponent estimate, hand values, a play-on knock rule and a short search (module docstring)."""
 
     name = "expert"
 
     def __init__(self, params: ExpertParams | None = None, **overrides):
         self.params = ExpertParams(**{**(params or ExpertParams()).__dict__, **overrides})
+        self.last_kind = None
 
     def choose(self, view: dict, rng: random.Random, events: list[dict] | None = None) -> Command:
         return self.decide(read(view, events), rng)
@@ -405,55 +466,68 @@ class ExpertPolicy:
             return self._draw(k, search, types)
         return self._discard(k, search)
 
+    # ---- draws
     def _draw(self, k: Knowledge, search: _Search, types: set) -> Command:
         upcard = "take_upcard" in types
-        take_move = TAKE_UPCARD if upcard else DRAW_DISCARD
-        other = PASS_UPCARD if upcard else DRAW_STOCK
-        if take_move.TYPE not in types or k.top < 0:
-            return other
-        if self.params.rollouts and not upcard:
-            options = [("draw", "pile"), ("draw", "stock")]
-            if not improves(k.hand, k.top):
-                options.reverse()  # the rules' choice goes first: draw from the stock
-            best = options[search.rollout_choice(options)]
-            return take_move if best[1] == "pile" else other
-        # the upcard (passing it is not a stock draw: the dealer may take it) and the search-free
-        # mode: compare hand values two plies deep
-        take_cost = search.best_discard(k.hand | bit(k.top), forbidden=k.top)[0]
-        return take_move if take_cost < search.stock_value() else other
+        self.last_kind = "upcard" if upcard else "draw"
+        take = TakeUpcard() if upcard else DrawDiscard()
+        other = PassUpcard() if upcard else DrawStock()
+        if take.TYPE not in types or k.top < 0:
+            return _fresh(other, "the pile card cannot be taken")
+        top = k.top
+        take_cost, throw = search.best_discard(k.hand | bit(top), forbidden=top)
+        stock_cost = search.stock_value()
+        gain = stock_cost - take_cost
+        if gain > self.params.take_margin:
+            return _fresh(take, f"with {cards.code(top)} and {cards.code(throw)} thrown the hand is "
+                                f"worth about {gain:.1f} points more than after a stock draw")
+        return _fresh(other, f"{cards.code(top)} does not improve the hand enough to show it to the opponent")
 
+    # ---- discards and knocks
     def _discard(self, k: Knowledge, search: _Search) -> Command:
+        self.last_kind = "discard"
+        p = self.params
         knocks = [m for m in k.moves if isinstance(m, Knock)]
         for m in knocks:
             if m.discard is None:
-                return m  # big gin
-        plans = search.knock_plans(grow=not self.params.rollouts) if knocks else []
+                self.last_kind = "knock"
+                return _fresh(m, "all eleven cards meld")
+        plans = search.knock_plans() if knocks else []
         if plans:
-            ev, cmd, least, _ = max(plans, key=lambda p: p[0])
-            gins = [p for p in plans if p[2] == 0]
-            if gins and (least == 0 or ev < gins[0][0] + self.params.gin_margin):
-                # the sampled opponent hands tend to hold more deadwood than a real one that has
-                # played on: a plain knock must beat gin (no lay-offs, no undercut) clearly
-                return gins[0][1]
-        discards = [cards.INDEX_OF[m.card] for m in k.moves if isinstance(m, Discard)]
-        ranked = sorted(discards, key=lambda c: (search.discard_cost(k.hand, c), -_VALUE[c], -c))
+            self.last_kind = "knock"
+            ev, cmd, least, melds = max(plans, key=lambda pl: pl[0])
+            gins = [pl for pl in plans if pl[2] == 0]
+            if gins and (least == 0 or ev < gins[0][0] + p.gin_margin):
+                return _fresh(gins[0][1], "gin")
+        ranked = search.ranked_discards(k.hand, forbidden=k.taken)
         knock_now = None
         if plans:
-            ev, cmd, least, melds = max(plans, key=lambda p: p[0])
-            play_on = search.play_on_value(least) if self.params.play_on else 0.0
-            knock_option = ("knock", cmd, melds, least)
-            if ev > 0 and ev >= play_on + self.params.knock_margin:
-                knock_now = knock_option
-        if not self.params.rollouts:
-            return knock_now[1] if knock_now else Discard(cards.code(ranked[0]))
-        options: list[tuple] = [("discard", c) for c in ranked[: self.params.candidates]]
+            ev, cmd, least, melds = max(plans, key=lambda pl: pl[0])
+            kept = k.hand & ~bit(cards.INDEX_OF[cmd.discard])
+            wait = search.waiting_value(ev, least, kept) if p.play_on else -math.inf
+            if ev > 0 and ev >= wait + p.knock_margin:
+                knock_now = ("knock", cmd, melds, least, ev, wait)
+            knock_option = ("knock", cmd, melds, least, ev, wait)
+        options: list[tuple] = [("discard", c) for _, c in ranked[: p.candidates]]
+        close = [o for (cost, _), o in zip(ranked, options) if cost - ranked[0][0] <= p.search_gap]
         if plans:
-            # the rules' choice first: knock if they say so, else the best discard
             if knock_now:
-                options.insert(0, knock_now)
+                options = [knock_now] + close
             else:
-                options.append(knock_option)
-        if len(options) == 1:
-            return Discard(cards.code(ranked[0]))
-        chosen = options[search.rollout_choice(options)]
-        return chosen[1] if chosen[0] == "knock" else Discard(cards.code(chosen[1]))
+                options = close + [knock_option] if abs(ev - wait) <= 2 * p.search_gap else close
+        else:
+            options = close
+        if p.rollouts and len(options) > 1:
+            chosen = options[search.rollout_choice(options)]
+        else:
+            chosen = options[0]
+        if chosen[0] == "knock":
+            return _fresh(chosen[1], f"knocking with {chosen[3]} is worth about {chosen[4]:+.1f} points, "
+                                     f"playing on {chosen[5]:+.1f}")
+        self.last_kind = "discard"
+        card = chosen[1]
+        danger = search.danger(card)
+        why = (f"{cards.code(card)} helps the hand least"
+               + (f" and the opponent melds it with chance {danger:.0%}" if danger >= 0.05 else
+                  " and the opponent is unlikely to want it"))
+        return _fresh(Discard(cards.code(card)), why)

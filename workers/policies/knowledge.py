@@ -63,6 +63,11 @@ class Knowledge:
     opp_last_discard: int = -1  # the opponent's latest discard of this hand (its last move), -1
     knock_limit: int = 10
     pile_order: list = field(default_factory=list)  # the discard pile, top card last
+    # the same evidence in the order it came, for the opponent model: (card, the opponent's
+    # turn number in this hand when it happened)
+    opp_discards: list = field(default_factory=list)  # cards the opponent threw
+    opp_declines: list = field(default_factory=list)  # pile cards it saw and left
+    opp_takes: list = field(default_factory=list)     # pile cards it took
 
     @property
     def unseen(self) -> int:
@@ -150,6 +155,7 @@ def remember(k: Knowledge, events: list[dict]) -> None:
             start = i
     pile: list[int] = []
     opp = k.opponent
+    opp_turn = 0
     for e in events[start:]:
         t = e.get("type")
         d = e.get("data") or {}
@@ -159,15 +165,21 @@ def remember(k: Knowledge, events: list[dict]) -> None:
         elif t == "upcard_passed":
             if d.get("seat") == opp and pile:
                 k.opp_declined |= bit(pile[-1])
+                k.opp_declines.append((pile[-1], opp_turn))
         elif t == "upcard_taken":
             if pile:
-                pile.pop()
+                card = pile.pop()
+                if d.get("seat") == opp:
+                    k.opp_takes.append((card, opp_turn))
         elif t == "card_drawn":
             if d.get("source") == "discard":
                 if pile:
-                    pile.pop()
+                    card = pile.pop()
+                    if d.get("seat") == opp:
+                        k.opp_takes.append((card, opp_turn))
             elif d.get("seat") == opp and pile:
                 k.opp_declined |= bit(pile[-1])
+                k.opp_declines.append((pile[-1], opp_turn))
         elif t in ("card_discarded", "knocked"):
             code = d.get("card") if t == "card_discarded" else d.get("discard")
             if code:
@@ -176,5 +188,7 @@ def remember(k: Knowledge, events: list[dict]) -> None:
                 if d.get("seat") == opp:
                     k.opp_discarded |= bit(card)
                     k.opp_last_discard = card
+                    k.opp_discards.append((card, opp_turn))
+                    opp_turn += 1
                 elif d.get("seat") == k.seat:
                     k.my_discarded |= bit(card)
