@@ -17,11 +17,18 @@ DECK = build_deck(ANN, BOB, "QH", stock_top=["3D"])
 MELDS = [["7C", "7D", "7H"], ["4S", "5S", "6S"], ["AD", "2D", "3D"]]
 
 
-def finished_game(api: Api) -> str:
-    """Create and play the game; its id."""
+def finished_game(api: Api, target_score: int = 1) -> str:
+    """Create and play the game (over unless ``target_score`` is above 26); its id."""
+    game_id, _ = first_hand_played(api, target_score)
+    assert api.view(game_id)["status"] == "over"
+    return game_id
+
+
+def first_hand_played(api: Api, target_score: int) -> tuple[str, list[str]]:
+    """Create the game and play its first hand: (its id, the seats' tokens)."""
     status, created = api.call("POST", "/games", {
         "variant": "gin-rami", "seats": [{"name": "ann"}, {"name": "bob"}], "first_dealer": 1,
-        "decks": [DECK], "options": {"target_score": 1}})
+        "decks": [DECK], "options": {"target_score": target_score}})
     assert status == 201, created
     game_id = created["game_id"]
     ann, bob = (s["token"] for s in created["seats"])
@@ -30,5 +37,4 @@ def finished_game(api: Api) -> str:
                         (ann, {"type": "knock", "discard": "KC", "melds": MELDS})]:
         status, answer = api.call("POST", f"/games/{game_id}/moves", move, token=token)
         assert status == 200, answer
-    assert api.view(game_id)["status"] == "over"
-    return game_id
+    return game_id, [ann, bob]

@@ -155,7 +155,14 @@ function phaseText(view) {
   const who = yours ? "Your turn" : `${names.join(" and ")} to play`;
   const what = { upcard: "take or pass the upcard", draw: "draw from the stock or take the discard",
     discard: "discard (or knock)", hand_over: "the hand is over" }[view.phase] || view.phase;
-  return `Hand ${view.hand_no}. ${who}: ${what}.`;
+  // at the start of a hand, say how the last one ended (this line is read out as it changes)
+  const r = view.last_hand;
+  let before = "";
+  if (r && view.turn === 0 && r.hand_no === view.hand_no - 1) {
+    before = r.outcome === "drawn" ? `Hand ${r.hand_no} was drawn. `
+      : `Hand ${r.hand_no}: ${playerName(view, r.winner)} scored ${r.points} (${r.outcome.replace("_", " ")}). `;
+  }
+  return `${before}Hand ${view.hand_no}. ${who}: ${what}.`;
 }
 
 function renderHeader(view) {
