@@ -20,6 +20,11 @@ def test_the_vendored_axe_is_the_pinned_release():
     assert hashlib.sha256(AXE.read_bytes()).hexdigest() == AXE_SHA256
 
 
+def fits(driver) -> bool:
+    """Nothing sticks out sideways: the page never needs a horizontal scroll."""
+    return driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+
+
 @pytest.mark.parametrize("width,height", [(1280, 900), (390, 844)], ids=["desktop", "phone"])
 def test_no_serious_violation_on_the_four_pages(live_server, new_browser, width, height):
     api = Api(live_server)
@@ -31,7 +36,7 @@ def test_no_serious_violation_on_the_four_pages(live_server, new_browser, width,
 
     driver.get(live_server + "/")
     wait_for(driver, lambda d: d.find_elements("css selector", "#games-table tbody tr"), what="the lobby")
-    assert serious_violations(driver) == []
+    assert serious_violations(driver) == [] and fits(driver)
 
     # the table, as the player (the token is put where the lobby keeps it)
     driver.execute_script(
@@ -39,17 +44,17 @@ def test_no_serious_violation_on_the_four_pages(live_server, new_browser, width,
         " variant: 'gin-rami', seats: {0: {token: arguments[1], name: 'ann'}}, created: 1}}))", game_id, token)
     driver.get(f"{live_server}/play/{game_id}")
     wait_for(driver, lambda d: len(hand_cards(d)) >= 10, what="the table")
-    assert serious_violations(driver) == []
+    assert serious_violations(driver) == [] and fits(driver)
 
     driver.get(f"{live_server}/watch/{game_id}")
     wait_for(driver, lambda d: text_of(d, "#connection") == "live", what="the spectator's page")
-    assert serious_violations(driver) == []
+    assert serious_violations(driver) == [] and fits(driver)
 
     driver.get(f"{live_server}/replay/{replay_id}")
     wait_for(driver, lambda d: "created" in text_of(d, "#event-text"), what="the replay")
     driver.find_element("id", "last").click()
     wait_for(driver, lambda d: "Game over" in text_of(d, "#event-text"), what="the end of the replay")
-    assert serious_violations(driver) == []
+    assert serious_violations(driver) == [] and fits(driver)
 
 
 def test_a_turn_is_played_with_the_keyboard_alone(live_server, new_browser):
