@@ -61,6 +61,7 @@ class OptionsSchema(StrictSchema):
     undercut_bonus = _option_field("undercut_bonus")
     max_turns_per_hand = _option_field("max_turns_per_hand")
     turn_timeout_s = _option_field("turn_timeout_s")
+    client_seed_wait_s = _option_field("client_seed_wait_s")
 
 
 class HumanSeatSchema(StrictSchema):
@@ -157,6 +158,8 @@ class ClaimSeatSchema(StrictSchema):
     name = Name(required=True)
     #: the seat's invite secret, for a seat of a private game
     invite = fields.String(validate=validate.Length(1, 200))
+    #: the seat's client seed (any JSON value here: the engine answers invalid_client_seed)
+    client_seed = fields.Raw(allow_none=True)
 
 
 class AdviceSchema(StrictSchema):
@@ -185,8 +188,15 @@ class KnockSchema(_TypeOnly):
     )
 
 
+class ClientSeedSchema(_TypeOnly):
+    # any JSON value: the engine checks it and answers invalid_client_seed
+    client_seed = fields.Raw(required=True, allow_none=True)
+
+
 # one schema per move type of the engine, in its order; a move without fields is its type alone
-_FIELDS_OF_MOVE: dict[str, type[Schema]] = {"discard": DiscardSchema, "knock": KnockSchema}
+_FIELDS_OF_MOVE: dict[str, type[Schema]] = {
+    "discard": DiscardSchema, "knock": KnockSchema, "client_seed": ClientSeedSchema,
+}
 MOVE_SCHEMAS: dict[str, type[Schema]] = {kind: _FIELDS_OF_MOVE.get(kind, _TypeOnly) for kind in MOVE_TYPES}
 
 _MOVE_SCHEMA_INSTANCES = {kind: schema() for kind, schema in MOVE_SCHEMAS.items()}

@@ -33,7 +33,7 @@ from service.errors import (
     VersionMismatch,
     VersionNotFound,
 )
-from service.rules import audit, commands, events as ev, game, views
+from service.rules import audit, commands, events as ev, fairness, game, views
 from service.rules.errors import RulesError
 from service.store import advice as advice_log
 from service.store.advice import AdviceLog, InMemoryAdviceLog
@@ -230,6 +230,9 @@ class GameService:
             roles=body.get("roles"),
             first_dealer=body.get("first_dealer"),
             invites={i: hash_token(secret) for i, secret in invites.items()} or None,
+            # every seat's client seed goes into the deals (service/docs/FAIRNESS.md); the seats
+            # send theirs after this answer has published the commitment
+            fairness=fairness.CURRENT_DERIVATION,
         )
         new_events = game.start(spec)
         game_id = self.id_factory()
@@ -259,8 +262,9 @@ class GameService:
     def claim_seat(self, game_id: str, seat: int, read_body: Callable[[], dict]) -> tuple[str, Answer]:
         """Sit a person at an open seat: (their token, their view).
 
-        ``read_body`` reads the claim (``name``, and ``invite`` for a seat by invitation) from the
-        request once the game is known to exist.
+        ``read_body`` reads the claim (``name``, ``invite`` for a seat by invitation, and the
+        seat's ``client_seed`` if it sends one with the claim) from the request once the game is
+        known to exist.
         """
         state = self.state(game_id)
         body = read_body()
@@ -271,7 +275,7 @@ class GameService:
             if not 0 <= seat < len(state.players):
                 raise SeatNotFound(f"this game has seats 0 to {len(state.players) - 1}")
             self._check_invite(state, seat, body.get("invite"))
-            new_events = game.decide(state, None, commands.ClaimSeat(seat, {"name": name}))
+            new_events = game.decide(state, None, commands.ClaimSeat(seat, {"name": name}, body.get("client_seed")))
             try:
                 version, new_state = self.repository.save(game_id, state, new_events)
             except ConcurrencyError:
@@ -555,6 +559,32 @@ class GameService:
             _, new_state = self.repository.save(game_id, state, new_events)
         except ConcurrencyError:
             return False  # someone moved meanwhile: the game is not idle
+        self._appended(game_id, new_state)
+        return True
+
+    def close_client_seeds_if_due(self, game_id: str, now_ms: int) -> bool:
+        """Deal without the client seeds still awaited once the game's ``client_seed_wait_s`` has
+        run out; True if it did.
+
+        The wait is measured from the time of the event that took the last seat (or created the
+        game with every seat taken). The append expects the version that was measured, so a seed
+        that lands meanwhile wins.
+        """
+        state = self.state(game_id)
+        wait_s = state.options.get("client_seed_wait_s")
+        if wait_s is None or not state.awaited_seeds or any(p is None for p in state.players):
+            return False
+        seated_at = None
+        for r in self.store.load(game_id, upto=state.version):
+            if isinstance(r.event, (ev.GameCreated, ev.SeatClaimed)):
+                seated_at = r.ts
+        if seated_at is None or now_ms - seated_at < wait_s * 1000:
+            return False
+        new_events = game.decide(state, None, commands.CloseClientSeeds((now_ms - seated_at) // 1000))
+        try:
+            _, new_state = self.repository.save(game_id, state, new_events)
+        except ConcurrencyError:
+            return False
         self._appended(game_id, new_state)
         return True
 

@@ -131,6 +131,18 @@ _RULES = {
     "invalid_deck": _t(422, "Invalid deck", "An explicit deck lists the 52 card codes once each, top first."),
     "invalid_invites": _t(422, "Invalid invites",
                           "Invites name open seats of the game, each with the SHA-256 (hex) of its secret."),
+    "client_seed_too_late": _t(409, "Client seed too late",
+                               "The cards were cut or dealt already: a client seed counts only if it comes "
+                               "before (with the seat claim, or as the `client_seed` move while the game "
+                               "waits). Nothing was recorded."),
+    "client_seed_already_sent": _t(409, "Client seed already sent",
+                                   "This seat sent its client seed already; a seat sends one at most."),
+    "client_seeds_not_used": _t(409, "Client seeds not used",
+                                "This game was recorded before client seeds: its deals derive from the "
+                                "server's seed alone."),
+    "client_seeds_not_awaited": _t(409, "No client seed awaited",
+                                   "The server closes the wait for client seeds only of a game whose seats are "
+                                   "all taken and that still waits for one."),
     "invalid_seed": _t(422, "Invalid seed", "The seed must be non-empty bytes."),
     "invalid_seat": _t(422, "Invalid seat", "The seat is not a seat of this game."),
     "invalid_event": _t(422, "Invalid event", "An event lacks a field its type and version need."),
@@ -164,6 +176,12 @@ _HTTP = {
     "headers_too_large": _t(431, "Headers too large", "The request's headers are larger than the server accepts."),
     "not_implemented": _t(501, "Not implemented", "The server does not implement this method."),
     "http_error": _t(sorted(s for s in default_exceptions if s not in HTTP_CODES), "HTTP error",
+    "invalid_client_seed": _t(422, "Invalid client seed",
+                              "A client seed is a string of 1 to 64 characters, none of them a control "
+                              "character (service/docs/FAIRNESS.md). Nothing was recorded."),
+    "invalid_fairness": _t(422, "Invalid fairness derivation",
+                           "The derivation of decks and cuts is 1 (the server's seed alone) or 2 (with "
+                           "client seeds)."),
                      "Another HTTP-level error; the status and detail say which."),
     "redis_unavailable": _t(503, "Event store unreachable",
                             "Redis, which holds every game, is not reachable. Nothing was recorded; retry "

@@ -2,7 +2,8 @@
 
 Implements the check RULES.md §1 (The deal) and §2 (Roles) promise: the seed matches the
 commitment published at creation, every deal and cut the log says came from the seed did
-(fairness module), and the whole log is what the rules produce, command by command, to the
+(fairness module; with derivation 2 from the seed and every seat's client seed, each sent
+before the first cut or deal), and the whole log is what the rules produce, command by command, to the
 recorded final scores (of a game won, resigned or abandoned: Extensions).
 """
 
@@ -13,7 +14,15 @@ from typing import Any, Iterable
 
 from . import commands, events, game
 from .errors import RulesError
-from .fairness import commitment, cut_cards, deck_for_hand
+from .fairness import (
+    DERIVATION_SERVER_SEED,
+    DERIVATIONS,
+    check_client_seed,
+    commitment,
+    cut_cards,
+    deal_key,
+    deck_for_hand,
+)
 
 
 def _check(checks: list, name: str, ok: bool, detail: str) -> bool:
@@ -21,11 +30,22 @@ def _check(checks: list, name: str, ok: bool, detail: str) -> bool:
     return bool(ok)
 
 
-def _command_for(event: Any):
-    """The command that produced a log group starting with ``event``: (actor, command) or None."""
+def _command_for(event: Any, following: Any = None):
+    """The command that produced a log group starting with ``event`` (``following`` is the event
+    after it, if any): (actor, command) or None."""
     t = type(event)
     if t is events.SeatClaimed:
-        return None, commands.ClaimSeat(event.seat, dict(event.player))
+        # a client seed sent with the claim is its next event (one sent just after by the same
+        # seat would make the very same events)
+        seed = None
+        if type(following) is events.ClientSeedSent and following.seat == event.seat:
+            seed = following.client_seed
+        return None, commands.ClaimSeat(event.seat, dict(event.player), seed)
+    if t is events.ClientSeedSent:
+        return event.seat, commands.SendClientSeed(event.client_seed)
+    if t is events.ClientSeedsClosed:
+        # the sweeper's command: the wait it measured is data the log records
+        return None, commands.CloseClientSeeds(event.waited_s)
     if t is events.UpcardTaken:
         return event.seat, commands.TAKE_UPCARD
     if t is events.UpcardPassed:
@@ -52,6 +72,44 @@ def _as_recorded(logged: Any, produced: Any) -> Any:
     if type(logged) is events.HandScored and type(produced) is events.HandScored and logged.upcast:
         return dataclasses.replace(produced, **{name: None for name in events.HandScored.ADDED_IN_V2})
     return produced
+
+
+def _deal_key(checks: list, log: list, created: Any, seed: bytes) -> tuple[bytes, str]:
+    """The key of the game's decks and cuts, with what it is for the checks' details; with
+    derivation 2, checks that every client seed came before the first cut or deal, once a seat."""
+    if created.derivation == DERIVATION_SERVER_SEED:
+        return seed, "seed"
+    nseats = len(created.players)
+    client_seeds: list = [None] * nseats
+    problems = []
+    started = False
+    for e in log:
+        if type(e) in (events.CardsCut, events.HandDealt, events.RolesAssigned, events.DealerChosen):
+            started = True
+        elif type(e) is events.ClientSeedSent:
+            if started:
+                problems.append(f"seat {e.seat}'s client seed came after the start")
+            elif not isinstance(e.seat, int) or not 0 <= e.seat < nseats:
+                problems.append(f"a client seed names seat {e.seat!r}")
+                continue
+            elif client_seeds[e.seat] is not None:
+                problems.append(f"seat {e.seat} sent two client seeds")
+            try:
+                check_client_seed(e.client_seed)
+            except RulesError as err:
+                problems.append(f"seat {e.seat}: {err.message}")
+            if client_seeds[e.seat] is None and isinstance(e.client_seed, str):
+                client_seeds[e.seat] = e.client_seed
+    shown = ", ".join(f"{s}: {c!r}" for s, c in enumerate(client_seeds) if c is not None) or "none"
+    _check(
+        checks, "client_seeds", not problems,
+        "; ".join(problems) if problems else f"client seeds before the first deal ({shown}); the others default to ''",
+    )
+    try:
+        key = deal_key(created.derivation, seed, client_seeds)
+    except UnicodeEncodeError:
+        key = b""
+    return key, "deal_key(seed, client seeds)"
 
 
 def verify(log_events: Iterable[Any], seed: bytes | str) -> dict:
@@ -83,6 +141,14 @@ def verify(log_events: Iterable[Any], seed: bytes | str) -> dict:
         f"randomly_dealt={created.randomly_dealt}; explicit decks/roles/dealer given: {explicit}",
     )
 
+    derivation = created.derivation
+    if not _check(
+        checks, "derivation", derivation in DERIVATIONS,
+        f"derivation {derivation} ({'server seed and client seeds' if derivation == 2 else 'server seed alone'})",
+    ):
+        return {"ok": False, "checks": checks}
+    key, what = _deal_key(checks, log, created, seed)
+
     decks = created.decks or ()
     for e in log:
         if type(e) is events.HandDealt:
@@ -90,11 +156,11 @@ def verify(log_events: Iterable[Any], seed: bytes | str) -> dict:
                 ok = e.source == "explicit" and tuple(e.deck) == tuple(decks[e.hand_no - 1])
                 _check(checks, f"deal_{e.hand_no}", ok, "the explicit deck given at creation")
             else:
-                ok = e.source == "seed" and list(e.deck) == deck_for_hand(seed, e.hand_no)
-                _check(checks, f"deal_{e.hand_no}", ok, "deck_for_hand(seed, hand_no)")
+                ok = e.source == "seed" and list(e.deck) == deck_for_hand(key, e.hand_no)
+                _check(checks, f"deal_{e.hand_no}", ok, f"deck_for_hand({what}, hand_no)")
         elif type(e) is events.CardsCut:
-            ok = list(e.cards) == cut_cards(seed, e.round, len(e.seats))
-            _check(checks, f"cut_{e.round}", ok, "cut_cards(seed, round, players cutting)")
+            ok = list(e.cards) == cut_cards(key, e.round, len(e.seats))
+            _check(checks, f"cut_{e.round}", ok, f"cut_cards({what}, round, players cutting)")
 
     # Re-decide the log: the start events from the creation spec, then each group of events
     # from the command that must have produced it.
@@ -108,14 +174,18 @@ def verify(log_events: Iterable[Any], seed: bytes | str) -> dict:
             roles=dict(created.roles) if created.roles is not None else None,
             first_dealer=created.first_dealer,
             invites=dict(created.invites) if created.invites else None,
+            fairness=created.fairness,
         )
         expected = game.start(spec)
+        if "client_seed_wait_s" not in created.options and expected[0].options.get("client_seed_wait_s") is None:
+            # recorded before the option existed: its game_created lists the options of its day
+            expected[0] = dataclasses.replace(expected[0], options=dict(created.options))
         i = len(expected)
         if list(log[:i]) != expected:
             raise ValueError("the start events differ from those of the creation spec")
         state = game.replay(expected)
         while i < len(log):
-            found = _command_for(log[i])
+            found = _command_for(log[i], log[i + 1] if i + 1 < len(log) else None)
             if found is None:
                 raise ValueError(f"event {i} ({type(log[i]).TYPE}) follows no command")
             actor, command = found

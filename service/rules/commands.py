@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Union
 
 from .errors import RulesError
+from .fairness import check_client_seed
 
 #: longest accepted advice text, in characters
 MAX_ADVICE_LENGTH = 500
@@ -32,10 +33,15 @@ def _check_card(name: str, value: Any) -> None:
 
 @dataclass(frozen=True)
 class ClaimSeat:
-    """Sit a player at an open seat (actor None); filling the last seat starts the game."""
+    """Sit a player at an open seat (actor None); filling the last seat starts the game.
+
+    ``client_seed``: the seat's client seed (fairness derivation 2), sent with the claim; None
+    to send it later, or never (the default).
+    """
 
     seat: int
     player: dict
+    client_seed: str | None = None
     TYPE: ClassVar[str] = "claim_seat"
 
     def __post_init__(self):
@@ -43,6 +49,29 @@ class ClaimSeat:
             raise _bad("seat must be an integer")
         if not isinstance(self.player, dict):
             raise _bad("player must be an object such as {'name': 'ann'}")
+        if self.client_seed is not None:
+            check_client_seed(self.client_seed)
+
+
+@dataclass(frozen=True)
+class SendClientSeed:
+    """A seated player's client seed, before the first deal (fairness derivation 2)."""
+
+    client_seed: str
+    TYPE: ClassVar[str] = "client_seed"
+
+    def __post_init__(self):
+        check_client_seed(self.client_seed)
+
+
+@dataclass(frozen=True)
+class CloseClientSeeds:
+    """Stop waiting for client seeds and deal (rule option client_seed_wait_s ran out).
+
+    Not a wire command: only the server's sweeper issues it, with the wait it measured.
+    """
+
+    waited_s: int
 
 
 @dataclass(frozen=True)
@@ -152,16 +181,20 @@ class PlayTimedOutTurn:
     move: Any
 
 
-Command = Union[ClaimSeat, TakeUpcard, PassUpcard, DrawStock, DrawDiscard, Discard, Knock, Resign, Advise]
+Command = Union[
+    ClaimSeat, TakeUpcard, PassUpcard, DrawStock, DrawDiscard, Discard, Knock, Resign, Advise, SendClientSeed
+]
 
 COMMAND_TYPES: dict[str, type] = {
     c.TYPE: c
-    for c in (ClaimSeat, TakeUpcard, PassUpcard, DrawStock, DrawDiscard, Discard, Knock, Resign, Advise)
+    for c in (
+        ClaimSeat, TakeUpcard, PassUpcard, DrawStock, DrawDiscard, Discard, Knock, Resign, Advise, SendClientSeed
+    )
 }
 
 #: the commands a seat plays (the wire's moves); claim_seat and advise have their own routes
 MOVE_TYPES: tuple[str, ...] = tuple(
-    c.TYPE for c in (TakeUpcard, PassUpcard, DrawStock, DrawDiscard, Discard, Knock, Resign)
+    c.TYPE for c in (TakeUpcard, PassUpcard, DrawStock, DrawDiscard, Discard, Knock, Resign, SendClientSeed)
 )
 
 # Commands without fields are shared singletons; nothing about them can differ.
@@ -189,16 +222,19 @@ def command_from_dict(wire: Any) -> Command:
             f"unknown command type {kind!r}: expected one of {', '.join(COMMAND_TYPES)}",
         )
     allowed = {"type"} | {
-        "claim_seat": {"seat", "player"},
+        "claim_seat": {"seat", "player", "client_seed"},
         "discard": {"card"},
         "knock": {"discard", "melds"},
         "advise": {"text"},
+        "client_seed": {"client_seed"},
     }.get(kind, set())
     extra = set(wire) - allowed
     if extra:
         raise _bad(f"unexpected field(s) for {kind}: {', '.join(sorted(map(str, extra)))}")
     if cls is ClaimSeat:
-        return ClaimSeat(wire.get("seat"), wire.get("player"))
+        return ClaimSeat(wire.get("seat"), wire.get("player"), wire.get("client_seed"))
+    if cls is SendClientSeed:
+        return SendClientSeed(wire.get("client_seed"))
     if cls is Discard:
         return Discard(wire.get("card"))
     if cls is Knock:
@@ -224,9 +260,14 @@ def command_to_dict(command: Command) -> dict:
         melds = None if command.melds is None else [list(m) for m in command.melds]
         return {"type": "knock", "discard": command.discard, "melds": melds}
     if cls is ClaimSeat:
-        return {"type": "claim_seat", "seat": command.seat, "player": dict(command.player)}
+        wire = {"type": "claim_seat", "seat": command.seat, "player": dict(command.player)}
+        if command.client_seed is not None:
+            wire["client_seed"] = command.client_seed
+        return wire
     if cls is Advise:
         return {"type": "advise", "text": command.text}
+    if cls is SendClientSeed:
+        return {"type": "client_seed", "client_seed": command.client_seed}
     if cls in (TakeUpcard, PassUpcard, DrawStock, DrawDiscard, Resign):
         return {"type": cls.TYPE}
     raise RulesError("unknown_command", f"{command!r} is not a command")

@@ -19,6 +19,7 @@ from .commands import (
     AbandonGame,
     Advise,
     ClaimSeat,
+    CloseClientSeeds,
     Command,
     Discard,
     DrawDiscard,
@@ -27,6 +28,7 @@ from .commands import (
     PassUpcard,
     PlayTimedOutTurn,
     Resign,
+    SendClientSeed,
     TakeUpcard,
 )
 from .errors import conflict, invalid
@@ -34,6 +36,8 @@ from .events import (
     AdviceGiven,
     CardDiscarded,
     CardDrawn,
+    ClientSeedSent,
+    ClientSeedsClosed,
     GameAbandoned,
     GameResigned,
     HandDrawn,
@@ -46,6 +50,7 @@ from .events import (
 from .scoring import card_codes, normalise_melds, score_hand
 from .setup import deal, is_seat, start_events
 from .state import DISCARD, DRAW, UPCARD, GameState
+from .evolvers import evolve
 
 #: the engine's code for each MeldError code that differs (a client's melds are "invalid_melds")
 MELD_ERROR_CODES = {"invalid_meld": "invalid_melds"}
@@ -149,7 +154,7 @@ def _decide_discard(state: GameState, actor: int, command: Discard) -> list:
         return out
     out.append(HandDrawn(state.hand_no, reason))
     # the same dealer deals again; roles are unchanged (§1, §2 Rotation)
-    out.append(deal(state.seed, state.decks, state.hand_no + 1, state.dealer, state.non_dealer))
+    out.append(deal(state.deal_seed, state.decks, state.hand_no + 1, state.dealer, state.non_dealer))
     return out
 
 
@@ -222,11 +227,57 @@ def _decide_claim_seat(state: GameState, actor: Any, command: ClaimSeat) -> list
     if players[command.seat] is not None:
         raise conflict("seat_taken", f"seat {command.seat} is taken")
     out: list = [SeatClaimed(command.seat, dict(command.player))]
-    if all(p is not None for i, p in enumerate(players) if i != command.seat):
-        out += start_events(
-            state.variant, state.seed, state.spec_roles, state.spec_first_dealer, state.decks
+    if command.client_seed is not None:
+        _check_client_seeds_used(state)
+        out.append(ClientSeedSent(command.seat, command.client_seed))
+    return out + _start_if_ready(state, out)
+
+
+def _check_client_seeds_used(state: GameState) -> None:
+    if state.fairness < 2:
+        raise conflict(
+            "client_seeds_not_used",
+            "this game deals from the server's seed alone (it was recorded before client seeds)",
         )
-    return out
+
+
+def _start_if_ready(state: GameState, new_events: list) -> list:
+    """The start events (cuts, roles or dealer, deal 1) if the game starts after ``new_events``:
+    every seat is taken and no human seat's client seed is still awaited (client_seed_wait_s)."""
+    after = state
+    for e in new_events:
+        after = evolve(after, e)
+    if any(p is None for p in after.players) or after.awaited_seeds:
+        return []
+    return start_events(after.variant, after.deal_seed, after.spec_roles, after.spec_first_dealer, after.decks)
+
+
+def _decide_send_client_seed(state: GameState, actor: Any, command: SendClientSeed) -> list:
+    # a seated player, before the first cut or deal (fairness derivation 2)
+    if state.status == "over":
+        raise conflict("game_over", "the game is over")
+    if not is_seat(actor, state.nseats) or state.players[actor] is None:
+        raise invalid("not_a_player", f"seat {actor!r} does not play in this game")
+    _check_client_seeds_used(state)
+    if state.status != "waiting" or state.cuts or state.hand_no:
+        raise conflict("client_seed_too_late", "the cards were cut or dealt already: client seeds come before")
+    if state.client_seeds[actor] is not None:
+        raise conflict("client_seed_already_sent", "this seat sent its client seed already")
+    out: list = [ClientSeedSent(actor, command.client_seed)]
+    return out + _start_if_ready(state, out)
+
+
+def _decide_close_client_seeds(state: GameState, actor: Any, command: CloseClientSeeds) -> list:
+    if actor is not None:
+        raise invalid("invalid_command", "the wait for client seeds is closed by the server, not by a player")
+    waited_s = command.waited_s
+    if type(waited_s) is not int or waited_s < 0:
+        raise invalid("invalid_command", "waited_s must be a whole number of seconds, 0 or more")
+    missing = state.awaited_seeds
+    if state.status != "waiting" or any(p is None for p in state.players) or not missing:
+        raise conflict("client_seeds_not_awaited", "the game waits for no client seed")
+    out: list = [ClientSeedsClosed(tuple(missing), waited_s)]
+    return out + _start_if_ready(state, out)
 
 
 def check_advice(state: GameState, actor: Any, advice: Advise) -> dict:
@@ -309,6 +360,10 @@ def decide(state: GameState | None, actor: int | None, command: Command) -> list
         return play(state, actor, command)
     if t is ClaimSeat:
         return _decide_claim_seat(state, actor, command)
+    if t is SendClientSeed:
+        return _decide_send_client_seed(state, actor, command)
+    if t is CloseClientSeeds:
+        return _decide_close_client_seeds(state, actor, command)
     if t is Resign:
         return _decide_resign(state, actor, command)
     if t is AbandonGame:

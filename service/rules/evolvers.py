@@ -20,6 +20,8 @@ from .events import (
     CardDiscarded,
     CardDrawn,
     CardsCut,
+    ClientSeedSent,
+    ClientSeedsClosed,
     DealerChosen,
     Event,
     GameAbandoned,
@@ -42,9 +44,11 @@ from .state import DISCARD, DRAW, GAME_OVER, HAND_OVER, UPCARD, GameState, clone
 
 
 def _game_created(_: Any, e: GameCreated) -> GameState:
+    # games recorded before client seeds did not wait for any: their option reads null
+    options = {**dict(e.options), "client_seed_wait_s": e.options.get("client_seed_wait_s")}
     return new_state(
         variant=e.variant,
-        options=dict(e.options),
+        options=options,
         rules_version=e.rules_version,
         players=tuple(e.players),
         commitment=e.commitment,
@@ -54,6 +58,7 @@ def _game_created(_: Any, e: GameCreated) -> GameState:
         spec_roles=dict(e.roles) if e.roles is not None else None,
         spec_first_dealer=e.first_dealer,
         invites=dict(e.invites) if e.invites else None,
+        fairness=e.derivation,
     )
 
 
@@ -63,6 +68,17 @@ def _seat_claimed(s: GameState, e: SeatClaimed) -> GameState:
     players[e.seat] = dict(e.player)
     n._players = tuple(players)
     return n
+
+
+def _client_seed_sent(s: GameState, e: ClientSeedSent) -> GameState:
+    n = clone(s)
+    n.client_seeds = s.client_seeds[: e.seat] + (e.client_seed,) + s.client_seeds[e.seat + 1 :]
+    return n
+
+
+def _client_seeds_closed(s: GameState, e: ClientSeedsClosed) -> GameState:
+    # the seats that sent none keep None: the derivation reads it as the default
+    return clone(s)
 
 
 def _cards_cut(s: GameState, e: CardsCut) -> GameState:
@@ -284,6 +300,8 @@ def _game_abandoned(s: GameState, e: GameAbandoned) -> GameState:
 _EVOLVERS = {
     GameCreated: _game_created,
     SeatClaimed: _seat_claimed,
+    ClientSeedSent: _client_seed_sent,
+    ClientSeedsClosed: _client_seeds_closed,
     CardsCut: _cards_cut,
     RolesAssigned: _roles_assigned,
     DealerChosen: _dealer_chosen,

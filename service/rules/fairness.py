@@ -28,19 +28,88 @@ The algorithm, precisely (so that another language can re-implement it):
    down (each new round takes the next number). Three-hand: highest = box, middle = captain,
    lowest = advisor. Gin-rami: the lower card deals first.
 
-The audit module checks a finished game's log against its revealed seed.
+6. **Client seeds (derivation version 2).** Games record in ``game_created`` which derivation
+   they use (``fairness``: absent = 1, the above with the server's seed as the key). In version 2
+   every seat contributes a *client seed*, a text of 1 to 64 characters sent after the server
+   published its commitment; a seat that sent none has the default, the empty text. The key
+   of steps 1-5 is then, instead of the server's seed::
+
+       SHA-256( b"ginbox/deal-key/v2"
+                + len(seed).to_bytes(4, "big") + seed
+                + nseats.to_bytes(1, "big")
+                + for each seat s = 0, 1, ...: len(c_s).to_bytes(2, "big") + c_s )
+
+   where ``c_s`` is seat ``s``'s client seed encoded as UTF-8. Nobody can steer the deals
+   alone: the server committed to its seed before any client seed existed, and no player knows
+   the server's seed when sending theirs.
+
+The audit module checks a finished game's log against its revealed seed; service/docs/FAIRNESS.md
+says all of this for an auditor in another language, with published test vectors.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import Iterator
+import unicodedata
+from typing import Any, Iterator, Sequence
 
 from . import cards
+from .errors import RulesError
 
 DECK_LABEL = b"ginbox/deck/"
 CUT_LABEL = b"ginbox/cut/"
+KEY_LABEL_V2 = b"ginbox/deal-key/v2"
+
+#: the derivation of games recorded before client seeds: the server's seed alone
+DERIVATION_SERVER_SEED = 1
+#: the server's seed and every seat's client seed (step 6)
+DERIVATION_CLIENT_SEEDS = 2
+#: the derivation new games use
+CURRENT_DERIVATION = DERIVATION_CLIENT_SEEDS
+DERIVATIONS = (DERIVATION_SERVER_SEED, DERIVATION_CLIENT_SEEDS)
+
+#: the client seed of a seat that sent none
+DEFAULT_CLIENT_SEED = ""
+#: longest client seed, in characters (at most 256 bytes of UTF-8)
+MAX_CLIENT_SEED_LENGTH = 64
+
+
+def check_client_seed(value: Any) -> str:
+    """``value`` if it is a valid client seed; else RulesError ``invalid_client_seed``.
+
+    A client seed is text: a string of 1 to 64 characters, none of them a control character or
+    a lone surrogate (it must encode as UTF-8).
+    """
+    if not isinstance(value, str):
+        raise RulesError("invalid_client_seed", "client_seed must be a string")
+    if not 1 <= len(value) <= MAX_CLIENT_SEED_LENGTH:
+        raise RulesError(
+            "invalid_client_seed", f"client_seed must be 1 to {MAX_CLIENT_SEED_LENGTH} characters long"
+        )
+    if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in value):
+        raise RulesError("invalid_client_seed", "client_seed must be text without control characters")
+    return value
+
+
+def deal_key(derivation: int, seed: bytes, client_seeds: Sequence[str | None]) -> bytes:
+    """The HMAC key every deck and cut of a game derives from (step 6).
+
+    Derivation 1: the server's seed itself. Derivation 2: the SHA-256 of the server's seed and
+    each seat's client seed (None: the default), length-prefixed, in seat order.
+    """
+    seed = bytes(seed)
+    if derivation == DERIVATION_SERVER_SEED:
+        return seed
+    if derivation != DERIVATION_CLIENT_SEEDS:
+        raise ValueError(f"unknown derivation {derivation!r}")
+    h = hashlib.sha256(KEY_LABEL_V2)
+    h.update(len(seed).to_bytes(4, "big") + seed)
+    h.update(len(client_seeds).to_bytes(1, "big"))
+    for c in client_seeds:
+        data = (DEFAULT_CLIENT_SEED if c is None else c).encode("utf-8")
+        h.update(len(data).to_bytes(2, "big") + data)
+    return h.digest()
 
 
 def commitment(seed: bytes) -> str:

@@ -141,5 +141,5 @@ def score_hand(state: GameState, knocker: int, laid: tuple, knocker_deadwood: in
         dealer, non_dealer = out[-1].box, out[-1].captain
     else:
         dealer, non_dealer = state.non_dealer, state.dealer  # the deal alternates (§3)
-    out.append(deal(state.seed, state.decks, state.hand_no + 1, dealer, non_dealer))
+    out.append(deal(state.deal_seed, state.decks, state.hand_no + 1, dealer, non_dealer))
     return out

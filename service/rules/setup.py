@@ -28,6 +28,9 @@ class GameSpec:
     ``first_dealer``: gin-rami first dealer instead of a cut.
     ``invites``: {open seat: SHA-256 hex of its invite secret} for seats only an invited player
     may claim (an extension); the engine records the hashes and never sees a secret.
+    ``fairness``: the derivation of decks and cuts (fairness module): 2 mixes in every seat's
+    client seed (the service creates its games so); None or 1, the seed alone, as games
+    recorded before client seeds.
     """
 
     variant: str
@@ -38,6 +41,7 @@ class GameSpec:
     roles: dict | None = None
     first_dealer: int | None = None
     invites: dict | None = None
+    fairness: int | None = None
 
 
 _SHA256_HEX = re.compile(r"[0-9a-f]{64}")
@@ -115,6 +119,11 @@ def start(spec: GameSpec) -> list:
             raise invalid("invalid_first_dealer", "in three-hand the box deals: give roles instead")
         if not is_seat(first_dealer, 2):
             raise invalid("invalid_first_dealer", "first_dealer must be seat 0 or 1")
+    derivation = fairness.DERIVATION_SERVER_SEED if spec.fairness is None else spec.fairness
+    if derivation not in fairness.DERIVATIONS or isinstance(derivation, bool):
+        raise invalid("invalid_fairness", f"fairness must be one of {', '.join(map(str, fairness.DERIVATIONS))}")
+    if derivation < fairness.DERIVATION_CLIENT_SEEDS and options.get("client_seed_wait_s") is not None:
+        raise invalid("invalid_option", "client_seed_wait_s needs client seeds (fairness derivation 2)")
     randomly_dealt = decks is None and roles is None and first_dealer is None
     invites = _check_invites(spec.invites, players)
     created = GameCreated(
@@ -129,10 +138,14 @@ def start(spec: GameSpec) -> list:
         roles=roles,
         first_dealer=first_dealer,
         invites=invites,
+        fairness=None if derivation == fairness.DERIVATION_SERVER_SEED else derivation,
     )
     out: list = [created]
-    if all(p is not None for p in players):
-        out += start_events(variant.name, seed, roles, first_dealer, decks)
+    # the deal waits for client seeds only if a human seat must send one (bots send none)
+    waits = derivation >= fairness.DERIVATION_CLIENT_SEEDS and options.get("client_seed_wait_s") is not None
+    if all(p is not None for p in players) and not (waits and any(not p.get("bot") for p in players)):
+        key = fairness.deal_key(derivation, seed, (None,) * len(players))
+        out += start_events(variant.name, key, roles, first_dealer, decks)
     return out
 
 
@@ -154,7 +167,11 @@ def _cut_order(seed: bytes, seats: list, purpose: str, events: list, rounds: lis
 
 
 def start_events(variant: str, seed: bytes, roles: dict | None, first_dealer, decks) -> list:
-    """The events that start play once every seat is taken: the cuts, roles or dealer, deal 1."""
+    """The events that start play once every seat is taken: the cuts, roles or dealer, deal 1.
+
+    ``seed`` is the key the cuts and decks derive from: the state's ``deal_seed`` (the server's
+    seed, or with derivation 2 the key mixed from it and every client seed).
+    """
     out: list = []
     if variant == variants.THREE_HAND:
         if roles is not None:
@@ -178,7 +195,9 @@ def start_events(variant: str, seed: bytes, roles: dict | None, first_dealer, de
 
 
 def deal(seed: bytes, decks, hand_no: int, dealer: int, non_dealer: int) -> HandDealt:
-    """The deal of hand ``hand_no``: the explicit deck given for it, else the seed's (§1 The deal)."""
+    """The deal of hand ``hand_no``: the explicit deck given for it, else the seed's (§1 The deal).
+
+    ``seed``: the state's ``deal_seed``, as for start_events."""
     if decks and hand_no <= len(decks):
         return HandDealt(hand_no, dealer, non_dealer, tuple(decks[hand_no - 1]), "explicit")
     deck = tuple(fairness.deck_for_hand(seed, hand_no))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Any, Callable, NamedTuple
 
-from . import cards
+from . import cards, fairness
 from .cards import DECK, INDEX_OF
 from .events import decode, encode
 from .variants import ROLE_NAMES
@@ -133,6 +133,8 @@ FIELDS = (
     Field("spec_roles", GIVEN, _OPTIONAL_DICT),
     Field("spec_first_dealer", GIVEN),
     Field("invites", GIVEN, _OPTIONAL_DICT),  # {"<seat>": SHA-256 of its invite secret}, or None
+    Field("fairness", GIVEN),  # the derivation of decks and cuts (fairness module): 1 or 2
+    Field("client_seeds", lambda s: (None,) * s.nseats, _SEQUENCE),  # each seat's client seed, or None
     Field("cuts", (), _CUTS),  # (purpose, round, seats, cards) of each cut
     # the hand in play: cards are ints, hands 52-bit masks (cards module)
     Field("hands", _per_seat_zero, _MASKS),
@@ -198,6 +200,24 @@ class GameState:
     @property
     def advisor(self) -> int | None:
         return None if self._roles is None else self._roles[2]
+
+    # --- randomness (fairness module)
+    @property
+    def deal_seed(self) -> bytes:
+        """The key every deck and cut of this game derives from: the server's seed (derivation 1),
+        or the server's seed with every seat's client seed (derivation 2)."""
+        return fairness.deal_key(self.fairness, self.seed, self.client_seeds)
+
+    @property
+    def awaited_seeds(self) -> tuple:
+        """The seats whose client seed the first deal waits for (rule option client_seed_wait_s):
+        human seats (a bot sends none) that have not sent one; empty once the game has started."""
+        if self.fairness < 2 or self._options.get("client_seed_wait_s") is None or self.status != "waiting":
+            return ()
+        return tuple(
+            seat for seat, p in enumerate(self._players)
+            if p is not None and not p.get("bot") and self.client_seeds[seat] is None
+        )
 
     # --- conveniences
     @property

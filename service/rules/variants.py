@@ -39,6 +39,9 @@ _COMMON = {
     "max_turns_per_hand": 200,
     # extension: seconds a human seat has to move before the server plays for it; None = no clock
     "turn_timeout_s": None,
+    # extension: seconds the first deal waits for the human seats' client seeds once every seat
+    # is taken; None = no wait (seeds sent with a seat claim, or before the last seat fills, count)
+    "client_seed_wait_s": None,
 }
 
 VARIANTS: Mapping[str, Variant] = MappingProxyType(
@@ -74,9 +77,10 @@ INT_OPTION_BOUNDS: Mapping[str, tuple[int, int]] = MappingProxyType({
     "undercut_bonus": (0, 10_000),
     "max_turns_per_hand": (1, 100_000),
     "turn_timeout_s": (1, 86_400),
+    "client_seed_wait_s": (1, 86_400),
 })
-#: integer options that may also be null: big gin is not allowed; no turn clock
-NULLABLE_OPTIONS = frozenset({"big_gin_bonus", "turn_timeout_s"})
+#: integer options that may also be null: big gin is not allowed; no turn clock; no wait for seeds
+NULLABLE_OPTIONS = frozenset({"big_gin_bonus", "turn_timeout_s", "client_seed_wait_s"})
 BOOL_OPTIONS = frozenset({"gin_adds_deadwood"})
 
 OPTION_NAMES = tuple(sorted(set(INT_OPTION_BOUNDS) | BOOL_OPTIONS))

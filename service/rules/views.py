@@ -92,6 +92,10 @@ def view_state(state: GameState, viewer: int | None, advice_log: Iterable[dict] 
         "end": dict(state.end) if state.end is not None else None,
         "commitment": state.commitment,
         "randomly_dealt": state.randomly_dealt,
+        # fairness derivation 2: every seat's client seed (public: the server's seed stays secret)
+        "fairness": state.fairness,
+        "client_seeds": list(state.client_seeds),
+        "awaiting_client_seeds": list(state.awaited_seeds),
         "private_seats": sorted(int(seat) for seat in state.invites) if state.invites else [],
         "viewer": viewer if _role_of(state, viewer) != "spectator" else None,
         "viewer_role": _role_of(state, viewer),
