@@ -42,3 +42,26 @@ def test_resigning_ends_the_game_for_the_other_side_after_a_second_yes(live_serv
     view = api.view(game_id)
     assert view["status"] == "over" and view["winner"] == 1 and view["end"]["reason"] == "resigned"
     assert driver.find_elements(By.ID, "resign") == []  # nothing more to resign
+
+
+def test_a_move_sent_from_a_stale_table_is_refused_and_the_page_says_so_and_catches_up(live_server, new_browser):
+    """The page sends each move with If-Match; when the game moved on unseen (here the stream is
+    stopped and bob resigns meanwhile), the 412 is explained and the table shows the game as it is."""
+    api = Api(live_server)
+    status, created = api.call("POST", "/games", {"variant": "gin-rami", "seats": [{"name": "ann"}, {"name": "bob"}],
+                                                  "first_dealer": 1})
+    assert status == 201
+    game_id = created["game_id"]
+    ann, bob = (s["token"] for s in created["seats"])
+    driver = new_browser()
+    seat_in_browser(driver, live_server, game_id, ann, "ann")
+    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '[data-key="pass_upcard"]'), what="ann's turn")
+    driver.execute_script("globalThis.ginboxStream.stop()")
+    assert api.call("POST", f"/games/{game_id}/moves", {"type": "resign"}, token=bob)[0] == 200
+
+    driver.find_element(By.CSS_SELECTOR, '[data-key="pass_upcard"]').click()
+    wait_for(driver, lambda d: "moved on" in text_of(d, "#message"), what="the explanation")
+    wait_for(driver, lambda d: "bob resigned; ann wins" in text_of(d, "#turn"), what="the game as it is")
+    refused = [x for x in driver.execute_script("return globalThis.ginboxExchanges") if x["url"].endswith("/moves")]
+    assert [x["status"] for x in refused] == [412]
+    assert api.view(game_id)["end"]["resigned"] == 1

@@ -22,7 +22,8 @@ const state = {
   busy: false,
   confirmResign: false,
   adviceDraft: "",
-  message: "",
+  message: "", // why the last move or advice was refused
+  loadError: "", // why the view could not be fetched
 };
 
 function pickSeat() {
@@ -47,10 +48,10 @@ async function refresh() {
       try {
         const { data } = await api.getGame(gameId, state.token);
         if (!state.view || data.version >= state.view.version) state.view = data;
-        state.message = "";
+        state.loadError = "";
         await analyseHand();
       } catch (err) {
-        state.message = err instanceof api.ApiError && err.code === "game_not_found"
+        state.loadError = err instanceof api.ApiError && err.code === "game_not_found"
           ? "There is no such game on this server." : `Could not load the game: ${err.message}`;
       }
       render();
@@ -94,7 +95,8 @@ async function play(move) {
   render();
   try {
     const { data } = await api.playMove(gameId, state.token, move, state.view.version);
-    state.view = data;
+    // the stream may already have brought a later view (a bot answers fast): never go back
+    if (data.version >= state.view.version) state.view = data;
     state.knock = null;
     await analyseHand();
   } catch (err) {
@@ -489,7 +491,7 @@ function renderClock(view) {
 }
 
 function render() {
-  $("#message").textContent = state.message;
+  $("#message").textContent = [state.loadError, state.message].filter(Boolean).join(" ");
   renderConnection();
   const view = state.view;
   if (!view) return;
