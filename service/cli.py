@@ -1,4 +1,5 @@
-"""The ``ginbox`` command: ``serve`` (API + one worker + embedded Redis) and ``worker``."""
+"""The ``ginbox`` command: ``serve`` (API + one worker + embedded Redis), ``worker``, and
+``audit`` (a finished game's export checked offline)."""
 
 from __future__ import annotations
 
@@ -231,6 +232,30 @@ def cmd_worker(args) -> int:
     return run_worker(settings, burst=args.burst)
 
 
+def cmd_audit(args) -> int:
+    """Check a finished game from its export alone (GET /games/{id}/export): no server, no Redis.
+
+    Prints each check; exits 0 if all pass, 1 if one fails, 2 if the file cannot be read.
+    """
+    from service.rules.audit import verify_export
+
+    try:
+        if args.file == "-":
+            lines = sys.stdin.read().splitlines()
+        else:
+            lines = Path(args.file).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as err:
+        print(f"ginbox audit: cannot read {args.file}: {err}", file=sys.stderr)
+        return 2
+    report = verify_export(lines)
+    for check in report["checks"]:
+        print(f"{'PASS' if check['ok'] else 'FAIL'}  {check['name']}: {check['detail']}")
+    failed = [c["name"] for c in report["checks"] if not c["ok"]]
+    print(f"audit {'passed' if report['ok'] else 'FAILED'}: {len(report['checks'])} checks"
+          + (f", failed: {', '.join(failed)}" if failed else ""))
+    return 0 if report["ok"] else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="ginbox", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -256,6 +281,10 @@ def main(argv: list[str] | None = None) -> int:
     worker = sub.add_parser("worker", help=cmd_worker.__doc__)
     worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
     worker.set_defaults(func=cmd_worker)
+    audit = sub.add_parser("audit", help="check a finished game's export offline (no server needed)",
+                           description=cmd_audit.__doc__)
+    audit.add_argument("file", help="the game's export, NDJSON as GET /games/{id}/export gives it ('-': stdin)")
+    audit.set_defaults(func=cmd_audit)
     args = parser.parse_args(argv)
     return args.func(args)
 

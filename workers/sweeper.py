@@ -9,6 +9,9 @@ few minutes, the game index is also walked for playing games whose bot never got
 The same thread also ends games nobody has moved in for ``abandon_after_s``
 (GINBOX_ABANDON_AFTER_S): they are over with no winner, a ``game_abandoned`` event in the log.
 
+The same thread deals the games whose wait for client seeds (rule option
+``client_seed_wait_s``) ran out, without the seeds still missing.
+
 The same thread moves due jobs (retries with back-off, turn clocks) from RQ's scheduled-job
 registry to the queue, so no separate scheduler process is needed and a worker killed with -9
 leaves no scheduler lock behind to block the next one.
@@ -158,6 +161,37 @@ def abandoned_games(ctx, now_ms: int | None = None) -> list[str]:
     return out
 
 
+#: how often waiting games are looked at for a client-seed wait that ran out (seconds)
+CLIENT_SEEDS_EVERY_S = 1.0
+
+
+def client_seed_deadlines(ctx, now_ms: int | None = None) -> list[str]:
+    """Deal every game whose wait for client seeds (option ``client_seed_wait_s``) ran out; the ids.
+
+    Candidates are the waiting games whose seats are all taken (the index's summary says so);
+    the service measures the wait from the event that took the last seat and appends
+    ``client_seeds_closed`` and the first cut and deal, expecting the version it measured, so a
+    seed that lands meanwhile wins.
+    """
+    now = now_ms or _now_ms()
+    candidates = []
+    cursor = None
+    while True:
+        page, cursor = ctx.games.list_games("waiting", None, cursor, 200)
+        candidates += [g["game_id"] for g in page if all(p is not None for p in g.get("players") or [None])]
+        if not cursor:
+            break
+    out = []
+    for game_id in candidates:
+        try:
+            if ctx.games.close_client_seeds_if_due(game_id, now):
+                log.info("game %s dealt without the client seeds still awaited", game_id)
+                out.append(game_id)
+        except Exception:  # noqa: BLE001 (one broken game must not stop the sweep of the others)
+            log.exception("client seed deadline of game %s failed", game_id)
+    return out
+
+
 class Sweeper(threading.Thread):
     """The worker's background thread: releases due scheduled jobs and recovers stalled games."""
 
@@ -181,6 +215,7 @@ class Sweeper(threading.Thread):
         last_sweep = 0.0
         last_scan = None
         last_abandon_scan = None
+        last_seed_scan = None
         while not self.stopping.is_set():
             try:
                 if _lock(conn, f"{prefix}:{{#bots}}:lock:promote", self.tick_s * 1000 * 0.9):
@@ -193,6 +228,10 @@ class Sweeper(threading.Thread):
                         if scan:
                             last_scan = now
                         stalled_games(self.ctx, scan_index=scan)
+                if last_seed_scan is None or now - last_seed_scan >= CLIENT_SEEDS_EVERY_S:
+                    last_seed_scan = now
+                    if _lock(conn, f"{prefix}:{{#bots}}:lock:seeds", CLIENT_SEEDS_EVERY_S * 1000 * 0.9):
+                        client_seed_deadlines(self.ctx)
                 every = self.abandon_every_s
                 if every is not None and (last_abandon_scan is None or now - last_abandon_scan >= every):
                     last_abandon_scan = now

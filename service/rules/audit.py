@@ -10,6 +10,7 @@ recorded final scores (of a game won, resigned or abandoned: Extensions).
 from __future__ import annotations
 
 import dataclasses
+import json
 from typing import Any, Iterable
 
 from . import commands, events, game
@@ -206,4 +207,79 @@ def verify(log_events: Iterable[Any], seed: bytes | str) -> dict:
         _check(checks, "replay", ok, detail)
     except (RulesError, ValueError) as err:
         _check(checks, "replay", False, str(getattr(err, "message", err)))
+    return {"ok": all(c["ok"] for c in checks), "checks": checks}
+
+
+def check_advice(log: list, entries: Iterable[dict]) -> dict:
+    """The advice check of an export: every advice entry ({"at_version", "seq", "data"}) is one
+    the engine allowed at the version it names, at most MAX_ADVICE_PER_VERSION there."""
+    by_version: dict[int, list] = {}
+    entries = list(entries)
+    for entry in entries:
+        by_version.setdefault(entry.get("at_version"), []).append(entry)
+    problems = []
+    state = None
+    for version, event in enumerate(log, start=1):
+        state = game.evolve(state, event)
+        for entry in by_version.pop(version, ()):
+            data = entry.get("data") or {}
+            where = f"{version}-{entry.get('seq')}"
+            if not isinstance(entry.get("seq"), int) or not 0 <= entry["seq"] < commands.MAX_ADVICE_PER_VERSION:
+                problems.append(f"{where}: not one of the {commands.MAX_ADVICE_PER_VERSION} allowed at a version")
+                continue
+            try:
+                allowed = game.check_advice(state, data.get("seat"), commands.Advise(data.get("text")))
+            except RulesError as err:
+                problems.append(f"{where}: not allowed at that version ({err.code})")
+                continue
+            if (allowed["captain"], allowed["hand_no"]) != (data.get("captain"), data.get("hand_no")):
+                problems.append(f"{where}: its hand or captain differ from the game's")
+    problems += [f"{v}-{e.get('seq')}: names a version the log does not hold" for v, es in by_version.items() for e in es]
+    detail = (f"{len(entries)} piece(s) of advice, each allowed at the version it was given at"
+              if not problems else "; ".join(problems[:10]))
+    return {"name": "advice", "ok": not problems, "detail": detail}
+
+
+def verify_export(lines: Iterable[str]) -> dict:
+    """Audit a finished game from its export alone (GET /games/{id}/export: one JSON object a
+    line, the log's events numbered by ``version``, then the advice log): the numbering, the
+    seed revealed at the end, everything :func:`verify` checks, and the advice.
+
+    Needs no server and no store: {"ok": bool, "checks": [{name, ok, detail}]}.
+    """
+    checks: list[dict] = []
+    records, advice = [], []
+    for n, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            doc = json.loads(line)
+        except ValueError as err:
+            _check(checks, "export", False, f"line {n} is not JSON: {err}")
+            return {"ok": False, "checks": checks}
+        if not isinstance(doc, dict):
+            _check(checks, "export", False, f"line {n} is not an object")
+            return {"ok": False, "checks": checks}
+        (records if "version" in doc else advice).append(doc)
+    numbers = [r.get("version") for r in records]
+    _check(checks, "numbering", numbers == list(range(1, len(records) + 1)),
+           f"{len(records)} events numbered 1 to {len(records)}, each once and in order"
+           if numbers == list(range(1, len(records) + 1)) else f"event numbers {numbers[:12]}... are not 1, 2, 3 ...")
+    try:
+        log = [events.decode({"type": r.get("type"), "v": r.get("v"), "data": r.get("data")}) for r in records]
+    except RulesError as err:
+        _check(checks, "events", False, err.message)
+        return {"ok": False, "checks": checks}
+    if not log or type(log[0]) is not events.GameCreated:
+        _check(checks, "log", False, "the log does not start with game_created")
+        return {"ok": False, "checks": checks}
+    final = log[-1]
+    over = type(final) in (events.GameEnded, events.GameResigned, events.GameAbandoned)
+    seed = log[0].seed
+    _check(checks, "seed_revealed", over and final.seed == seed,
+           "the game is over and its last event reveals the seed recorded at creation" if over
+           else "the log does not end the game: the seed is not revealed")
+    report = verify(log, seed)
+    checks += report["checks"]
+    checks.append(check_advice(log, advice))
     return {"ok": all(c["ok"] for c in checks), "checks": checks}

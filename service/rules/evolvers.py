@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from .cards import INDEX_OF
+from .fairness import DEFAULT_CLIENT_SEED
 from .events import (
     AdviceGiven,
     CardDiscarded,
@@ -77,8 +78,10 @@ def _client_seed_sent(s: GameState, e: ClientSeedSent) -> GameState:
 
 
 def _client_seeds_closed(s: GameState, e: ClientSeedsClosed) -> GameState:
-    # the seats that sent none keep None: the derivation reads it as the default
-    return clone(s)
+    # the seats that sent none get the default: the wait is over
+    n = clone(s)
+    n.client_seeds = tuple(DEFAULT_CLIENT_SEED if i in e.seats else c for i, c in enumerate(s.client_seeds))
+    return n
 
 
 def _cards_cut(s: GameState, e: CardsCut) -> GameState:
