@@ -1,6 +1,7 @@
 """The published fairness test vectors, computed from the specification with hashlib and hmac alone.
 
-The specification is the algorithm stated in service/rules/fairness.py's docstring (steps 1-5).
+The specification is the algorithm stated in service/rules/fairness.py's docstring (steps 1-6)
+and service/docs/FAIRNESS.md.
 This module does not import that code: it is a second implementation, written from the text,
 so that the vectors can check the engine (and the browser auditor) instead of repeating them.
 
@@ -31,6 +32,30 @@ SEEDS = {
     "one_byte": b"\xff",
     "long": bytes((7 * i + 3) % 256 for i in range(100)),
 }
+
+
+KEY_LABEL_V2 = "ginbox/deal-key/v2"
+
+#: client seeds (derivation 2): the defaults alone, one seat's seed on either side (the order
+#: matters), three seats, text beyond ASCII (its UTF-8 bytes count), and the longest seed
+CLIENT_SEED_CASES = [
+    ("counting", ["", ""]),
+    ("counting", ["alice", ""]),
+    ("counting", ["", "alice"]),
+    ("hashed", ["alice", "bob", "carol"]),
+    ("hashed", ["", "", ""]),
+    ("one_byte", ["trèfle ☘", "🂡"]),
+    ("long", ["x" * 64, "0123456789abcdef" * 4, "a"]),
+]
+
+
+def key_input(seed: bytes, client_seeds: list[str]) -> bytes:
+    """Step 6: what is hashed into the key: the label, the seed and each client seed, length-prefixed."""
+    out = KEY_LABEL_V2.encode("ascii") + len(seed).to_bytes(4, "big") + seed + len(client_seeds).to_bytes(1, "big")
+    for text in client_seeds:
+        data = text.encode("utf-8")
+        out += len(data).to_bytes(2, "big") + data
+    return out
 
 
 class Stream:
@@ -189,14 +214,25 @@ def vectors() -> dict:
         seeds.append({"name": name, "seed": seed.hex(), "commitment": hashlib.sha256(seed).hexdigest()})
         cuttings.append({"seed": name, "seats": seats, **cutting(seed, seats)})
 
+    client_seed_keys = []
+    for name, texts in CLIENT_SEED_CASES:
+        data = key_input(SEEDS[name], texts)
+        key = hashlib.sha256(data).digest()
+        client_seed_keys.append({"seed": name, "client_seeds": texts, "key_input": data.hex(), "key": key.hex(),
+                                 "deck_1": shuffle(key, DECK_LABEL, 1)[0], "deck_2": shuffle(key, DECK_LABEL, 2)[0],
+                                 "cut_0": shuffle(key, CUT_LABEL, 0)[0][: len(texts)]})
+
     return {
         "description": (
             "Test vectors for ginbox's provably fair dealing: the seed's commitment (SHA-256), "
             "the HMAC-SHA256 byte stream (step 1), uniform integers by rejection (step 2), the "
             "Fisher-Yates deck of a hand (steps 3-4), the cut cards of a round, and whole "
-            "cuttings: their rounds, ties cut again, the seats from the highest cut down (step 5), as "
-            "specified in service/rules/fairness.py. Seeds and bytes are lowercase hex; decks are "
-            "top card first; labels are ASCII."
+            "cuttings: their rounds, ties cut again, the seats from the highest cut down (step 5), and "
+            "(client_seed_keys) the key of derivation 2 from a server seed and every seat's client seed "
+            "(step 6: its SHA-256 input, the key, the first two decks and the first cut it gives), as "
+            "specified in service/rules/fairness.py and service/docs/FAIRNESS.md. Seeds and bytes are "
+            "lowercase hex; decks are top card first; labels are ASCII; client seeds are text, "
+            "encoded as UTF-8."
         ),
         "seeds": seeds,
         "byte_streams": streams,
@@ -204,6 +240,7 @@ def vectors() -> dict:
         "decks": decks,
         "cuts": cuts,
         "cuttings": cuttings,
+        "client_seed_keys": client_seed_keys,
     }
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from service.rules import events, fairness, game
+from service.rules import commands, events, fairness, game
 from support import fairness_vectors
 
 REPO = Path(__file__).resolve().parents[2]
@@ -131,3 +131,49 @@ def test_the_vectors_ship_in_the_package():
     assert any(fnmatch.fnmatch("docs/fairness-vectors.json", g) for g in globs), globs
     shipped = importlib.resources.files("service") / "docs" / "fairness-vectors.json"
     assert json.loads(shipped.read_text(encoding="utf-8")) == VECTORS
+
+
+# -- client seeds (derivation 2) ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("v", VECTORS["client_seed_keys"], ids=lambda v: f"{v['seed']}-{len(v['client_seeds'])}")
+def test_the_engines_deal_key_and_its_decks_and_cut_match_the_client_seed_vector(v):
+    key = fairness.deal_key(2, SEEDS[v["seed"]], v["client_seeds"])
+    assert key.hex() == v["key"]
+    assert fairness.deck_for_hand(key, 1) == v["deck_1"] and fairness.deck_for_hand(key, 2) == v["deck_2"]
+    assert fairness.cut_cards(key, 0, len(v["client_seeds"])) == v["cut_0"]
+
+
+def test_a_seat_that_sends_none_has_the_empty_text_and_derivation_1_is_the_seed_itself():
+    v = next(v for v in VECTORS["client_seed_keys"] if v["client_seeds"] == ["", ""])
+    assert fairness.deal_key(2, SEEDS[v["seed"]], [None, None]).hex() == v["key"]
+    assert fairness.deal_key(1, SEEDS["counting"], ["ignored", "too"]) == SEEDS["counting"]
+
+
+def test_the_client_seed_vectors_cover_order_text_and_length():
+    cases = {tuple(v["client_seeds"]): v for v in VECTORS["client_seed_keys"]}
+    # the same seed on another seat gives another key: the seats' order is part of the input
+    assert cases[("alice", "")]["key"] != cases[("", "alice")]["key"]
+    assert any(any(len(c.encode()) > len(c) for c in v["client_seeds"]) for v in VECTORS["client_seed_keys"])
+    assert any(len(c) == fairness.MAX_CLIENT_SEED_LENGTH for v in VECTORS["client_seed_keys"] for c in v["client_seeds"])
+    assert {len(v["client_seeds"]) for v in VECTORS["client_seed_keys"]} == {2, 3}
+    # the published key input starts with the label, then the seed's length as 4 bytes
+    v = cases[("alice", "")]
+    assert v["key_input"].startswith(b"ginbox/deal-key/v2".hex() + "00000020" + SEEDS["counting"].hex() + "02")
+    assert v["key_input"].endswith("0005" + b"alice".hex() + "0000")
+
+
+def test_a_game_with_client_seeds_deals_the_vectors_decks():
+    v = next(v for v in VECTORS["client_seed_keys"] if v["client_seeds"] == ["alice", "bob", "carol"])
+    spec = game.GameSpec(variant="three-hand", players=[None, None, None], seed=SEEDS[v["seed"]], fairness=2)
+    log = game.start(spec)
+    state = game.replay(log)
+    for seat, text in enumerate(v["client_seeds"]):
+        new = game.decide(state, None, commands.ClaimSeat(seat, {"name": f"p{seat}"}, text))
+        log += new
+        for e in new:
+            state = game.evolve(state, e)
+    cut = next(e for e in log if type(e) is events.CardsCut)
+    dealt = next(e for e in log if type(e) is events.HandDealt)
+    assert cut.round == 0 and list(cut.cards) == v["cut_0"]
+    assert list(dealt.deck) == v["deck_1"]
