@@ -53,6 +53,8 @@ class Ginbox:
     limiter: Any = None
     #: the connection /metrics reads the bot queue's gauges through
     queue_redis: Any = None
+    #: bot accounts, matches, ratings and challenges (service.arena)
+    arena: Any = None
 
 
 def create_app(settings: Settings | None = None, *,
@@ -94,14 +96,15 @@ def create_app(settings: Settings | None = None, *,
         games=built.games,
         limiter=built.limiter,
         queue_redis=built.queue_redis,
+        arena=built.arena,
     )
 
-    from service.api import analysis, docs, games as games_api, health, pages
+    from service.api import analysis, arena as arena_api, docs, games as games_api, health, pages
     from service.api.cors import init_cors
     from service.api.http import refuse_long_uri
     from service.api.problems import register_error_handlers
 
-    for bp in (health.bp, docs.bp, games_api.bp, analysis.bp, pages.bp):
+    for bp in (health.bp, docs.bp, games_api.bp, analysis.bp, pages.bp, arena_api.bp):
         app.register_blueprint(bp)
     register_error_handlers(app)
     # an over-long URI (414) is refused before anything else, routing included, looks at it

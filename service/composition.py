@@ -10,12 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from service.arena import ArenaService
 from service.bots import BotScheduler, bot_queue
 from service.config import Settings
 from service.connections import redis_client
 from service.games import GameService
 from service.ratelimit import RateLimiter
+from service.rules.duplicate import MatchCodec
 from service.store.advice import RedisAdviceLog
+from service.store.arena import RedisArenaStore
 from service.store.redis_index import RedisGameIndex
 from service.store.redis_snapshots import RedisSnapshotStore
 from service.store.redis_store import RedisEventStore
@@ -80,6 +83,31 @@ class Components:
     limiter: RateLimiter | None = None
     #: the connection /metrics reads the bot queue's gauges through (an API process's)
     queue_redis: Any = None
+    #: bot accounts, their streams, matches, ratings and challenges
+    arena: ArenaService | None = None
+
+
+def with_arena(scheduler: Callable[[str, Any], None], arena_of: Callable[[], ArenaService | None]):
+    """The scheduler, then the arena's look at the append (bot accounts to tell, a match to move on)."""
+
+    def schedule(game_id: str, state) -> None:
+        try:
+            scheduler(game_id, state)
+        finally:
+            arena = arena_of()
+            if arena is not None:
+                arena.on_append(game_id, state)
+
+    return schedule
+
+
+def build_arena(settings: Settings, redis, games: GameService) -> ArenaService:
+    """The arena over its store, the matches' own log (a prefix of its own) and the games."""
+    match_prefix = f"{settings.key_prefix}-match"
+    matches = RedisEventStore(redis, codec=MatchCodec, prefix=match_prefix, index=RedisGameIndex(redis, match_prefix))
+    return ArenaService(RedisArenaStore(redis, settings.key_prefix), matches, games,
+                        keepalive_s=float(settings.extra.get("stream_keepalive_s", 5.0)),
+                        stream_max_s=float(settings.extra.get("stream_max_s", 300.0)))
 
 
 def build(settings: Settings, *, bot_scheduler: Callable[[str, Any], None] | None = None,
@@ -97,6 +125,8 @@ def build(settings: Settings, *, bot_scheduler: Callable[[str, Any], None] | Non
         bot_scheduler = bot_scheduler or BotScheduler(queue, settings.key_prefix)
     elif bot_scheduler is None:
         bot_scheduler = make_bot_scheduler(settings)
+    arena_box: list[ArenaService] = []
+    bot_scheduler = with_arena(bot_scheduler, lambda: arena_box[0] if arena_box else None)
     index = RedisGameIndex(redis, settings.key_prefix)
     store = RedisEventStore(redis, prefix=settings.key_prefix, index=index)
     repository = GameRepository(store, RedisSnapshotStore(redis, settings.key_prefix), settings.snapshot_every)
@@ -112,10 +142,12 @@ def build(settings: Settings, *, bot_scheduler: Callable[[str, Any], None] | Non
         keepalive_s=float(settings.extra.get("stream_keepalive_s", 5.0)),
         stream_max_s=float(settings.extra.get("stream_max_s", 300.0)),
     )
+    arena = build_arena(settings, redis, games)
+    arena_box.append(arena)
     if worker:
         return Components(settings=settings, redis=redis, store=store, index=index, repository=repository, tokens=tokens,
-                          advice=advice, games=games, queue=queue)
+                          advice=advice, games=games, queue=queue, arena=arena)
     return Components(settings=settings, redis=redis, store=store, index=index, repository=repository, tokens=tokens,
-                      advice=advice, games=games,
+                      advice=advice, games=games, arena=arena,
                       limiter=RateLimiter(redis, settings.key_prefix, settings.rate_limit_per_minute),
                       queue_redis=scrape_connection(settings, redis))

@@ -98,3 +98,58 @@ class IdempotencyKeyReused(Unprocessable, code="idempotency_key_reused"):
 
     def __init__(self, detail: str = "this Idempotency-Key was already used for a different request"):
         super().__init__(detail)
+
+
+# -- the arena's refusals (service.arena) ------------------------------------------------------
+
+
+class BotNotFound(NotFound, code="bot_not_found"):
+    """No bot account has that name."""
+
+
+class MatchNotFound(NotFound, code="match_not_found"):
+    """No match has that id."""
+
+
+class ChallengeNotFound(NotFound, code="challenge_not_found"):
+    """No challenge has that id."""
+
+
+class BotTokenRequired(Unauthorized, code="bot_token_required"):
+    """The request needs a bot account's token, and none (or an unknown one) was presented."""
+
+
+class NotChallenged(Forbidden, code="not_challenged"):
+    """Only the bot a challenge is addressed to may accept or decline it."""
+
+
+class BotNameTaken(Conflict, code="bot_name_taken"):
+    """A bot account of that name exists already."""
+
+
+class ChallengeNotPending(Conflict, code="challenge_not_pending"):
+    """The challenge was accepted or declined already."""
+
+
+class MatchNotOver(Conflict, code="match_not_over"):
+    """Only available once the match is over."""
+
+
+class InvalidBotName(Unprocessable, code="invalid_bot_name"):
+    """A bot's name: 2 to 32 letters, digits, '_' or '-', and not a built-in policy's."""
+
+
+class UnknownParticipant(Unprocessable, code="unknown_participant"):
+    """A participant is neither a built-in policy nor a bot account."""
+
+
+class DuplicateParticipant(Unprocessable, code="duplicate_participant"):
+    """A bot account may hold one place in a match or game."""
+
+
+class InvalidMatch(Unprocessable, code="invalid_match"):
+    """The match's variant, participants, boards or time per move do not fit together."""
+
+
+class InvalidStreamId(Unprocessable, code="invalid_last_event_id"):
+    """Last-Event-ID is not an id this stream handed out."""

@@ -85,6 +85,38 @@ _GAMES = {
                            "current one. Load the game again before deciding."),
 }
 
+# -- the arena: bot accounts, matches, challenges -----------------------------------------------------
+_ARENA = {
+    "bot_not_found": _t(404, "No such bot", "No bot account has this name."),
+    "match_not_found": _t(404, "No such match", "There is no match with this id on this server."),
+    "challenge_not_found": _t(404, "No such challenge", "There is no challenge with this id on this server."),
+    "bot_token_required": _t(401, "Bot token needed",
+                             "This request needs a bot account's token (`Authorization: Bearer <token>`, as "
+                             "given once by `POST /bots`); the one presented is missing or no bot's."),
+    "not_challenged": _t(403, "Not the challenged bot",
+                         "Only the bot a challenge is addressed to may accept or decline it; another bot's "
+                         "token changes nothing."),
+    "bot_name_taken": _t(409, "Bot name taken", "A bot account of this name exists already: choose another."),
+    "challenge_not_pending": _t(409, "Challenge answered", "The challenge was accepted or declined already."),
+    "match_not_over": _t(409, "Match not over",
+                         "This is only available once the match is over (the audit reveals every board's seed)."),
+    "invalid_bot_name": _t(422, "Invalid bot name",
+                           "A bot's name is 2 to 32 letters, digits, `_` or `-`, and neither a built-in policy's "
+                           "name (random, basic, expert) nor `me`."),
+    "unknown_participant": _t(422, "Unknown participant",
+                              "A participant is neither a built-in policy nor a registered bot account. Nothing "
+                              "was created."),
+    "duplicate_participant": _t(422, "Participant named twice",
+                                "A bot account holds one place in a match (a built-in policy may play itself). "
+                                "Nothing was created."),
+    "invalid_match": _t(422, "Invalid match",
+                        "The variant, the number of participants, the options or the time per move do not fit "
+                        "together (or a challenge asks what cannot be: a bot challenging itself, a person "
+                        "challenging to a match). Nothing was created."),
+    "invalid_last_event_id": _t(422, "Invalid Last-Event-ID",
+                                "Last-Event-ID (or `after`) is not an id of the bot's stream (`<digits>-<digits>`)."),
+}
+
 # -- the rules (RULES.md): 409 when the game's state forbids it now, 422 when the command never can --
 _RULES = {
     "not_your_turn": _t(409, "Not your turn", "Another seat is to act; `to_act` in the view says who."),
@@ -99,6 +131,18 @@ _RULES = {
     "game_over": _t(409, "Game over", "The game is over: no more moves."),
     "game_not_started": _t(409, "Game not started", "The game starts when every seat is taken."),
     "seat_taken": _t(409, "Seat taken", "Someone already sits at this seat."),
+    "client_seed_too_late": _t(409, "Client seed too late",
+                               "The cards were cut or dealt already: a client seed counts only if it comes "
+                               "before (with the seat claim, or as the `client_seed` move while the game "
+                               "waits). Nothing was recorded."),
+    "client_seed_already_sent": _t(409, "Client seed already sent",
+                                   "This seat sent its client seed already; a seat sends one at most."),
+    "client_seeds_not_used": _t(409, "Client seeds not used",
+                                "This game was recorded before client seeds: its deals derive from the "
+                                "server's seed alone."),
+    "client_seeds_not_awaited": _t(409, "No client seed awaited",
+                                   "The server closes the wait for client seeds only of a game whose seats are "
+                                   "all taken and that still waits for one."),
     "not_advisor": _t(409, "Not the advisor", "Only the advisor of a three-hand game gives advice."),
     "advice_limit_reached": _t(409, "Advice limit reached",
                                "At most 3 pieces of advice may be given at one version of the game (between "
@@ -131,19 +175,13 @@ _RULES = {
     "invalid_deck": _t(422, "Invalid deck", "An explicit deck lists the 52 card codes once each, top first."),
     "invalid_invites": _t(422, "Invalid invites",
                           "Invites name open seats of the game, each with the SHA-256 (hex) of its secret."),
-    "client_seed_too_late": _t(409, "Client seed too late",
-                               "The cards were cut or dealt already: a client seed counts only if it comes "
-                               "before (with the seat claim, or as the `client_seed` move while the game "
-                               "waits). Nothing was recorded."),
-    "client_seed_already_sent": _t(409, "Client seed already sent",
-                                   "This seat sent its client seed already; a seat sends one at most."),
-    "client_seeds_not_used": _t(409, "Client seeds not used",
-                                "This game was recorded before client seeds: its deals derive from the "
-                                "server's seed alone."),
-    "client_seeds_not_awaited": _t(409, "No client seed awaited",
-                                   "The server closes the wait for client seeds only of a game whose seats are "
-                                   "all taken and that still waits for one."),
     "invalid_seed": _t(422, "Invalid seed", "The seed must be non-empty bytes."),
+    "invalid_client_seed": _t(422, "Invalid client seed",
+                              "A client seed is a string of 1 to 64 characters, none of them a control "
+                              "character (service/docs/FAIRNESS.md). Nothing was recorded."),
+    "invalid_fairness": _t(422, "Invalid fairness derivation",
+                           "The derivation of decks and cuts is 1 (the server's seed alone) or 2 (with "
+                           "client seeds)."),
     "invalid_seat": _t(422, "Invalid seat", "The seat is not a seat of this game."),
     "invalid_event": _t(422, "Invalid event", "An event lacks a field its type and version need."),
 }
@@ -176,12 +214,6 @@ _HTTP = {
     "headers_too_large": _t(431, "Headers too large", "The request's headers are larger than the server accepts."),
     "not_implemented": _t(501, "Not implemented", "The server does not implement this method."),
     "http_error": _t(sorted(s for s in default_exceptions if s not in HTTP_CODES), "HTTP error",
-    "invalid_client_seed": _t(422, "Invalid client seed",
-                              "A client seed is a string of 1 to 64 characters, none of them a control "
-                              "character (service/docs/FAIRNESS.md). Nothing was recorded."),
-    "invalid_fairness": _t(422, "Invalid fairness derivation",
-                           "The derivation of decks and cuts is 1 (the server's seed alone) or 2 (with "
-                           "client seeds)."),
                      "Another HTTP-level error; the status and detail say which."),
     "redis_unavailable": _t(503, "Event store unreachable",
                             "Redis, which holds every game, is not reachable. Nothing was recorded; retry "
@@ -190,7 +222,7 @@ _HTTP = {
                          "The server failed to answer. Nothing in the answer says why; the server's log does."),
 }
 
-PROBLEM_TYPES: dict[str, ProblemType] = {**_REQUEST, **_GAMES, **_RULES, **_HTTP}
+PROBLEM_TYPES: dict[str, ProblemType] = {**_REQUEST, **_GAMES, **_ARENA, **_RULES, **_HTTP}
 
 
 def type_uri(code: str) -> str:

@@ -56,10 +56,9 @@ BOARD_PLAYED = "board_played"
 MATCH_FINISHED = "match_finished"
 EVENT_TYPES = (MATCH_CREATED, GAMES_STARTED, BOARD_PLAYED, MATCH_FINISHED)
 
-# two-sided 95% quantiles of Student's t for 1 to 30 degrees of freedom
-_T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
-        2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
-        2.045, 2.042)
+# two-sided 95% quantiles of Student's t for 1 to 30 degrees of freedom, in thousandths
+_T95_MILLI = (12706, 4303, 3182, 2776, 2571, 2447, 2365, 2306, 2262, 2228, 2201, 2179, 2160, 2145, 2131, 2120,
+              2110, 2101, 2093, 2086, 2080, 2074, 2069, 2064, 2060, 2056, 2052, 2048, 2045, 2042)
 _Z95 = 1.959964
 
 
@@ -117,8 +116,8 @@ def table_scores(points: list[int], seats: int) -> list[float]:
 
 def t95(dof: int) -> float:
     """The two-sided 95% quantile of Student's t with ``dof`` degrees of freedom."""
-    if dof <= len(_T95):
-        return _T95[dof - 1]
+    if dof <= len(_T95_MILLI):
+        return _T95_MILLI[dof - 1] / 1000
     z = _Z95  # Cornish-Fisher expansion beyond the table
     return z + (z**3 + z) / (4 * dof) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * dof * dof)
 
@@ -203,7 +202,7 @@ def create(variant: str, options: dict, participants: list[dict], boards: int, m
     if len(participants) != PARTICIPANTS[variant]:
         raise RulesError("invalid_players", f"{variant} needs {PARTICIPANTS[variant]} participants")
     if not 1 <= boards <= MAX_BOARDS:
-        raise RulesError("invalid_boards", f"a match has 1 to {MAX_BOARDS} boards")
+        raise RulesError("invalid_match", f"a match has 1 to {MAX_BOARDS} boards")
     return _event(MATCH_CREATED, variant=variant, options=dict(options), participants=[dict(p) for p in participants],
                   boards=boards, move_time_s=move_time_s, commitment=fairness.commitment(match_seed),
                   board_commitments=board_commitments(match_seed, boards), window=window, rated=rated)
@@ -289,16 +288,17 @@ def standings(state: MatchState) -> list[dict]:
     return rows
 
 
-def board_details(state: MatchState) -> list[dict]:
-    """Each board: its commitment, each table's game, seating and points, and the board's scores."""
+def board_details(state: MatchState, match_id: str) -> list[dict]:
+    """Each board: its commitment, each table's game (once started), seating and points, and the board's scores."""
     per_board = board_scores(state)
     names = [p["name"] for p in state.participants]
     out = []
     for board in range(state.boards):
         tables = []
         for table in range(state.tables):
-            entry = state.played.get(game_index(board, table, state.tables))
-            tables.append({"table": table, "game_id": entry["game_id"] if entry else None,
+            index = game_index(board, table, state.tables)
+            entry = state.played.get(index)
+            tables.append({"table": table, "game_id": game_id_for(match_id, board, table) if index < state.started else None,
                            "seats": [names[i] for i in seating(state.variant, table)],
                            "points": list(entry["points"]) if entry else None})
         scores = per_board.get(board)

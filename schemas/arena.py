@@ -1,0 +1,61 @@
+"""The arena's wire format: bot accounts, matches, challenges (requests; answers are built in their wire shape)."""
+
+from __future__ import annotations
+
+from marshmallow import fields, validate
+
+from schemas.common import Name, QuerySchema, StrictBoolean, StrictInteger, StrictSchema
+from schemas.games import OptionsSchema
+from service.rules.duplicate import MAX_BOARDS, PARTICIPANTS
+from service.rules.names import BOT_POLICY_NAMES
+
+#: a bot account's name (the arena refuses the built-in policies' names and "me" with 422)
+BOT_NAME_PATTERN = r"^[A-Za-z0-9_-]{2,32}$"
+VARIANTS = tuple(PARTICIPANTS)
+#: the longest time per move a match or challenge may give (a day, as the turn clock option)
+MAX_MOVE_TIME_S = 86_400
+
+
+class RegisterBotSchema(StrictSchema):
+    """POST /bots."""
+
+    name = fields.String(required=True, validate=validate.Regexp(BOT_NAME_PATTERN))
+    description = fields.String(validate=validate.Length(0, 500))
+    owner = fields.String(validate=validate.Length(0, 200))
+
+
+class CreateMatchSchema(StrictSchema):
+    """POST /matches."""
+
+    variant = fields.String(required=True, validate=validate.OneOf(VARIANTS))
+    participants = fields.List(fields.String(validate=validate.Length(1, 40)), required=True,
+                               validate=validate.Length(min(PARTICIPANTS.values()), max(PARTICIPANTS.values())))
+    boards = StrictInteger(required=True, validate=validate.Range(1, MAX_BOARDS))
+    options = fields.Nested(OptionsSchema)
+    move_time_s = StrictInteger(validate=validate.Range(1, MAX_MOVE_TIME_S))
+    rated = StrictBoolean()
+
+
+class ChallengeSchema(StrictSchema):
+    """POST /challenges."""
+
+    to = fields.String(required=True, validate=validate.Regexp(BOT_NAME_PATTERN))
+    variant = fields.String(required=True, validate=validate.OneOf(("gin-rami",)))
+    options = fields.Nested(OptionsSchema)
+    boards = StrictInteger(validate=validate.Range(1, MAX_BOARDS))
+    move_time_s = StrictInteger(validate=validate.Range(1, MAX_MOVE_TIME_S))
+    #: a person's name (a bot presents its token instead)
+    name = Name()
+
+
+class RatingsQuery(QuerySchema):
+    variant = fields.String(load_default="gin-rami", validate=validate.OneOf(VARIANTS))
+
+
+class BotStreamQuery(QuerySchema):
+    once = fields.String(load_default="0", validate=validate.OneOf(("0", "1", "true", "false")))
+    after = fields.String(validate=validate.Length(1, 30))
+
+
+__all__ = ["BOT_POLICY_NAMES", "BotStreamQuery", "ChallengeSchema", "CreateMatchSchema", "RatingsQuery",
+           "RegisterBotSchema"]

@@ -1,0 +1,121 @@
+"""The arena: bot accounts and their stream, duplicate matches, ratings, challenges."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, current_app, request, stream_with_context
+
+from schemas.arena import BotStreamQuery, ChallengeSchema, CreateMatchSchema, RatingsQuery, RegisterBotSchema
+from service.api.auth import presented_token, refuse_query_token
+from service.api.http import json_response, load_body, load_query
+
+bp = Blueprint("arena", __name__)
+
+_REGISTER = RegisterBotSchema()
+_CREATE_MATCH = CreateMatchSchema()
+_CHALLENGE = ChallengeSchema()
+_RATINGS_QUERY = RatingsQuery()
+_STREAM_QUERY = BotStreamQuery()
+
+# the token belongs in the Authorization header; only the bot's stream (for EventSource) takes ?token=
+bp.before_request(refuse_query_token(allowed_endpoints={"arena.bot_stream"}))
+
+
+def _arena():
+    return current_app.extensions["ginbox"].arena
+
+
+def _sse(events) -> Response:
+    resp = Response(stream_with_context(events), mimetype="text/event-stream")
+    resp.headers["Cache-Control"] = "no-cache"
+    resp.headers["X-Accel-Buffering"] = "no"
+    return resp
+
+
+@bp.post("/bots")
+def register_bot():
+    """Register a bot account; its token is in this answer only."""
+    body, _ = load_body(_REGISTER)
+    bot = _arena().register_bot(body)
+    return json_response(bot, 201, {"Location": f"/bots/{bot['name']}"})
+
+
+@bp.get("/bots/me/stream")
+def bot_stream():
+    """Server-sent events of the bot whose token is presented: its games, turns, ends, challenges."""
+    arena = _arena()
+    name = arena.bot_of(presented_token(required=False, allow_query=True))
+    q = load_query(_STREAM_QUERY)
+    after = q.get("after") or request.headers.get("Last-Event-ID", "").strip() or None
+    return _sse(arena.stream(name, after, once=q["once"] in ("1", "true")))
+
+
+@bp.get("/bots/<name>")
+def bot_profile(name: str):
+    """A bot's public profile."""
+    return json_response(_arena().profile(name))
+
+
+@bp.post("/matches")
+def create_match():
+    """Start a duplicate match."""
+    body, _ = load_body(_CREATE_MATCH)
+    match = _arena().create_match(body)
+    return json_response(match, 201, {"Location": f"/matches/{match['match_id']}"})
+
+
+@bp.get("/matches")
+def list_matches():
+    """The latest matches, newest first."""
+    return json_response({"matches": _arena().match_list()})
+
+
+@bp.get("/matches/<match_id>")
+def get_match(match_id: str):
+    """A match's progress, standings and boards."""
+    return json_response(_arena().match_view(match_id))
+
+
+@bp.get("/matches/<match_id>/stream")
+def match_stream(match_id: str):
+    """Server-sent progress of a match until it is over."""
+    return _sse(_arena().match_stream(match_id))
+
+
+@bp.get("/matches/<match_id>/audit")
+def match_audit(match_id: str):
+    """The finished match's audit: the seed revealed, every board's commitment and game checked."""
+    return json_response(_arena().audit(match_id))
+
+
+@bp.get("/ratings")
+def ratings():
+    """The leaderboard of one variant."""
+    q = load_query(_RATINGS_QUERY)
+    return json_response(_arena().leaderboard(q["variant"]))
+
+
+@bp.post("/challenges")
+def create_challenge():
+    """Challenge a bot account (a bot presents its token; a person gives a name and gets a seat token)."""
+    token = presented_token(required=False)
+    body, _ = load_body(_CHALLENGE)
+    challenge = _arena().challenge(body, token)
+    return json_response(challenge, 201, {"Location": f"/challenges/{challenge['challenge_id']}"})
+
+
+@bp.get("/challenges/<challenge_id>")
+def get_challenge(challenge_id: str):
+    """A challenge and what came of it."""
+    return json_response(_arena().challenge_view(challenge_id))
+
+
+@bp.post("/challenges/<challenge_id>/accept")
+def accept_challenge(challenge_id: str):
+    """The challenged bot accepts: the game or match starts."""
+    return json_response(_arena().answer_challenge(challenge_id, presented_token(required=False), True))
+
+
+@bp.post("/challenges/<challenge_id>/decline")
+def decline_challenge(challenge_id: str):
+    """The challenged bot declines."""
+    return json_response(_arena().answer_challenge(challenge_id, presented_token(required=False), False))

@@ -1,0 +1,539 @@
+"""The arena's use cases: bot accounts, each bot's stream, duplicate matches, ratings and challenges.
+
+A **bot account** has a name and one secret token (shown once, kept as its SHA-256 like a seat
+token). When the arena seats a bot in a game, the game's seat token hash *is* the bot's token
+hash, so the bot's one token plays every seat it is given through the ordinary game routes, and
+a token of another bot matches none of them.
+
+Every append of every game passes through :meth:`ArenaService.on_append` (composition wraps the
+bot scheduler with it): a bot account to act gets ``your_turn`` on its stream, a finished game
+``game_over``; a finished game of a match moves the match on (:meth:`advance`), a finished rated
+game updates the ratings. Each match is its own log (service.rules.duplicate decides and folds
+it) in an EventStore of its own. :meth:`advance` is idempotent and any caller may run it: the
+game-over hook, a reader of the match, a worker after a crash; the log's optimistic append
+decides which of two racing callers records a board, so no board is recorded twice, and the
+boards' games have ids fixed by (match, board, table), so none is started twice.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import secrets
+import time
+from typing import Any, Callable, Iterator
+
+from service.errors import (
+    BotNameTaken,
+    BotNotFound,
+    BotTokenRequired,
+    ChallengeNotFound,
+    ChallengeNotPending,
+    DomainError,
+    DuplicateParticipant,
+    GameNotFound,
+    InvalidBotName,
+    InvalidMatch,
+    InvalidStreamId,
+    MatchNotFound,
+    MatchNotOver,
+    NotChallenged,
+    UnknownParticipant,
+)
+from service.rules import duplicate as D
+from service.rules import game
+from service.rules.names import BOT_POLICY_NAMES
+from service.rules.ratings import Rating, rate_period, score_of
+from service.store.errors import ConcurrencyError, UnknownGame
+from service.store.tokens import hash_token, issue_token
+
+log = logging.getLogger(__name__)
+
+BOT_NAME = re.compile(r"^[A-Za-z0-9_-]{2,32}$")
+STREAM_ID = re.compile(r"^(0|[0-9]{1,15}-[0-9]{1,10})$")
+#: games of one match in play at once (each table of a board is a game)
+MATCH_WINDOW = 64
+#: attempts of one advance against other callers appending to the same match
+ADVANCE_ATTEMPTS = 50
+
+
+# -- the service ---------------------------------------------------------------------------------
+
+
+class ArenaService:
+    """Bot accounts, streams, matches, ratings and challenges over the arena store and the games."""
+
+    def __init__(self, store, match_store, games, *, window: int = MATCH_WINDOW,
+                 clock_ms: Callable[[], int] = lambda: int(time.time() * 1000),
+                 keepalive_s: float = 5.0, stream_max_s: float = 300.0):
+        self.store = store
+        self.matches = match_store
+        self.games = games
+        self.window = window
+        self.clock_ms = clock_ms
+        self.keepalive_s = keepalive_s
+        self.stream_max_s = stream_max_s
+
+    # -- bot accounts ------------------------------------------------------------------------------
+
+    def register_bot(self, body: dict) -> dict:
+        """A new bot account; its token is in this answer only."""
+        name = body["name"]
+        if not BOT_NAME.match(name) or name in BOT_POLICY_NAMES or name == "me":
+            raise InvalidBotName(f"a bot's name is 2 to 32 of A-Z a-z 0-9 _ -, and not one of "
+                                 f"{', '.join(BOT_POLICY_NAMES)} (the built-in policies)")
+        token = issue_token()
+        profile = {"name": name, "description": body.get("description", ""), "owner": body.get("owner", ""),
+                   "created": self.clock_ms()}
+        if not self.store.register_bot(name, profile, hash_token(token)):
+            raise BotNameTaken(f"a bot named {name!r} exists already")
+        return {**profile, "token": token}
+
+    def bot_of(self, token: str | None) -> str:
+        """The name of the bot account whose token this is; BotTokenRequired otherwise."""
+        if not token:
+            raise BotTokenRequired("present a bot account's token: Authorization: Bearer <token>")
+        name = self.store.bot_of_token(hash_token(token))
+        if name is None:
+            raise BotTokenRequired("this token is no bot account's")
+        return name
+
+    def _account(self, name: str) -> dict:
+        bot = self.store.bot(name)
+        if bot is None:
+            raise BotNotFound(f"there is no bot {name!r}")
+        return bot
+
+    def profile(self, name: str) -> dict:
+        """The bot's public profile: its ratings per variant, its games and matches."""
+        bot = self._account(name)
+        games, recent_games = self.store.seated(name, "games")
+        matches, recent_matches = self.store.seated(name, "matches")
+        ratings = {}
+        for variant in D.TABLES:
+            r = self.store.rating(variant, name)
+            if r is not None:
+                ratings[variant] = _rating_wire(r)
+        return {"name": bot["name"], "description": bot["description"], "owner": bot["owner"],
+                "created": bot["created"], "ratings": ratings, "games": games, "recent_games": recent_games,
+                "matches": matches, "recent_matches": recent_matches}
+
+    # -- a bot's stream --------------------------------------------------------------------------
+
+    def stream(self, name: str, after: str | None, once: bool = False,
+               clock: Callable[[], float] = time.monotonic) -> Iterator[str]:
+        """Server-sent events of the bot's stream after entry ``after`` (validated before the first byte)."""
+        after = after or "0"
+        if not STREAM_ID.match(after):
+            raise InvalidStreamId("Last-Event-ID must be an id of this stream (digits-digits), or 0")
+        return self._sse(name, after, once, clock)
+
+    def _sse(self, name: str, after: str, once: bool, clock) -> Iterator[str]:
+        deadline = clock() + self.stream_max_s
+        yield ": connected\n\n"
+        block = None
+        while True:
+            entries = self.store.read_stream(name, after, block_ms=block)
+            for entry_id, kind, data in entries:
+                after = entry_id
+                yield f"id: {entry_id}\nevent: {kind}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+            if once or clock() >= deadline:
+                return
+            if not entries:
+                if block is not None:
+                    yield ": keep-alive\n\n"
+                block = int(max(1.0, min(self.keepalive_s, deadline - clock())) * 1000)
+
+    # -- what every append tells the arena -----------------------------------------------------------
+
+    def on_append(self, game_id: str, state) -> None:
+        """After an append: tell the bots seated in the game; move its match (or ratings) on at its end."""
+        players = state.players or ()
+        accounts = [(seat, p["account"]) for seat, p in enumerate(players) if isinstance(p, dict) and p.get("account")]
+        if state.status == "playing":
+            for seat, name in accounts:
+                if seat in state.to_act:
+                    self.store.notify(name, "your_turn", {"game_id": game_id, "version": state.version, "seat": seat})
+        if state.status != "over":
+            return
+        for seat, name in accounts:
+            self.store.notify(name, "game_over", {"game_id": game_id, "version": state.version, "seat": seat,
+                                                  "scores": list(state.scores)})
+        info = self.store.game_of(game_id)
+        if info is None:
+            return
+        if info.get("match_id"):
+            self.advance(info["match_id"])
+        elif info.get("rated"):
+            self._rate_game(game_id, state)
+
+    # -- matches -----------------------------------------------------------------------------------
+
+    def _participants(self, names: list[str]) -> list[dict]:
+        out, seen_bots, counts = [], set(), {}
+        for name in names:
+            if name in BOT_POLICY_NAMES:
+                counts[name] = counts.get(name, 0) + 1
+                label = name if counts[name] == 1 else f"{name}-{counts[name]}"
+                out.append({"name": label, "kind": "policy", "policy": name, "rating_name": name})
+                continue
+            if not isinstance(name, str) or self.store.bot(name) is None:
+                raise UnknownParticipant(f"{name!r} is neither a built-in policy ({', '.join(BOT_POLICY_NAMES)}) "
+                                         "nor a bot account")
+            if name in seen_bots:
+                raise DuplicateParticipant(f"the bot {name!r} is named twice: a bot holds one place")
+            seen_bots.add(name)
+            out.append({"name": name, "kind": "bot", "rating_name": name})
+        return out
+
+    def create_match(self, body: dict) -> dict:
+        """Start a duplicate match from a validated POST /matches body."""
+        variant = body["variant"]
+        want = D.PARTICIPANTS[variant]
+        if len(body["participants"]) != want:
+            raise InvalidMatch(f"{variant} is played by {want} participants")
+        participants = self._participants(body["participants"])
+        options = dict(body.get("options") or {})
+        move_time = body.get("move_time_s")
+        if move_time is not None:
+            options["turn_timeout_s"] = move_time
+        try:
+            from service.rules import variants
+
+            variants.normalise_options(variant, {**options, **D.BOARD_OPTIONS})
+        except Exception as err:  # noqa: BLE001 (a RulesError: the options do not fit the variant)
+            raise InvalidMatch(f"the options do not fit {variant}: {err}") from None
+        seed = secrets.token_bytes(32)
+        match_id = secrets.token_urlsafe(12)
+        created = D.create(variant, options, participants, body["boards"], move_time, seed, self.window,
+                           rated=body.get("rated", True))
+        # the secret first: a match whose log exists always has its seed
+        self.store.save_match_seed(match_id, seed, self.clock_ms())
+        self.matches.append(match_id, [created], 0)
+        for p in participants:
+            if p["kind"] == "bot":
+                self.store.seat_bot(p["name"], "matches", match_id, self.clock_ms())
+                self.store.notify(p["name"], "match_started", {"match_id": match_id, "variant": variant,
+                                                               "boards": body["boards"]})
+        state = self.advance(match_id)
+        return self.match_view(match_id, state)
+
+    def _load(self, match_id: str) -> D.MatchState:
+        if not isinstance(match_id, str) or not re.fullmatch(r"[A-Za-z0-9_-]{16}", match_id):
+            raise MatchNotFound(f"there is no match {match_id!r}")
+        records = self.matches.load(match_id)
+        if not records:
+            raise MatchNotFound(f"there is no match {match_id!r}")
+        return D.replay(r.event for r in records)
+
+    def advance(self, match_id: str) -> D.MatchState:
+        """Record the finished games of the match, start the next ones, finish it when all are in."""
+        for _ in range(ADVANCE_ATTEMPTS):
+            state = self._load(match_id)
+            if state.status == "over":
+                return state
+            seed = self.store.match_seed(match_id)
+            s, new = state, []
+            for index in s.in_flight():
+                board, table = divmod(index, s.tables)
+                game_id = D.game_id_for(match_id, board, table)
+                try:
+                    gstate = self.games.state(game_id)
+                except GameNotFound:
+                    self._start_game(match_id, s, board, table, seed)  # started in the log, lost before it was made
+                    continue
+                if gstate.status == "over":
+                    event = D.decide_played(s, board, table, game_id,
+                                            D.seat_points(gstate.results, D.PARTICIPANTS[s.variant]))
+                    if event is not None:
+                        s = D.evolve(s, event)
+                        new.append(event)
+            started_before = s.started
+            for decide in (D.decide_start, lambda st: D.decide_finish(st, seed)):
+                event = decide(s)
+                if event is not None:
+                    s = D.evolve(s, event)
+                    new.append(event)
+            if not new:
+                return s
+            try:
+                self.matches.append(match_id, new, state.version)
+            except ConcurrencyError:
+                continue  # another caller recorded something first: look again
+            for index in range(started_before, s.started):
+                board, table = divmod(index, s.tables)
+                self._start_game(match_id, s, board, table, seed)
+            if s.status == "over":
+                self._match_over(match_id, s)
+            else:
+                continue  # a game may have ended meanwhile: one more look costs little
+        return self._load(match_id)
+
+    def _start_game(self, match_id: str, s: D.MatchState, board: int, table: int, seed: bytes) -> None:
+        """Create the game of (board, table) once: its id is fixed, a second start finds the first game."""
+        game_id = D.game_id_for(match_id, board, table)
+        players = []
+        for participant in D.seating(s.variant, table):
+            p = s.participants[participant]
+            players.append({"name": p["name"], "bot": p["policy"]} if p["kind"] == "policy"
+                           else {"name": p["name"], "account": p["name"]})
+        spec = game.GameSpec(
+            variant=s.variant, players=players, options={**s.options, **D.BOARD_OPTIONS},
+            seed=D.board_seed(seed, board),
+            first_dealer=D.FIRST_DEALER if s.variant == D.GIN_RAMI else None,
+            roles=dict(D.ROLES) if s.variant == D.THREE_HAND else None,
+        )
+        self._create_game(game_id, spec, {"match_id": match_id, "board": board, "table": table})
+
+    def _create_game(self, game_id: str, spec, info: dict) -> bool:
+        """Create a game whose account seats play with their bots' tokens; False if it exists already."""
+        hashes = {}
+        for seat, p in enumerate(spec.players):
+            if p and p.get("account"):
+                hashes[seat] = self._account(p["account"])["token_hash"]
+            elif p and p.get("token_hash"):
+                hashes[seat] = p.pop("token_hash")  # a person's seat: the hash never enters the log
+        events = game.start(spec)
+        self.store.mark_game(game_id, info)
+        if hashes:
+            self.games.tokens.redis.hset(self.games.tokens.key(game_id), mapping={str(k): v for k, v in hashes.items()})
+        try:
+            saved = self.games.repository.save(game_id, None, events)
+        except ConcurrencyError:
+            return False
+        for seat, p in enumerate(spec.players):
+            if p and p.get("account"):
+                self.store.seat_bot(p["account"], "games", game_id, self.clock_ms())
+                self.store.notify(p["account"], "game_started", {"game_id": game_id, "seat": seat,
+                                                                 "variant": spec.variant, **info})
+        self.games.bot_scheduler(game_id, saved.state)
+        return True
+
+    def _match_over(self, match_id: str, s: D.MatchState) -> None:
+        for p in s.participants:
+            if p["kind"] == "bot":
+                self.store.notify(p["name"], "match_over", {"match_id": match_id})
+        if not s.rated:
+            return
+        pairs = []
+        names = {p["name"]: p["rating_name"] for p in s.participants}
+        for a, b, score in D.pairings(s):
+            if names[a] != names[b]:
+                pairs.append((names[a], names[b], score))
+        self._apply_ratings(s.variant, f"match:{match_id}", pairs)
+
+    def _apply_ratings(self, variant: str, period: str, pairs: list) -> None:
+        if not pairs:
+            return
+
+        def update(current: dict) -> dict:
+            new = rate_period({k: Rating.from_dict(v) for k, v in current.items()}, pairs)
+            return {k: r.as_dict() for k, r in new.items()}
+
+        self.store.apply_period(variant, period, update)
+
+    def _rate_game(self, game_id: str, state) -> None:
+        points = D.seat_points(state.results, len(state.players))
+        rated = [(seat, p.get("account") or p.get("bot")) for seat, p in enumerate(state.players)
+                 if isinstance(p, dict) and (p.get("account") or p.get("bot"))]
+        pairs = []
+        for i, (a, name_a) in enumerate(rated):
+            for b, name_b in rated[i + 1:]:
+                if name_a != name_b:
+                    pairs.append((name_a, name_b, score_of(points[a] - points[b])))
+        self._apply_ratings(state.variant, f"game:{game_id}", pairs)
+
+    def match_view(self, match_id: str, state: D.MatchState | None = None) -> dict:
+        """Progress, standings and boards of the match (moved on first, so a stalled match catches up)."""
+        state = state if state is not None else self.advance(match_id)
+        done = len(D.board_scores(state))
+        return {
+            "match_id": match_id,
+            "variant": state.variant,
+            "status": state.status,
+            "options": state.options,
+            "move_time_s": state.move_time_s,
+            "participants": [{"name": p["name"], "kind": p["kind"]} for p in state.participants],
+            "boards": state.boards,
+            "boards_done": done,
+            "games": state.games,
+            "games_done": len(state.played),
+            "commitment": state.commitment,
+            "seed": state.seed,
+            "version": state.version,
+            "standings": D.standings(state),
+            "board_results": D.board_details(state, match_id),
+        }
+
+    def match_list(self, limit: int = 50) -> list[dict]:
+        out = []
+        for match_id in self.store.matches(limit):
+            try:
+                s = self._load(match_id)
+            except MatchNotFound:
+                continue
+            out.append({"match_id": match_id, "variant": s.variant, "status": s.status, "boards": s.boards,
+                        "participants": [p["name"] for p in s.participants]})
+        return out
+
+    def match_stream(self, match_id: str, clock: Callable[[], float] = time.monotonic) -> Iterator[str]:
+        """Server-sent ``progress`` events of the match until it is over (validated before the first byte)."""
+        self._load(match_id)
+
+        def events():
+            deadline = clock() + self.stream_max_s
+            yield ": connected\n\n"
+            last = -1
+            while True:
+                view = self.match_view(match_id)
+                if view["version"] != last:
+                    last = view["version"]
+                    summary = {k: view[k] for k in ("match_id", "status", "boards", "boards_done", "games_done",
+                                                    "standings")}
+                    yield f"id: {last}\nevent: progress\ndata: {json.dumps(summary, separators=(',', ':'))}\n\n"
+                if view["status"] == "over" or clock() >= deadline:
+                    return
+                self.matches.wait_for_events(match_id, last, self.keepalive_s)
+
+        return events()
+
+    def audit(self, match_id: str) -> dict:
+        """The finished match's audit: its seed, every board's commitment, every table's own game audit."""
+        state = self.advance(match_id)
+        if state.status != "over":
+            raise MatchNotOver("the audit reveals every board's seed: only once the match is over")
+        commitments, failed = {}, {}
+        for index in range(state.games):
+            board, table = divmod(index, state.tables)
+            game_id = D.game_id_for(match_id, board, table)
+            try:
+                report = self.games.audit(game_id)
+            except (DomainError, UnknownGame):
+                failed.setdefault(board, []).append(f"table {table}'s game cannot be audited")
+                continue
+            commitments[index] = report["commitment"]
+            if not report["ok"]:
+                failed.setdefault(board, []).append(f"table {table}'s game fails its own audit")
+        checks = D.verify(state, commitments)
+        for check in checks:
+            if check["name"].startswith("board_"):
+                problems = failed.get(int(check["name"][6:]))
+                if problems:
+                    check["ok"] = False
+                    check["detail"] = "; ".join(problems)
+        return {"match_id": match_id, "seed": state.seed, "commitment": state.commitment,
+                "ok": all(c["ok"] for c in checks), "checks": checks}
+
+    # -- ratings -----------------------------------------------------------------------------------
+
+    def leaderboard(self, variant: str) -> dict:
+        rows = [{"name": name, **_rating_wire(r),
+                 "kind": "policy" if name in BOT_POLICY_NAMES else "bot"}
+                for name, r in self.store.ratings(variant).items()]
+        rows.sort(key=lambda r: (-r["rating"], r["name"]))
+        return {"variant": variant, "ratings": rows}
+
+    # -- challenges --------------------------------------------------------------------------------
+
+    def challenge(self, body: dict, token: str | None) -> dict:
+        """A challenge to a bot account: by a bot (its token) to a game or a match, by a person to a game."""
+        challenged = body["to"]
+        self._account(challenged)
+        if token:
+            challenger, person = self.bot_of(token), None
+            if challenger == challenged:
+                raise InvalidMatch("a bot cannot challenge itself")
+        else:
+            person = body.get("name")
+            if not person:
+                raise InvalidMatch("a person challenging names themself (`name`); a bot presents its token")
+            if body.get("boards"):
+                raise InvalidMatch("a match is played by bot accounts and built-in policies: a person "
+                                   "challenges to a game")
+            challenger = person
+        challenge_id = secrets.token_urlsafe(12)
+        kind = "match" if body.get("boards") else "game"
+        challenge = {"challenge_id": challenge_id, "from": challenger, "from_kind": "person" if person else "bot",
+                     "to": challenged, "kind": kind, "variant": body["variant"], "options": body.get("options") or {},
+                     "boards": body.get("boards"), "move_time_s": body.get("move_time_s"), "status": "pending",
+                     "game_id": None, "match_id": None, "created": self.clock_ms()}
+        answer = dict(challenge)
+        if person:
+            seat_token = issue_token()
+            challenge["person_token_hash"] = hash_token(seat_token)
+            answer["token"] = seat_token
+        self.store.save_challenge(challenge_id, challenge, only_new=True)
+        self.store.notify(challenged, "challenge", _public(challenge))
+        return answer
+
+    def challenge_view(self, challenge_id: str) -> dict:
+        c = self.store.challenge(challenge_id) if isinstance(challenge_id, str) else None
+        if c is None:
+            raise ChallengeNotFound(f"there is no challenge {challenge_id!r}")
+        return _public(c)
+
+    def answer_challenge(self, challenge_id: str, token: str | None, accept: bool) -> dict:
+        """The challenged bot accepts (the game or match starts) or declines."""
+        current = self.challenge_view(challenge_id)
+        bot = self.bot_of(token)
+        if bot != current["to"]:
+            raise NotChallenged("only the bot this challenge is addressed to may answer it")
+        if current["status"] != "pending":
+            raise ChallengeNotPending(f"the challenge was {current['status']} already")
+        if not accept:
+            decided = self.store.decide_challenge(challenge_id, "declined", {})
+            if decided is None:
+                raise ChallengeNotPending("the challenge was answered already")
+            self._tell_challenger(decided)
+            return _public(decided)
+        full = self.store.challenge(challenge_id)
+        if full["kind"] == "match":
+            # the match is made before the challenge is marked: a failure leaves it pending
+            made = {"match_id": self.create_match({"variant": full["variant"], "options": full["options"],
+                                                   "participants": [full["from"], full["to"]],
+                                                   "boards": full["boards"], "move_time_s": full["move_time_s"]})
+                    ["match_id"]}
+        else:
+            made = {"game_id": self._challenge_game(full)}
+        decided = self.store.decide_challenge(challenge_id, "accepted", made)
+        if decided is None:
+            raise ChallengeNotPending("the challenge was answered already")
+        self._tell_challenger(decided)
+        return _public(decided)
+
+    def _challenge_game(self, c: dict) -> str:
+        players = []
+        for name, kind in ((c["from"], c["from_kind"]), (c["to"], "bot")):
+            if kind == "bot":
+                players.append({"name": name, "account": name})
+            else:
+                players.append({"name": name, "token_hash": c["person_token_hash"]})
+        options = dict(c["options"])
+        if c.get("move_time_s"):
+            options["turn_timeout_s"] = c["move_time_s"]
+        spec = game.GameSpec(variant=c["variant"], players=players, options=options or None,
+                             seed=secrets.token_bytes(32))
+        game_id = self.games.id_factory()
+        try:
+            self._create_game(game_id, spec, {"rated": c["from_kind"] == "bot", "challenge_id": c["challenge_id"]})
+        except Exception as err:
+            from service.rules.errors import RulesError
+
+            if isinstance(err, RulesError):
+                raise InvalidMatch(f"the challenge's game cannot be made: {err}") from None
+            raise
+        return game_id
+
+    def _tell_challenger(self, c: dict) -> None:
+        if c["from_kind"] == "bot":
+            self.store.notify(c["from"], f"challenge_{c['status']}", _public(c))
+
+
+def _public(c: dict) -> dict:
+    return {k: v for k, v in c.items() if k != "person_token_hash"}
+
+
+def _rating_wire(r: dict) -> dict:
+    return {"rating": round(float(r["rating"]), 2), "deviation": round(float(r["deviation"]), 2),
+            "volatility": round(float(r["volatility"]), 6), "games": int(r.get("games", 0))}

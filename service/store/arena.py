@@ -1,0 +1,190 @@
+"""The arena's Redis adapters: bot accounts, each bot's event stream, the matches' keys, ratings, challenges.
+
+A match's own log is a :class:`~service.store.redis_store.RedisEventStore` under a key prefix of its
+own (``<prefix>-match``, with the match codec of service.rules.duplicate), so that matches never
+appear among the games. Everything else is here:
+
+- ``<p>:arena:bots`` (name -> profile JSON, with the SHA-256 of the bot's token) and
+  ``<p>:arena:bot-tokens`` (token hash -> name), written together by one script;
+- ``<p>:arena:bot:{<name>}:stream``: the bot's events (a Redis Stream: its entry ids are the SSE ids);
+- ``<p>:arena:bot:{<name>}:games`` and ``:matches``: what the bot was seated in (sorted by time);
+- ``<p>:arena:game-of`` (game id -> its match, board and table, or that it is a rated game);
+- ``<p>:arena:match-seeds`` (match id -> its secret seed, until the match ends and reveals it);
+- ``<p>:arena:ratings:<variant>`` (name -> Glicko-2 rating JSON) and ``<p>:arena:rated`` (the
+  rating periods applied, so that none is applied twice);
+- ``<p>:arena:challenges`` (id -> challenge JSON) and ``<p>:arena:matches`` (match ids by time).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Callable
+
+from redis.exceptions import WatchError
+
+_REGISTER = """
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
+redis.call('HSET', KEYS[2], ARGV[3], ARGV[1])
+return 1
+"""
+
+
+def _s(value) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+class RedisArenaStore:
+    """The arena's keys under ``<prefix>:arena``."""
+
+    def __init__(self, redis, prefix: str):
+        self.redis = redis
+        self.prefix = f"{prefix}:arena"
+        self._register = redis.register_script(_REGISTER)
+
+    def _k(self, *parts: str) -> str:
+        return ":".join((self.prefix, *parts))
+
+    def _bot(self, name: str, kind: str) -> str:
+        return self._k("bot", "{" + name + "}", kind)
+
+    # -- bot accounts -------------------------------------------------------------------------------
+
+    def register_bot(self, name: str, profile: dict, token_hash: str) -> bool:
+        """Record a new bot account; False if the name is taken (nothing is written then)."""
+        keys = [self._k("bots"), self._k("bot-tokens")]
+        body = json.dumps({**profile, "token_hash": token_hash}, sort_keys=True)
+        return bool(self._register(keys=keys, args=[name, body, token_hash]))
+
+    def bot(self, name: str) -> dict | None:
+        raw = self.redis.hget(self._k("bots"), name)
+        return None if raw is None else json.loads(raw)
+
+    def bot_of_token(self, token_hash: str) -> str | None:
+        raw = self.redis.hget(self._k("bot-tokens"), token_hash)
+        return None if raw is None else _s(raw)
+
+    def seat_bot(self, name: str, kind: str, item_id: str, ts_ms: int) -> None:
+        """Remember that the bot was seated in a game (``kind`` "games") or a match ("matches")."""
+        self.redis.zadd(self._bot(name, kind), {item_id: ts_ms}, nx=True)
+
+    def seated(self, name: str, kind: str, limit: int = 100) -> tuple[int, list[str]]:
+        """(how many, the newest ``limit`` ids) of the bot's games or matches."""
+        key = self._bot(name, kind)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zcard(key)
+        pipe.zrevrange(key, 0, limit - 1)
+        count, ids = pipe.execute()
+        return int(count), [_s(i) for i in ids]
+
+    # -- each bot's stream ------------------------------------------------------------------------
+
+    def notify(self, name: str, kind: str, data: dict) -> str:
+        """Add an event to the bot's stream; its id."""
+        entry = {"type": kind, "data": json.dumps(data, separators=(",", ":"), sort_keys=True)}
+        # never trimmed: like every stream of the store it is append-only (what a bot was told stays)
+        return _s(self.redis.xadd(self._bot(name, "stream"), entry))
+
+    def read_stream(self, name: str, after: str, block_ms: int | None = None, count: int = 256) -> list[tuple]:
+        """[(id, type, data)] after the entry ``after`` ("0": from the start), waiting up to ``block_ms``."""
+        reply = self.redis.xread({self._bot(name, "stream"): after}, count=count, block=block_ms)
+        out = []
+        for _key, entries in reply or ():
+            for entry_id, fields in entries:
+                f = {_s(k): _s(v) for k, v in fields.items()}
+                out.append((_s(entry_id), f["type"], json.loads(f["data"])))
+        return out
+
+    def last_stream_id(self, name: str) -> str:
+        info = self.redis.xrevrange(self._bot(name, "stream"), count=1)
+        return _s(info[0][0]) if info else "0"
+
+    # -- games and matches ------------------------------------------------------------------------
+
+    def mark_game(self, game_id: str, info: dict) -> None:
+        """Record what a game belongs to (a match's board and table, or a rated game)."""
+        self.redis.hset(self._k("game-of"), game_id, json.dumps(info, sort_keys=True))
+
+    def game_of(self, game_id: str) -> dict | None:
+        raw = self.redis.hget(self._k("game-of"), game_id)
+        return None if raw is None else json.loads(raw)
+
+    def save_match_seed(self, match_id: str, seed: bytes, ts_ms: int) -> None:
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hset(self._k("match-seeds"), match_id, seed.hex())
+        pipe.zadd(self._k("matches"), {match_id: ts_ms})
+        pipe.execute()
+
+    def match_seed(self, match_id: str) -> bytes | None:
+        raw = self.redis.hget(self._k("match-seeds"), match_id)
+        return None if raw is None else bytes.fromhex(_s(raw))
+
+    def matches(self, limit: int = 100) -> list[str]:
+        return [_s(m) for m in self.redis.zrevrange(self._k("matches"), 0, limit - 1)]
+
+    # -- ratings ----------------------------------------------------------------------------------
+
+    def ratings(self, variant: str) -> dict[str, dict]:
+        return {_s(k): json.loads(v) for k, v in self.redis.hgetall(self._k("ratings", variant)).items()}
+
+    def rating(self, variant: str, name: str) -> dict | None:
+        raw = self.redis.hget(self._k("ratings", variant), name)
+        return None if raw is None else json.loads(raw)
+
+    def apply_period(self, variant: str, period_id: str,
+                     update: Callable[[dict[str, dict]], dict[str, dict]]) -> bool:
+        """Apply one rating period once: ``update(current ratings)`` gives the changed ones.
+
+        Read, compute and write under WATCH, so that two periods ending at once are applied one
+        after the other; False if this period was applied already.
+        """
+        key, rated = self._k("ratings", variant), self._k("rated")
+        while True:
+            with self.redis.pipeline(transaction=True) as pipe:
+                try:
+                    pipe.watch(key, rated)
+                    if pipe.sismember(rated, period_id):
+                        return False
+                    current = {_s(k): json.loads(v) for k, v in pipe.hgetall(key).items()}
+                    changed = update(current)
+                    pipe.multi()
+                    if changed:
+                        pipe.hset(key, mapping={k: json.dumps(v, sort_keys=True) for k, v in changed.items()})
+                    pipe.sadd(rated, period_id)
+                    pipe.execute()
+                    return True
+                except WatchError:
+                    continue
+
+    # -- challenges -------------------------------------------------------------------------------
+
+    def save_challenge(self, challenge_id: str, challenge: dict, *, only_new: bool = False) -> bool:
+        body = json.dumps(challenge, sort_keys=True)
+        if only_new:
+            return bool(self.redis.hsetnx(self._k("challenges"), challenge_id, body))
+        self.redis.hset(self._k("challenges"), challenge_id, body)
+        return True
+
+    def challenge(self, challenge_id: str) -> dict | None:
+        raw = self.redis.hget(self._k("challenges"), challenge_id)
+        return None if raw is None else json.loads(raw)
+
+    def decide_challenge(self, challenge_id: str, status: str, extra: dict) -> dict | None:
+        """Move a pending challenge to ``status`` once (None if it was not pending): WATCH-guarded."""
+        key = self._k("challenges")
+        while True:
+            with self.redis.pipeline(transaction=True) as pipe:
+                try:
+                    pipe.watch(key)
+                    raw = pipe.hget(key, challenge_id)
+                    if raw is None:
+                        return None
+                    challenge = json.loads(raw)
+                    if challenge["status"] != "pending":
+                        return None
+                    challenge = {**challenge, "status": status, **extra}
+                    pipe.multi()
+                    pipe.hset(key, challenge_id, json.dumps(challenge, sort_keys=True))
+                    pipe.execute()
+                    return challenge
+                except WatchError:
+                    continue
