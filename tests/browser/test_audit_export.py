@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -110,7 +111,8 @@ def test_a_finished_game_read_by_the_page_passes_every_check(new_browser, live_s
     hands = [ln["data"]["hand_no"] for ln in lines if ln["type"] == "hand_dealt"]
     rounds = [ln["data"]["round"] for ln in lines if ln["type"] == "cards_cut"]
     assert hands and rounds, "a game dealt and cut from its seed"
-    assert set(checks) == ({"log", "seed_recorded", "commitment", "randomly_dealt_flag", "cut_outcome"}
+    assert set(checks) == ({"log", "seed_recorded", "commitment", "derivation", "client_seeds", "randomly_dealt_flag",
+                            "cut_outcome"}
                            | {f"deal_{n}" for n in hands} | {f"cut_{r}" for r in rounds})
     # the server's own audit checked the very same deals and cuts
     status, _, body = _http(live_server).request("GET", f"/games/{game_id}/audit")
@@ -175,7 +177,8 @@ def test_a_game_abandoned_before_its_seats_filled_passes_with_nothing_dealt(new_
     abandoned = {"type": "game_abandoned", "v": 1, "version": 2, "ts": created["ts"],
                  "data": {"idle_s": 604800, "hand_no": 0, "scores": [0, 0], "seed": created["data"]["seed"]}}
     checks = _audit_in_browser(new_browser, live_server, text=_text([created, abandoned]))
-    assert set(checks) == {"log", "seed_recorded", "commitment", "randomly_dealt_flag", "deals"}
+    assert set(checks) == {"log", "seed_recorded", "commitment", "derivation", "client_seeds", "randomly_dealt_flag",
+                           "deals"}
     assert not _failed(checks), checks
     # the same log with every seat taken should have cut and dealt
     created["data"]["players"][1] = lines[0]["data"]["players"][1] or {"name": "b"}
@@ -215,9 +218,78 @@ def test_an_explicit_deck_passes_and_a_deck_changed_after_creation_fails(new_bro
     checks = _audit_in_browser(new_browser, live_server, text=_text(lines))
     assert checks == {"log": (True, checks["log"][1]), "seed_recorded": (True, checks["seed_recorded"][1]),
                       "commitment": (True, checks["commitment"][1]),
+                      "derivation": (True, checks["derivation"][1]),
+                      "client_seeds": (True, checks["client_seeds"][1]),
                       "randomly_dealt_flag": (True, checks["randomly_dealt_flag"][1]),
                       "deal_1": (True, "the explicit deck given at creation")}
 
     deal = next(ln for ln in lines if ln["type"] == "hand_dealt")
     deal["data"]["deck"][30], deal["data"]["deck"][31] = deal["data"]["deck"][31], deal["data"]["deck"][30]
     assert _failed(_audit_in_browser(new_browser, live_server, text=_text(lines))) == {"deal_1"}
+
+
+# -- client seeds (derivation 2), and games recorded before them (derivation 1) ----------------
+
+EXPORTS = Path(__file__).resolve().parents[1] / "integration" / "exports"
+
+
+def _game_with_client_seeds(http: HttpClient, rng_seed: int) -> str:
+    """Gin rami to 30 whose seats both sent client seeds (a move, then the claim), played to the end."""
+    created = http.call("POST", "/games", {"variant": "gin-rami", "seats": [{"name": "ann"}, None],
+                                           "options": {"target_score": 30, "client_seed_wait_s": 600}})
+    assert created.status == 201, created.body
+    game_id = created.body["game_id"]
+    tokens = {0: created.body["seats"][0]["token"]}
+    sent = http.call("POST", f"/games/{game_id}/moves", {"type": "client_seed", "client_seed": "ann ☘"}, token=tokens[0])
+    assert sent.status == 200, sent.body
+    claimed = http.call("POST", f"/games/{game_id}/seats/1", {"name": "bob", "client_seed": "bob"})
+    assert claimed.status == 201 and claimed.body["view"]["status"] == "playing", claimed.body
+    tokens[1] = claimed.body["token"]
+    rng = random.Random(rng_seed)
+    for _ in range(3000):
+        public = http.call("GET", f"/games/{game_id}").body
+        if public["status"] == "over":
+            return game_id
+        seat = public["to_act"][0]
+        view = http.call("GET", f"/games/{game_id}", token=tokens[seat]).body
+        assert http.call("POST", f"/games/{game_id}/moves", choose_move(view, rng), token=tokens[seat]).status == 200
+    raise AssertionError("the game did not end")
+
+
+def test_a_game_whose_seats_sent_client_seeds_passes_and_a_changed_client_seed_fails_the_deals(new_browser, live_server):
+    http = _http(live_server)
+    game_id = _game_with_client_seeds(http, 3)
+    checks = _audit_in_browser(new_browser, live_server, game_id=game_id)
+    assert not _failed(checks), checks
+    assert {"derivation", "client_seeds", "deal_1", "cut_0", "cut_outcome"} <= set(checks)
+    assert "ann ☘" in checks["client_seeds"][1]
+
+    lines = _export(http, game_id)
+    sent = next(ln for ln in lines if ln["type"] == "client_seed_sent" and ln["data"]["seat"] == 1)
+    sent["data"]["client_seed"] = "bob!"
+    failed = _failed(_audit_in_browser(new_browser, live_server, text=_text(lines)))
+    deals = {f"deal_{ln['data']['hand_no']}" for ln in lines if ln["type"] == "hand_dealt"}
+    assert deals <= failed and "cut_0" in failed and "commitment" not in failed
+
+
+def test_a_client_seed_sent_after_the_deal_fails_the_client_seeds_check(new_browser, live_server):
+    http = _http(live_server)
+    game_id = _game_with_client_seeds(http, 4)
+    lines = _export(http, game_id)
+    at = next(i for i, ln in enumerate(lines) if ln["type"] == "client_seed_sent")
+    moved = lines.pop(at)
+    dealt = next(i for i, ln in enumerate(lines) if ln["type"] == "hand_dealt")
+    lines.insert(dealt + 1, moved)
+    for version, ln in enumerate(lines, start=1):
+        ln["version"] = version
+    failed = _failed(_audit_in_browser(new_browser, live_server, text=_text(lines)))
+    assert "client_seeds" in failed
+
+
+@pytest.mark.parametrize("name", ["export_before_client_seeds_gin_rami.ndjson",
+                                  "export_before_client_seeds_three_hand.ndjson"])
+def test_a_game_recorded_before_client_seeds_still_passes(new_browser, live_server, name):
+    text = (EXPORTS / name).read_text(encoding="utf-8")
+    checks = _audit_in_browser(new_browser, live_server, text=text)
+    assert not _failed(checks), checks
+    assert checks["derivation"][0] and "client_seeds" not in checks

@@ -39,6 +39,15 @@ const [moduleUrl, vectors, done] = arguments;
   for (const v of vectors.decks) out.decks.push(await audit.deckForHand(seeds[v.seed], v.hand_no));
   for (const v of vectors.cuts) out.cuts.push(await audit.cutCards(seeds[v.seed], v.round, v.count));
   for (const v of vectors.cuttings || []) out.cuttings.push(await audit.cutting(seeds[v.seed], v.seats));
+  out.client_seed_keys = [];
+  for (const v of vectors.client_seed_keys || []) {
+    const key = await audit.dealKey(2, seeds[v.seed], v.client_seeds);
+    out.client_seed_keys.push({
+      key_input: audit.toHex(audit.dealKeyInput(seeds[v.seed], v.client_seeds)), key: audit.toHex(key),
+      deck_1: await audit.deckForHand(key, 1), deck_2: await audit.deckForHand(key, 2),
+      cut_0: await audit.cutCards(key, 0, v.client_seeds.length),
+    });
+  }
   return out;
 })().then(done, (err) => done({error: String(err && err.stack || err)}));
 """
@@ -76,8 +85,13 @@ def test_every_published_vector_is_computed_alike_in_the_browser(new_browser, li
     for v, got in zip(VECTORS.get("cuttings", []), out["cuttings"], strict=True):
         if got != {"rounds": v["rounds"], "order": v["order"]}:
             wrong.append(f"cutting by seats {v['seats']} for seed {v['seed']}: {got}")
+    for v, got in zip(VECTORS["client_seed_keys"], out["client_seed_keys"], strict=True):
+        want = {k: v[k] for k in ("key_input", "key", "deck_1", "deck_2", "cut_0")}
+        if got != want:
+            wrong.append(f"client seeds {v['client_seeds']} with seed {v['seed']}: {got}")
     assert not wrong, "\n".join(wrong)
     assert len(out["decks"]) == len(VECTORS["decks"]) > 0
+    assert len(out["client_seed_keys"]) == len(VECTORS["client_seed_keys"]) > 0
 
 
 def test_the_browser_refuses_a_seed_that_is_not_hex_and_a_number_beyond_eight_bytes(new_browser, live_server):

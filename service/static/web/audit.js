@@ -1,8 +1,10 @@
 // An independent fairness auditor for a finished game, in the browser: it checks the revealed
 // seed against the commitment published at creation and re-derives every deck and every cut
 // from the seed, byte by byte, with WebCrypto (HMAC-SHA256 and SHA-256), as the algorithm in
-// service/rules/fairness.py specifies (the numbered steps below are its steps). It shares no
-// code with the server; service/docs/fairness-vectors.json holds the vectors both must match.
+// service/rules/fairness.py specifies (the numbered steps below are its steps), with a game's
+// derivation 1 (the server's seed alone) or 2 (the server's seed and every seat's client seed,
+// step 6; service/docs/FAIRNESS.md). It shares no code with the server;
+// service/docs/fairness-vectors.json holds the vectors both must match.
 //
 //   import auditGame, { auditExport } from "/web/audit.js";
 //   const checks = await auditGame(id);  // fetches GET /games/{id}/export, then auditExport(text)
@@ -10,6 +12,9 @@
 
 export const DECK_LABEL = "ginbox/deck/";
 export const CUT_LABEL = "ginbox/cut/";
+export const KEY_LABEL_V2 = "ginbox/deal-key/v2";
+/** The client seed of a seat that sent none. */
+export const DEFAULT_CLIENT_SEED = "";
 const RANKS = "A23456789TJQK";
 /** The 52 codes in card-index order: AC 2C .. KC AD .. KD AH .. KH AS .. KS. */
 export const ORDERED_DECK = [..."CDHS"].flatMap((suit) => [...RANKS].map((rank) => rank + suit));
@@ -101,6 +106,43 @@ export async function shuffle(seed, label, number) {
   return deck;
 }
 
+/**
+ * Step 6, the input of derivation 2's key: the label (ASCII), the server seed's length as 4 bytes
+ * big-endian and the seed, the number of seats as 1 byte, then each seat's client seed (null:
+ * the default, the empty text) as UTF-8, its byte length first as 2 bytes big-endian.
+ */
+export function dealKeyInput(seed, clientSeeds) {
+  const encoder = new TextEncoder();
+  const seedData = seedBytes(seed);
+  const texts = clientSeeds.map((c) => encoder.encode(c == null ? DEFAULT_CLIENT_SEED : c));
+  const parts = [encoder.encode(KEY_LABEL_V2), u32(seedData.length), seedData, Uint8Array.of(clientSeeds.length)];
+  for (const text of texts) parts.push(Uint8Array.of(text.length >> 8, text.length & 0xff), text);
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+function u32(n) {
+  return Uint8Array.of((n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff);
+}
+
+/** Step 6: the key decks and cuts derive from: derivation 1, the seed; 2, SHA-256(dealKeyInput). */
+export async function dealKey(derivation, seed, clientSeeds) {
+  if (derivation === 1) return seedBytes(seed);
+  if (derivation !== 2) throw new Error(`unknown derivation ${derivation}`);
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", dealKeyInput(seed, clientSeeds)));
+}
+
+/** Whether `value` is a client seed the server accepts: text of 1 to 64 characters, no control character. */
+export function isClientSeed(value) {
+  return typeof value === "string" && [...value].length >= 1 && [...value].length <= 64
+    && !/[\p{Cc}\p{Cs}]/u.test(value);
+}
+
 /** Step 4: the deck of hand `handNo` (1-based), top card first. */
 export function deckForHand(seed, handNo) {
   return shuffle(seed, DECK_LABEL, handNo);
@@ -172,6 +214,9 @@ export function parseExport(exportText) {
  * "log": the lines parse, their versions run 1, 2, 3 ..., the first is game_created and the
  * last ends the game (ENDINGS); "seed_recorded": the seed the end reveals is the one recorded
  * at creation; "commitment": its SHA-256 is the commitment published at creation;
+ * "derivation": the game's derivation is 1 or 2; "client_seeds" (derivation 2): each seat's
+ * client seed is valid, sent once, before the first cut or deal (the key of the cuts and deals
+ * is then step 6's);
  * "randomly_dealt_flag": the flag says whether decks, roles or a first dealer were given;
  * "cut_<r>": the cards of each round of cutting; "cut_outcome": the rounds, and the roles or
  * first dealer, follow from the cuts; "deal_<n>": each hand's deck is the seed's (or the
@@ -213,6 +258,34 @@ export async function auditExport(exportText) {
   const digest = await commitment(seed);
   check("commitment", digest === created.commitment, `sha256(seed) = ${digest}; committed ${created.commitment}`);
 
+  // the key of the cuts and deals: the seed (derivation 1), or mixed with the client seeds (2)
+  const derivation = created.fairness ?? 1;
+  check("derivation", derivation === 1 || derivation === 2,
+    derivation === 2 ? "derivation 2: the server's seed and every seat's client seed"
+      : derivation === 1 ? "derivation 1: the server's seed alone" : `unknown derivation ${derivation}`);
+  if (derivation !== 1 && derivation !== 2) return checks;
+  const nseats = Array.isArray(created.players) ? created.players.length : 0;
+  const clientSeeds = Array(nseats).fill(null);
+  let closed = false;
+  if (derivation === 2) {
+    const problems = [];
+    let begun = false;
+    for (const e of events) {
+      if (["cards_cut", "hand_dealt", "roles_assigned", "dealer_chosen"].includes(e.type)) begun = true;
+      if (e.type === "client_seeds_closed") closed = true;
+      if (e.type !== "client_seed_sent") continue;
+      const { seat, client_seed: text } = e.data || {};
+      if (begun) problems.push(`seat ${seat}'s client seed came after the first cut or deal`);
+      if (!Number.isInteger(seat) || seat < 0 || seat >= nseats) problems.push(`a client seed names seat ${seat}`);
+      else if (clientSeeds[seat] !== null) problems.push(`seat ${seat} sent two client seeds`);
+      else if (!isClientSeed(text)) problems.push(`seat ${seat}'s client seed is not 1 to 64 characters of text`);
+      else clientSeeds[seat] = text;
+    }
+    check("client_seeds", problems.length === 0, problems.length ? problems.join("; ")
+      : `client seeds ${clientSeeds.map((c, s) => `${s}: ${c === null ? "(default)" : JSON.stringify(c)}`).join(", ")}`);
+  }
+  const key = await dealKey(derivation, seed, clientSeeds);
+
   const decks = Array.isArray(created.decks) ? created.decks : [];
   const explicit = decks.length > 0 || created.roles != null || created.first_dealer != null;
   check("randomly_dealt_flag", created.randomly_dealt === !explicit,
@@ -223,7 +296,7 @@ export async function auditExport(exportText) {
   for (const cut of cuts) {
     const name = `cut_${cut.round}`;
     try {
-      const want = await cutCards(seed, cut.round, cut.seats.length);
+      const want = await cutCards(key, cut.round, cut.seats.length);
       check(name, same(cut.cards, want),
         same(cut.cards, want) ? `seats ${cut.seats.join(", ")} cut ${want.join(", ")}` : firstDifference(cut.cards, want));
     } catch (err) {
@@ -234,12 +307,19 @@ export async function auditExport(exportText) {
   // given, it must have cut
   const open = (Array.isArray(created.players) ? created.players : []).flatMap((p, seat) => (p == null ? [seat] : []));
   const claimed = new Set(events.filter((e) => e.type === "seat_claimed").map((e) => e.data?.seat));
-  const started = open.every((seat) => claimed.has(seat));
+  // with a wait for client seeds (derivation 2), it starts once every human seat sent one or the wait closed
+  const waits = derivation === 2 && created.options?.client_seed_wait_s != null;
+  const players = events.reduce((ps, e) => {
+    if (e.type === "seat_claimed" && Number.isInteger(e.data?.seat)) ps[e.data.seat] = e.data.player;
+    return ps;
+  }, Array.isArray(created.players) ? [...created.players] : []);
+  const seedsIn = !waits || closed || players.every((p, seat) => (p && p.bot) || clientSeeds[seat] !== null);
+  const started = open.every((seat) => claimed.has(seat)) && seedsIn;
   const mustCut = started && created.roles == null && created.first_dealer == null;
   const chosen = events.find((e) => e.type === "roles_assigned" || e.type === "dealer_chosen");
   if (mustCut || cuts.length || chosen?.data?.reason === "cut") {
     const threeHand = created.variant === "three-hand";
-    const { rounds, order } = await cutting(seed, threeHand ? [0, 1, 2] : [0, 1]);
+    const { rounds, order } = await cutting(key, threeHand ? [0, 1, 2] : [0, 1]);
     const roundsOk = same(cuts.map(({ round, seats, cards }) => ({ round, seats, cards })), rounds);
     const d = chosen?.data || {};
     const outcomeOk = threeHand
@@ -264,7 +344,7 @@ export async function auditExport(exportText) {
         check(name, ok, ok ? "the explicit deck given at creation"
           : deal.source !== "explicit" ? `source ${deal.source}, but a deck was given at creation` : firstDifference(deal.deck, want));
       } else {
-        const want = await deckForHand(seed, deal.hand_no);
+        const want = await deckForHand(key, deal.hand_no);
         const ok = deal.source === "seed" && same(deal.deck, want);
         check(name, ok, ok ? `the seed's deck of hand ${deal.hand_no}`
           : deal.source !== "seed" ? `source ${deal.source}, but no deck was given for this hand` : firstDifference(deal.deck, want));
@@ -275,7 +355,7 @@ export async function auditExport(exportText) {
   }
   if (!deals.length) {
     check("deals", !started, started ? "every seat was taken, yet the log holds no deal"
-      : "the game ended before every seat was taken: nothing was dealt");
+      : "the game ended before every seat was taken (or every client seed was in): nothing was dealt");
   }
   return checks;
 }
