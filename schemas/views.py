@@ -11,6 +11,8 @@ class PlayerSchema(Schema):
     name = fields.String(required=True)
     bot = fields.String()
     budget_ms = fields.Integer()
+    #: the bot account that plays the seat (the arena seats it)
+    account = fields.String()
 
 
 class CutSchema(Schema):

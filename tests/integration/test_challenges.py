@@ -1,0 +1,66 @@
+"""Challenges: a bot or a person challenges a bot account; only that bot accepts or declines, once."""
+
+from __future__ import annotations
+
+
+def register(api, name: str) -> str:
+    resp = api.post("/bots", json={"name": name})
+    assert resp.status_code == 201
+    return resp.get_json()["token"]
+
+
+def test_only_the_challenged_bot_answers_and_only_once(api):
+    alpha, beta, gamma = register(api, "alpha"), register(api, "beta"), register(api, "gamma")
+    made = api.post("/challenges", json={"to": "alpha", "variant": "gin-rami", "boards": 2}, token=beta).get_json()
+    assert made["kind"] == "match" and made["status"] == "pending" and made["from"] == "beta"
+    cid = made["challenge_id"]
+    wrong = api.post(f"/challenges/{cid}/accept", token=gamma)
+    assert wrong.status_code == 403 and wrong.get_json()["code"] == "not_challenged"
+    not_a_bot = api.post(f"/challenges/{cid}/accept")
+    assert not_a_bot.status_code == 401 and not_a_bot.get_json()["code"] == "bot_token_required"
+    assert api.get(f"/challenges/{cid}").get_json()["status"] == "pending"
+    declined = api.post(f"/challenges/{cid}/decline", token=alpha).get_json()
+    assert declined["status"] == "declined" and declined["match_id"] is None
+    again = api.post(f"/challenges/{cid}/accept", token=alpha)
+    assert again.status_code == 409 and again.get_json()["code"] == "challenge_not_pending"
+    assert api.get("/matches").get_json()["matches"] == []
+
+
+def test_an_accepted_match_challenge_starts_a_match_between_the_two_bots(api):
+    alpha, beta = register(api, "alpha"), register(api, "beta")
+    cid = api.post("/challenges", json={"to": "alpha", "variant": "gin-rami", "boards": 3},
+                   token=beta).get_json()["challenge_id"]
+    accepted = api.post(f"/challenges/{cid}/accept", token=alpha).get_json()
+    match = api.get(f"/matches/{accepted['match_id']}").get_json()
+    assert [p["name"] for p in match["participants"]] == ["beta", "alpha"]
+    assert match["boards"] == 3 and match["status"] == "running"
+
+
+def test_a_person_challenges_to_a_game_and_plays_it_with_the_token_the_challenge_gave(api):
+    alpha = register(api, "alpha")
+    made = api.post("/challenges", json={"to": "alpha", "variant": "gin-rami", "name": "ann"}).get_json()
+    assert made["from_kind"] == "person" and made["token"]
+    assert "token" not in api.get(f"/challenges/{made['challenge_id']}").get_json()
+    game_id = api.post(f"/challenges/{made['challenge_id']}/accept", token=alpha).get_json()["game_id"]
+    view = api.get(f"/games/{game_id}", token=made["token"]).get_json()
+    assert view["viewer"] == 0 and view["players"][0]["name"] == "ann"
+    # nothing of the person's token hash is shown in the game
+    assert "token_hash" not in str(api.get(f"/games/{game_id}/events").get_json())
+
+
+def test_bad_challenges_are_refused_and_create_nothing(api):
+    alpha = register(api, "alpha")
+    cases = [
+        ({"to": "nobody", "variant": "gin-rami"}, alpha, 404, "bot_not_found"),
+        ({"to": "alpha", "variant": "gin-rami"}, alpha, 422, "invalid_match"),          # itself
+        ({"to": "alpha", "variant": "gin-rami", "boards": 2, "name": "ann"}, None, 422, "invalid_match"),
+        ({"to": "alpha", "variant": "gin-rami"}, None, 422, "invalid_match"),           # nobody named
+        ({"to": "alpha", "variant": "three-hand"}, alpha, 400, "invalid_body"),
+        ({"to": "alpha", "variant": "gin-rami"}, "not-a-bot-token", 401, "bot_token_required"),
+    ]
+    for body, token, status, code in cases:
+        resp = api.post("/challenges", json=body, token=token)
+        assert (resp.status_code, resp.get_json()["code"]) == (status, code), body
+    assert api.get("/bots/alpha").get_json()["games"] == 0
+    resp = api.get("/bots/me/stream?once=1", token=alpha)
+    assert "event:" not in resp.get_data(as_text=True)
