@@ -7,7 +7,7 @@ three-hand advisor's message to its captain.
 
 from __future__ import annotations
 
-from service.rules.commands import Command, Discard, Knock
+from service.rules.commands import MAX_ADVICE_LENGTH, Command, Discard, Knock
 from service.rules.names import BOT_POLICY_NAMES
 
 from .expert import ExpertParams, ExpertPolicy
@@ -30,7 +30,16 @@ def make_policy(name: str, budget_s: float | None = None):
 
 
 def advice_text(command: Command) -> str:
-    """A short sentence naming the move the advisor would play."""
+    """A short sentence naming the move the advisor would play, and why when the policy said
+    (the expert's moves carry a ``reason``)."""
+    text = _move_text(command)
+    reason = getattr(command, "reason", None)
+    if reason:
+        text = f"{text[:-1]}: {reason}."
+    return text[:MAX_ADVICE_LENGTH]
+
+
+def _move_text(command: Command) -> str:
     t = command.TYPE
     if t == "take_upcard":
         return "Take the upcard."

@@ -76,11 +76,11 @@ class ExpertParams:
 
     budget_s: float | None = 0.2  # most time per move; None: fixed effort (the minimums only)
     samples: int = 40             # opponent hands drawn from the estimate
-    danger_weight: float = 6.0    # points charged for a discard the opponent surely melds
+    danger_weight: float = 2.0    # points charged for a discard the opponent surely melds
     knock_outs_weight: float = 6.0  # points a certain knock after the next draw is worth
     gin_outs_weight: float = 10.0   # points a certain gin after the next draw is worth
     take_margin: float = 0.5      # points a pile card must save over a stock draw
-    stock_draws: int = 14         # stock cards weighed against a pile card
+    stock_draws: int = 0          # stock cards weighed against a pile card (0: every unseen card)
     no_knock_weight: float = 0.3  # weight of a sampled opponent hand that could have knocked
     urgency_min: float = 0.0      # least weight of the deadwood held now in a hand's value
     age_turns: int = 8            # most turns of hand building given to a sampled opponent hand
@@ -295,25 +295,29 @@ class _Search:
         return self.ranked_discards(h11, forbidden)[0]
 
     def stock_value(self) -> float:
-        """Expected best discard cost after a stock draw, over ``stock_draws`` draws (by weight)."""
+        """Expected best discard cost after a stock draw: every unseen card by its stock chance
+        (or ``stock_draws`` of them drawn by that chance, if set), each followed by the best of
+        throwing it back or throwing one of the hand's three least useful cards."""
         if not self.draw:
             return math.inf
         h = self.k.hand
-        # the discards worth looking at after any draw: the best few of the hand as it is (or the card drawn)
-        keep = [c for _, c in self.ranked_discards_10(h)[:4]]
-        n = min(self.params.stock_draws, len(self.draw))
-        picks = self.rng.choices(self.draw, weights=[w for _, w in self.draw], k=n) if n < len(self.draw) else self.draw
+        keep = [c for _, c in self.ranked_discards_10(h)[:3]]
+        n = self.params.stock_draws
+        if n and n < len(self.draw):
+            picks = [(x, 1.0) for x, _ in self.rng.choices(self.draw, weights=[w for _, w in self.draw], k=n)]
+        else:
+            picks = self.draw
+        back = self.hand_cost(h)
         total = wsum = 0.0
         for x, w in picks:
             hx = h | 1 << x
-            best = self.discard_cost(hx, x)
+            best = back + self.params.danger_weight * self.danger(x)
             for c in keep:
                 v = self.discard_cost(hx, c)
                 if v < best:
                     best = v
-            weight = 1.0 if n < len(self.draw) else w
-            total += weight * best
-            wsum += weight
+            total += w * best
+            wsum += w
         return total / wsum
 
     def ranked_discards_10(self, h10: int) -> list[tuple[float, int]]:
