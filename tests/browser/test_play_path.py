@@ -76,7 +76,7 @@ def test_a_whole_hand_against_the_basic_bot_from_the_lobby_to_the_result_and_bac
     summary = text_of(driver, "#knock-summary")
     assert serious_violations(driver) == []  # the knock panel too
     assert "not a set or a run" not in summary
-    driver.find_element(By.ID, "knock-confirm").click()
+    click_when_ready(driver, "#knock-confirm", "the knock button")
 
     # the result: both hands laid out and the score explained
     wait_for(driver, lambda d: "Hand 1" in text_of(d, "#result"), what="the hand's result")

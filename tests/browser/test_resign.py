@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from selenium.webdriver.common.by import By
 
-from helpers import Api, hand_cards, text_of, wait_for
+from helpers import Api, click_when_ready, hand_cards, text_of, wait_for
 
 
 def seat_in_browser(driver, base: str, game_id: str, token: str, name: str) -> None:
@@ -28,15 +28,13 @@ def test_resigning_ends_the_game_for_the_other_side_after_a_second_yes(live_serv
     seat_in_browser(driver, live_server, game_id, ann, "ann")
     version = api.view(game_id)["version"]
 
-    driver.find_element(By.ID, "resign").click()
-    wait_for(driver, lambda d: d.find_elements(By.ID, "resign-no"), what="the question")
-    driver.find_element(By.ID, "resign-no").click()
+    click_when_ready(driver, "#resign", "the resign button")
+    click_when_ready(driver, "#resign-no", "the question")
     wait_for(driver, lambda d: d.find_elements(By.ID, "resign"), what="the table again")
     assert api.view(game_id)["version"] == version and api.view(game_id)["status"] == "playing"
 
-    driver.find_element(By.ID, "resign").click()
-    wait_for(driver, lambda d: d.find_elements(By.ID, "resign-yes"), what="the question")
-    driver.find_element(By.ID, "resign-yes").click()
+    click_when_ready(driver, "#resign", "the resign button")
+    click_when_ready(driver, "#resign-yes", "the question")
     wait_for(driver, lambda d: "Game over" in text_of(d, "#turn"), what="the end")
     assert "ann resigned; bob wins" in text_of(driver, "#turn")
     view = api.view(game_id)
@@ -56,10 +54,11 @@ def test_a_move_sent_from_a_stale_table_is_refused_and_the_page_says_so_and_catc
     driver = new_browser()
     seat_in_browser(driver, live_server, game_id, ann, "ann")
     wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '[data-key="pass_upcard"]'), what="ann's turn")
+    wait_for(driver, lambda d: text_of(d, "#connection") == "live", what="the live stream")
     driver.execute_script("globalThis.ginboxStream.stop()")
     assert api.call("POST", f"/games/{game_id}/moves", {"type": "resign"}, token=bob)[0] == 200
 
-    driver.find_element(By.CSS_SELECTOR, '[data-key="pass_upcard"]').click()
+    click_when_ready(driver, '[data-key="pass_upcard"]', "the pass button")
     wait_for(driver, lambda d: "moved on" in text_of(d, "#message"), what="the explanation")
     wait_for(driver, lambda d: "bob resigned; ann wins" in text_of(d, "#turn"), what="the game as it is")
     refused = [x for x in driver.execute_script("return globalThis.ginboxExchanges") if x["url"].endswith("/moves")]

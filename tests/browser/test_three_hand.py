@@ -47,7 +47,7 @@ def test_box_captain_and_advisor_each_see_what_their_role_allows(live_server, ne
         assert others == {"KD"}
 
     advisor.find_element(By.ID, "advice-text").send_keys(ADVICE)
-    advisor.find_element(By.CSS_SELECTOR, "#advice-form button").click()
+    click_when_ready(advisor, "#advice-form button", "the send button")
     wait_for(captain, lambda d: ADVICE in text_of(d, "#advice-list"), what="the advice, live")
     assert ADVICE in text_of(advisor, "#advice-list")
 

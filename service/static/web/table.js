@@ -21,7 +21,6 @@ const state = {
   turnStartedAt: null, // ms, the time of the latest event (the turn clock runs from it)
   busy: false,
   confirmResign: false,
-  adviceDraft: "",
   message: "", // why the last move or advice was refused
   loadError: "", // why the view could not be fetched
 };
@@ -442,6 +441,8 @@ function renderResult(view) {
   section.replaceChildren(resultSection(view, r));
 }
 
+/** The advice section: built once and then updated in place, so that the live list announces only
+ * new advice and the advisor's draft, caret and focus survive the game changing under them. */
 function renderAdvice(view) {
   const section = $("#advice");
   const role = view.viewer_role;
@@ -450,36 +451,45 @@ function renderAdvice(view) {
     return;
   }
   section.hidden = false;
-  const list = el("ol", { id: "advice-list", class: "advice-list", "aria-live": "polite" });
-  for (const a of view.advice) list.append(el("li", { text: `${playerName(view, a.advisor)} (hand ${a.hand_no}): ${a.text}` }));
-  const parts = [el("h2", { id: "advice-h", text: role === "advisor" ? "Advise your captain" : "Advice" })];
-  if (!view.advice.length) parts.push(el("p", { class: "muted", text: "No advice yet this hand." }));
-  parts.push(list);
-  if (role === "advisor" && view.status === "playing") {
-    // the section is drawn again on every change of the game: the draft lives in the state
-    const text = el("textarea", { id: "advice-text", rows: "2", maxlength: "500",
-      oninput: (e) => { state.adviceDraft = e.target.value; } });
-    text.value = state.adviceDraft;
-    const form = el("form", { id: "advice-form" }, el("label", { for: "advice-text", text: "Advice (up to 500 characters)" }),
-      text, el("button", { type: "submit" }, "Send advice"));
-    form.addEventListener("submit", async (e) => {
-      e.preventDefault();
-      if (!state.adviceDraft.trim()) return;
-      try {
-        const { data } = await api.giveAdvice(gameId, state.token, state.adviceDraft);
-        state.view = data;
-        state.adviceDraft = "";
-        state.message = "";
-      } catch (err) {
-        state.message = `Advice refused: ${err.message} [${err.code}]`;
-      }
-      render();
-      const t = $("#advice-text");
-      if (t) t.focus();
-    });
-    parts.push(form);
+  if (!section.querySelector("#advice-list")) {
+    section.replaceChildren(el("h2", { id: "advice-h" }), el("p", { id: "advice-none", class: "muted", text: "No advice yet this hand." }),
+      el("ol", { id: "advice-list", class: "advice-list", "aria-live": "polite" }));
   }
-  section.replaceChildren(...parts);
+  $("#advice-h").textContent = role === "advisor" ? "Advise your captain" : "Advice";
+  $("#advice-none").hidden = view.advice.length > 0;
+  const list = $("#advice-list");
+  const lines = view.advice.map((a) => `${playerName(view, a.advisor)} (hand ${a.hand_no}): ${a.text}`);
+  const shown = Array.from(list.children, (li) => li.textContent);
+  if (shown.every((line, i) => line === lines[i])) {
+    for (const line of lines.slice(shown.length)) list.append(el("li", { text: line }));
+  } else {
+    list.replaceChildren(...lines.map((line) => el("li", { text: line })));
+  }
+  const form = $("#advice-form");
+  const mayAdvise = role === "advisor" && view.status === "playing";
+  if (form && !mayAdvise) form.remove();
+  if (!form && mayAdvise) section.append(adviceForm());
+}
+
+function adviceForm() {
+  const text = el("textarea", { id: "advice-text", rows: "2", maxlength: "500" });
+  const form = el("form", { id: "advice-form" }, el("label", { for: "advice-text", text: "Advice (up to 500 characters)" }),
+    text, el("button", { type: "submit" }, "Send advice"));
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    if (!text.value.trim()) return;
+    try {
+      const { data } = await api.giveAdvice(gameId, state.token, text.value);
+      if (data.version >= state.view.version) state.view = data;
+      text.value = "";
+      state.message = "";
+    } catch (err) {
+      state.message = `Advice refused: ${err.message} [${err.code}]`;
+    }
+    render();
+    text.focus();
+  });
+  return form;
 }
 
 function renderClock(view) {
