@@ -7,6 +7,8 @@ import { inviteLink, invitesOf, saveSeat, seatsOf } from "./seats.js";
 import { cardsText, el, playerName, resultSection, scoreSheet } from "./ui.js";
 
 const $ = (sel) => document.querySelector(sel);
+/** Set a text only when it changes: a live region re-announces whatever is written into it. */
+const setText = (node, text) => { if (node.textContent !== text) node.textContent = text; };
 const [, mode, gameId] = location.pathname.split("/");
 
 const state = {
@@ -181,7 +183,7 @@ function renderConnection() {
   const c = $("#connection");
   const text = { connecting: "connecting…", live: "live", reconnecting: "connection lost — reconnecting…",
     ended: state.view && state.view.status === "over" ? "game over" : "not live" }[state.connection];
-  c.textContent = text;
+  setText(c, text);
   c.classList.toggle("lost", state.connection === "reconnecting");
   c.dataset.state = state.connection;
 }
@@ -501,13 +503,13 @@ function renderClock(view) {
 }
 
 function render() {
-  $("#message").textContent = [state.loadError, state.message].filter(Boolean).join(" ");
+  setText($("#message"), [state.loadError, state.message].filter(Boolean).join(" "));
   renderConnection();
   const view = state.view;
   if (!view) return;
   const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key || document.activeElement.id : null;
   renderHeader(view);
-  $("#turn").textContent = phaseText(view);
+  setText($("#turn"), phaseText(view));
   renderClock(view);
   renderBoard(view);
   renderResult(view);
