@@ -77,9 +77,23 @@ def main() -> None:
             wait_for(driver, lambda d: "Hand 1" in text_of(d, "#result"), what="the result")
             shoot(driver, out / "result.png", "#result")
 
+            # box gin on a phone, as the advisor: the captain's hand, and advice sent
+            status, three = api.call("POST", "/games", {
+                "variant": "three-hand", "seats": [{"name": "bea"}, {"name": "cal"}, {"name": "abe"}],
+                "roles": {"box": 0, "captain": 1, "advisor": 2}})
+            assert status == 201, three
+            advisor_token = three["seats"][2]["token"]
+            api.call("POST", f"/games/{three['game_id']}/advice", {"text": "Pass: the upcard fits nothing."},
+                     token=advisor_token)
             phone = open_browser(390, 844)
-            phone.get(f"{base}/watch/{game_id}")
-            wait_for(phone, lambda d: text_of(d, "#connection") == "live", what="the spectator's page")
+            phone.get(f"{base}/web/icon.svg")
+            phone.execute_script(
+                "localStorage.setItem('ginbox.seats.v1', JSON.stringify({[arguments[0]]: {game_id: arguments[0],"
+                " variant: 'three-hand', seats: {2: {token: arguments[1], name: 'abe'}}, created: 1}}))",
+                three["game_id"], advisor_token)
+            phone.get(f"{base}/play/{three['game_id']}")
+            wait_for(phone, lambda d: "fits nothing" in text_of(d, "#advice-list") and text_of(d, "#connection") == "live",
+                     what="the advisor's page")
             shoot(phone, out / "phone.png")
             phone.quit()
 
