@@ -5,6 +5,9 @@ the bots, on the session's Redis under a key prefix of their own, and yields the
 ``new_browser()`` opens a new headless Chromium (a driver of its own: separate storage, separate
 tokens), driven through the system's chromedriver; every browser is closed after the test.
 Selenium never downloads a driver or a browser here (SE_OFFLINE, and explicit paths).
+
+Every test in this folder is marked ``browser`` and ``slow`` (a real server and a real browser take
+seconds), so the fast loop (``-m "not slow"``) leaves them out and ``-m browser`` picks them.
 """
 
 from __future__ import annotations
