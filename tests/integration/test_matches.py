@@ -20,6 +20,7 @@ import pytest
 from service.composition import make_bot_scheduler
 from service.config import Settings
 from service.rules import duplicate as D
+from service.rules.ratings import rate_period
 from support.apiclient import ValidatingClient
 
 REPO = Path(__file__).resolve().parents[2]
@@ -115,6 +116,7 @@ def check_recorded_from_the_games(app, client, match_id: str) -> D.MatchState:
     return state
 
 
+@pytest.mark.slow
 def test_the_smallest_match_request_plays_ten_boards_to_the_end_and_passes_its_audit(app, client, workers):
     created = client.post("/matches", json={"variant": "gin-rami", "participants": ["basic", "random"], "boards": 10})
     assert created.status_code == 201, created.get_data(as_text=True)
@@ -141,7 +143,7 @@ def test_the_smallest_match_request_plays_ten_boards_to_the_end_and_passes_its_a
         assert t0["seats"] == ["basic", "random"] and t1["seats"] == ["random", "basic"]
         basic = (t0["points"][0] - t0["points"][1]) + (t1["points"][1] - t1["points"][0])
         assert board["scores"] == {"basic": pytest.approx(basic), "random": pytest.approx(-basic)}
-    check_recorded_from_the_games(app, client, match_id)
+    state = check_recorded_from_the_games(app, client, match_id)
     audit = client.get(f"/matches/{match_id}/audit").get_json()
     assert audit["ok"] and len(audit["checks"]) == 11
     assert audit["seed"] == final["seed"]
@@ -152,10 +154,16 @@ def test_the_smallest_match_request_plays_ten_boards_to_the_end_and_passes_its_a
     # the match was rated: one game per board between the two policies
     board = client.get("/ratings?variant=gin-rami").get_json()["ratings"]
     assert {r["name"]: r["games"] for r in board} == {"basic": 10, "random": 10}
-    winner = "basic" if final["standings"][0]["total"] > final["standings"][1]["total"] else "random"
-    assert board[0]["name"] == winner or final["standings"][0]["total"] == final["standings"][1]["total"]
+    # one Glicko-2 rating period (service.rules.ratings, checked against Glickman's worked example)
+    # from new ratings, each board a game won by the higher board score
+    expected = rate_period({}, D.pairings(state))
+    for row in board:
+        assert row["rating"] == pytest.approx(expected[row["name"]].rating, abs=0.01)
+        assert row["deviation"] == pytest.approx(expected[row["name"]].deviation, abs=0.01)
+    assert client.get("/ratings?variant=three-hand").get_json()["ratings"] == []
 
 
+@pytest.mark.slow
 def test_a_three_hand_match_rotates_the_three_participants_over_every_role(app, client, workers):
     match_id = client.post("/matches", json={"variant": "three-hand", "participants": ["basic", "random", "basic"],
                                              "boards": 2}).get_json()["match_id"]
@@ -171,6 +179,7 @@ def test_a_three_hand_match_rotates_the_three_participants_over_every_role(app, 
     assert client.get(f"/matches/{match_id}/audit").get_json()["ok"]
 
 
+@pytest.mark.slow
 def test_a_worker_killed_mid_match_loses_no_board_and_plays_none_twice(app, client, workers):
     match_id = client.post("/matches", json={"variant": "gin-rami", "participants": ["basic", "random"],
                                              "boards": 12}).get_json()["match_id"]
