@@ -256,6 +256,13 @@ def cmd_audit(args) -> int:
     return 0 if report["ok"] else 1
 
 
+def cmd_match(args) -> int:
+    """Run a duplicate match on the configured server (GINBOX_URL), or in this process with --local."""
+    from workers.arena_match import main as run_match
+
+    return run_match(args)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="ginbox", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -285,6 +292,15 @@ def main(argv: list[str] | None = None) -> int:
                            description=cmd_audit.__doc__)
     audit.add_argument("file", help="the game's export, NDJSON as GET /games/{id}/export gives it ('-': stdin)")
     audit.set_defaults(func=cmd_audit)
+    match = sub.add_parser("match", help=cmd_match.__doc__, description=cmd_match.__doc__)
+    match.add_argument("--variant", default="gin-rami", choices=["gin-rami", "three-hand"])
+    match.add_argument("--participants", required=True,
+                       help="comma-separated built-in policies or bot accounts, e.g. basic,expert")
+    match.add_argument("--boards", type=int, default=100, help="boards (deals) to play, each at every table (100)")
+    match.add_argument("--server", default=os.environ.get("GINBOX_URL", "http://127.0.0.1:8000"),
+                       help="the server (default: $GINBOX_URL, else http://127.0.0.1:8000)")
+    match.add_argument("--local", action="store_true", help="play here, without server or Redis (policies only)")
+    match.set_defaults(func=cmd_match)
     args = parser.parse_args(argv)
     return args.func(args)
 
