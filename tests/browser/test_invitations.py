@@ -48,7 +48,10 @@ def test_a_guest_takes_an_invited_seat_through_the_link_and_nobody_else_can(live
     guest.find_element(By.CSS_SELECTOR, "#invite-form button").click()
     wait_for(guest, lambda d: len(hand_cards(d)) == 10, what="bob's hand")
     assert "secret" not in guest.current_url  # the secret left the address bar once used
-    assert api.view(game_id)["players"][1]["name"] == "bob"
+    view = api.view(game_id)
+    assert view["players"][1]["name"] == "bob"
+    # both browsers mixed a seed of their own into the deal: the host's while waiting, bob's with his claim
+    assert all(re.fullmatch(r"[0-9a-f]{32}", seed or "") for seed in view["client_seeds"]), view["client_seeds"]
     wait_for(host, lambda d: len(hand_cards(d)) == 10, what="ann's hand, once bob sat down")
 
     # no URL the guest's browser requested holds the secret; it went only in the claim's body

@@ -60,9 +60,15 @@ export function listGames({ status, variant, cursor, limit = 20 } = {}) {
   return call("GET", `/games?${q}`);
 }
 export const getGame = (id, token) => call("GET", g(id), { token });
-/** Sit at an open seat; a seat of a private game needs its invite secret. */
-export const claimSeat = (id, seat, name, invite) =>
-  call("POST", `${g(id)}/seats/${seat}`, { body: invite ? { name, invite } : { name } });
+/**
+ * Sit at an open seat; a seat of a private game needs its invite secret. The page always sends a
+ * client seed of its own making, so that this browser's randomness is mixed into every deal.
+ */
+export function claimSeat(id, seat, name, invite, clientSeed = randomKey()) {
+  const body = { name, client_seed: clientSeed };
+  if (invite) body.invite = invite;
+  return call("POST", `${g(id)}/seats/${seat}`, { body });
+}
 export const playMove = (id, token, move, version) => call("POST", `${g(id)}/moves`, {
   token, body: move, headers: { "If-Match": `"${version}"`, "Idempotency-Key": randomKey() },
 });

@@ -428,6 +428,10 @@ function renderBoard(view) {
   if (view.status === "over") {
     parts.push(el("p", {}, el("a", { class: "button", href: `/replay/${view.game_id}`, text: "Replay this game" })));
   }
+  if (view.viewer !== null && Array.isArray(view.client_seeds) && view.client_seeds[view.viewer]) {
+    parts.push(el("p", { class: "muted", id: "client-seed",
+      text: `Fair deal: every cut and deal also depends on the seed this seat sent (${view.client_seeds[view.viewer].slice(0, 8)}…), which the server could not know when it committed to its own.` }));
+  }
   const invites = renderInvites(view);
   if (invites) parts.unshift(invites);
   const resign = renderResign(view);
@@ -534,6 +538,22 @@ function render() {
   }
 }
 
+/**
+ * A seat that has sent no client seed while the game has not started sends one of this browser's
+ * making (a fairness extension: it is mixed into every cut and deal with the server's committed
+ * seed). Too late, or a server that does not know the move: nothing is lost, the deal is the server's.
+ */
+async function contributeClientSeed() {
+  const view = state.view;
+  if (!view || state.mode !== "play" || view.viewer === null || view.status !== "waiting") return;
+  if (!Array.isArray(view.client_seeds) || view.client_seeds[view.viewer] !== null) return;
+  try {
+    const { data } = await api.playMove(gameId, state.token, { type: "client_seed", client_seed: api.randomKey() }, view.version);
+    if (data.version >= state.view.version) state.view = data;
+  } catch { /* the game moved on (it started, or another seed came first): refresh shows it */ }
+  render();
+}
+
 // ---------------------------------------------------------------- invitations
 
 /** An invitation in the fragment (#seat=1&secret=...): {seat, secret}, or null. */
@@ -609,6 +629,7 @@ async function start() {
   }
   await refresh();
   if (!state.view) { renderConnection(); return; }
+  await contributeClientSeed();
   state.turnStartedAt = await lastEventTime(state.view);
   render();
   setInterval(() => { if (state.view) renderClock(state.view); }, 1000);
