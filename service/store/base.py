@@ -62,10 +62,10 @@ def scoped_idempotency_key(scope: str, key: str) -> str:
 
 
 def default_codec():
-    """The engine's event registry, imported only when a store is built without a codec."""
-    from service.rules import events
+    """The engine's events in their packed form (service.rules.codec), imported only when a store is built without a codec."""
+    from service.rules import codec
 
-    return events
+    return codec
 
 
 def check_game_id(game_id: str) -> str:
@@ -250,7 +250,9 @@ class EventStore(ABC):
             raise ValueError(f"idempotency key must be a non-empty str, not {idempotency_key!r}")
         meta = check_meta(meta)
         encoded = self._encode(events)
-        payloads = [canonical_json(e) for e in encoded]
+        # a codec that packs its events (the engine's: service.rules.events.pack) keeps the log small
+        pack = getattr(self.codec, "pack", canonical_json)
+        payloads = [pack(e) for e in encoded]
         if fingerprint is None:
             # only an idempotency key records what it stood for: without one there is nothing to compute
             fingerprint = default_fingerprint(encoded) if idempotency_key is not None else ""
@@ -259,7 +261,8 @@ class EventStore(ABC):
         return encoded, payloads, fingerprint, meta
 
     def _recorded(self, version: int, ts: int, payload: str | bytes) -> Recorded:
-        stored = json.loads(payload)
+        # the wire form, from a packed event or from the JSON object that logs kept before packing
+        stored = getattr(self.codec, "unpack", json.loads)(payload)
         event = self.codec.decode(stored)
         return Recorded(version=version, ts=ts, event=event, raw={**stored, "ts": ts, "version": version})
 
@@ -288,11 +291,18 @@ class GameIndex(ABC):
 
 
 class SnapshotStore(ABC):
-    """States of a game saved at some versions, to shorten replays (the log alone is the truth)."""
+    """States of a game saved at some versions, to shorten replays (the log alone is the truth).
+
+    A store keeps the newest few of a game (``keep``): older ones only cost memory, since a
+    reader of an older version replays from the log's start at worst.
+    """
+
+    keep: int
 
     @abstractmethod
     def save(self, game_id: str, version: int, state: dict) -> None:
-        """Keep a JSON-able state as it was after event ``version`` (1..the game's version)."""
+        """Keep a JSON-able state as it was after event ``version`` (1..the game's version), dropping
+        all but the newest ``keep`` snapshots of the game."""
 
     @abstractmethod
     def latest(self, game_id: str, upto: int | None = None) -> tuple[int, dict] | None:

@@ -148,10 +148,13 @@ class InMemoryEventStore(EventStore):
 
 
 class InMemorySnapshotStore(SnapshotStore):
-    """Snapshots of the games of one InMemoryEventStore (which says what versions exist)."""
+    """Snapshots of the games of one InMemoryEventStore (which says what versions exist); the newest ``keep`` stay."""
 
-    def __init__(self, store: InMemoryEventStore):
+    def __init__(self, store: InMemoryEventStore, keep: int = 2):
+        if keep < 1:
+            raise ValueError("a snapshot store keeps at least one snapshot a game")
         self.store = store
+        self.keep = keep
         self._saved: dict[str, dict[int, str]] = {}  # game id -> version -> state JSON
         self._lock = threading.Lock()
 
@@ -163,7 +166,10 @@ class InMemorySnapshotStore(SnapshotStore):
         if not 1 <= version <= current:
             raise ValueError(f"snapshot version {version} outside 1..{current} of game {game_id!r}")
         with self._lock:
-            self._saved.setdefault(game_id, {})[version] = payload
+            saved = self._saved.setdefault(game_id, {})
+            saved[version] = payload
+            for old in sorted(saved)[: -self.keep]:
+                del saved[old]
 
     def latest(self, game_id, upto=None):
         check_game_id(game_id)

@@ -3,7 +3,10 @@
 Keys of one game share the hash tag ``{<game_id>}`` so that a game lives in one slot of a
 Redis Cluster::
 
-    <prefix>:{<game_id>}:stream   the events; entry id "<version>-1", fields e (JSON), ts (ms)
+    <prefix>:{<game_id>}:stream   the events; entry id "<version>-<ts>" (ts: when it was appended,
+                                  ms since the epoch), field e: the event (service.rules.codec's
+                                  packed form); entries written before ids held the time have
+                                  ids "<version>-1" and the time in a field ts
     <prefix>:{<game_id>}:meta     hash: version, status, variant, created, updated, summary (JSON)
     <prefix>:{<game_id>}:idem     hash: idempotency key -> "<version>:<fingerprint>"
 
@@ -64,7 +67,8 @@ if actual ~= expected then return {'conflict', tostring(actual)} end
 local version = actual
 for i = 11, #ARGV do
   version = version + 1
-  redis.call('XADD', stream, version .. '-1', 'e', ARGV[i], 'ts', ts)
+  -- the time in the id's second part: Redis keeps ids as small deltas, a field would cost more
+  redis.call('XADD', stream, version .. '-' .. ts, 'e', ARGV[i])
 end
 if key ~= '' then redis.call('HSET', idem, key, version .. ':' .. fp) end
 
@@ -82,6 +86,19 @@ local idx = ARGV[8]
 if idx ~= '' then index_project(idx, ARGV[9], version, status, variant, created) end
 return {'ok', tostring(version)}
 """
+
+
+#: the largest second part of a stream id
+_MAX_SEQ = 2**64 - 1
+
+
+def _version_of(entry_id) -> int:
+    return int(_s(entry_id).partition("-")[0])
+
+
+def _after_version(version: int) -> str:
+    """The id XREAD reads after to get the events after ``version``: the last id ``version`` can have."""
+    return f"{version}-{_MAX_SEQ}"
 
 
 class RedisEventStore(EventStore):
@@ -164,8 +181,9 @@ class RedisEventStore(EventStore):
             check_version("upto", upto)
             if upto <= after:
                 return []
+        # an id without its second part: from the first entry of version after + 1 to the last of upto
         entries = self.redis.xrange(
-            self._key(game_id, "stream"), min=f"{after + 1}-1", max="+" if upto is None else f"{upto}-1"
+            self._key(game_id, "stream"), min=str(after + 1), max="+" if upto is None else str(upto)
         )
         return [self._from_entry(entry_id, fields) for entry_id, fields in entries]
 
@@ -175,15 +193,17 @@ class RedisEventStore(EventStore):
         if known < 1:
             raise ValueError("known must be >= 1 (a state the log recorded)")
         # one XRANGE from event ``known`` itself: its presence is the check, the rest is the tail
-        entries = self.redis.xrange(self._key(game_id, "stream"), min=f"{known}-1", max="+")
-        if not entries or _s(entries[0][0]) != f"{known}-1":
+        entries = self.redis.xrange(self._key(game_id, "stream"), min=str(known), max="+")
+        if not entries or _version_of(entries[0][0]) != known:
             return None
         return [self._from_entry(entry_id, fields) for entry_id, fields in entries[1:]]
 
     def _from_entry(self, entry_id, fields) -> Recorded:
         fields = {_s(k): v for k, v in fields.items()}
-        version = int(_s(entry_id).split("-", 1)[0])
-        return self._recorded(version, int(fields["ts"]), fields["e"])
+        version, _, second = _s(entry_id).partition("-")
+        # the time: the id's second part, or (entries written before) the field ts
+        ts = int(fields["ts"]) if "ts" in fields else int(second)
+        return self._recorded(int(version), ts, fields["e"])
 
     def version(self, game_id) -> int:
         check_game_id(game_id)
@@ -202,9 +222,9 @@ class RedisEventStore(EventStore):
             remaining = deadline - time.monotonic()
             block_ms = int(min(remaining, slice_s) * 1000)
             if block_ms >= 1:
-                reply = self.redis.xread({stream: f"{after}-1"}, block=block_ms)
+                reply = self.redis.xread({stream: _after_version(after)}, block=block_ms)
             else:
-                reply = self.redis.xread({stream: f"{after}-1"})
+                reply = self.redis.xread({stream: _after_version(after)})
             entries = self._xread_entries(reply)
             if entries:
                 return [self._from_entry(entry_id, fields) for entry_id, fields in entries]

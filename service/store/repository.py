@@ -107,8 +107,9 @@ class GameRepository:
             state = game.evolve(state, record.event)
         if state is None:
             raise UnknownGame(game_id)
-        if len(records) >= self.snapshot_every:
-            # whoever appended did not leave a snapshot here: spare the next reader this replay
+        if upto is None and len(records) >= self.snapshot_every:
+            # whoever appended did not leave a snapshot here: spare the next reader this replay (a
+            # look back at an older version leaves none: only the newest few are kept anyway)
             self._snapshot(game_id, state)
         self.cache.put(game_id, state)
         return state
@@ -145,7 +146,8 @@ class GameRepository:
         """Append ``events`` decided on ``state_before`` (None for a new game); the state after.
 
         Raises what EventStore.append raises (ConcurrencyError, IdempotencyConflict). Writes a
-        snapshot when the version crosses a multiple of ``snapshot_every``. ``meta`` adds to the
+        snapshot when the version crosses a multiple of ``snapshot_every``, and once the game is
+        over keeps the final state's only. ``meta`` adds to the
         status, variant and summary (``views.summary_of``) the index is given (e.g. ``created``).
         """
         expected = state_before.version if state_before is not None else 0
@@ -164,7 +166,9 @@ class GameRepository:
             # with a key, a copy of this request recorded first also answers this version, and its
             # events need not be ours (a policy on a clock may choose differently): only the log knows
             self.cache.put(game_id, state)
-        if expected // self.snapshot_every != version // self.snapshot_every:
+        if state.status == "over":
+            self._keep_final_snapshot_only(game_id, state)
+        elif expected // self.snapshot_every != version // self.snapshot_every:
             self._snapshot(game_id, state)
         return Saved(version, state)
 
@@ -184,7 +188,18 @@ class GameRepository:
         return state, version
 
     def _snapshot(self, game_id: str, state) -> None:
+        if state.status == "over":
+            return  # a finished game keeps its final state only (see _keep_final_snapshot_only)
         try:
             self.snapshots.save(game_id, state.version, game.state_to_dict(state))
         except Exception:  # noqa: BLE001 (a snapshot is an optimisation; its failure costs only time)
             log.warning("snapshot of game %s at version %d not saved", game_id, state.version, exc_info=True)
+
+    def _keep_final_snapshot_only(self, game_id: str, state) -> None:
+        """A finished game keeps one snapshot, its final state: it is read far less than a game in
+        play, and its earlier states are a replay of its log away."""
+        try:
+            self.snapshots.delete(game_id)
+            self.snapshots.save(game_id, state.version, game.state_to_dict(state))
+        except Exception:  # noqa: BLE001 (a snapshot is an optimisation: its loss costs only time)
+            log.warning("final snapshot of game %s not kept", game_id, exc_info=True)

@@ -67,8 +67,8 @@ class TestGameRepositoryOnRedis(GameRepositoryBehaviour):
         return lambda codec=None, clock=None: RedisEventStore(redis_conn, codec or TestCodec(), prefix=key_prefix, clock=clock)
 
 
-def test_a_store_built_without_a_codec_uses_the_engine_events(redis_conn, key_prefix):
-    from service.rules import events as codec
+def test_a_store_built_without_a_codec_packs_the_engine_events(redis_conn, key_prefix):
+    from service.rules import codec
 
     assert RedisEventStore(redis_conn, prefix=key_prefix).codec is codec
 
@@ -93,13 +93,33 @@ def test_every_key_of_a_game_carries_the_game_id_as_hash_tag(store, redis_conn, 
     assert len({key_slot(k.encode()) for k in index_keys}) == 1
 
 
-def test_stream_entries_are_json_with_ids_derived_from_the_version(store, redis_conn, key_prefix):
-    store.append("g1", events("a", "b"), 0)
-    store.append("g1", events("c"), 2)
+def test_stream_entry_ids_are_the_version_and_the_time_of_the_append(store, redis_conn, key_prefix):
+    store.append("g1", events("a", "b"), 0)  # the step clock's first reading: 1_700_000_000_001
+    store.append("g1", events("c"), 2)  # its second
     entries = redis_conn.xrange(f"{key_prefix}:{{g1}}:stream")
-    assert [entry_id for entry_id, _ in entries] == [b"1-1", b"2-1", b"3-1"]
+    assert [entry_id for entry_id, _ in entries] == [b"1-1700000000001", b"2-1700000000001", b"3-1700000000002"]
+    assert [set(fields) for _, fields in entries] == [{b"e"}] * 3
     assert json.loads(entries[2][1][b"e"]) == {"type": "test_event", "v": 1, "data": {"name": "c", "n": 0}}
     assert redis_conn.hget(f"{key_prefix}:{{g1}}:meta", "version") == b"3"
+    assert [(r.version, r.ts) for r in store.load("g1")] == [(1, 1_700_000_000_001), (2, 1_700_000_000_001),
+                                                             (3, 1_700_000_000_002)]
+
+
+def test_a_log_written_with_the_time_in_a_field_reads_and_grows_as_before(store, redis_conn, key_prefix):
+    # what a server of before kept: ids "<version>-1", the time in a field ts
+    stream, meta = f"{key_prefix}:{{g1}}:stream", f"{key_prefix}:{{g1}}:meta"
+    for version, name, ts in ((1, "a", 1_600_000_000_000), (2, "b", 1_600_000_000_500)):
+        payload = json.dumps({"type": "test_event", "v": 1, "data": {"name": name, "n": 0}})
+        redis_conn.xadd(stream, {"e": payload, "ts": ts}, id=f"{version}-1")
+    redis_conn.hset(meta, mapping={"version": 2, "created": 1_600_000_000_000, "updated": 1_600_000_000_500})
+
+    assert [(r.version, r.ts, r.event.name) for r in store.load("g1")] == [
+        (1, 1_600_000_000_000, "a"), (2, 1_600_000_000_500, "b")]
+    assert store.append("g1", events("c"), 2) == 3
+    assert [(r.version, r.event.name) for r in store.tail("g1", 2)] == [(3, "c")]
+    assert [r.version for r in store.load("g1", after=1, upto=3)] == [2, 3]
+    assert [r.event.name for r in store.wait_for_events("g1", 1, timeout_s=1)] == ["b", "c"]
+    assert store.tail("g1", 4) is None
 
 
 def test_a_conflict_leaves_stream_meta_and_keys_untouched(store, redis_conn, key_prefix):
@@ -218,3 +238,19 @@ def test_a_resp3_client_reads_and_waits_like_a_resp2_one(redis_url, key_prefix):
 def test_a_prefix_that_would_break_the_hash_tags_is_refused(redis_conn):
     with pytest.raises(ValueError):
         RedisEventStore(redis_conn, TestCodec(), prefix="a{b}")
+
+
+def test_snapshots_are_kept_deflated_and_plain_ones_of_before_still_read(store, redis_conn, key_prefix):
+    from service.store.redis_snapshots import RedisSnapshotStore
+
+    snapshots = RedisSnapshotStore(redis_conn, key_prefix)
+    store.append("g1", events(*"abc"), 0)
+    state = {"hands": ["AC 2C 3C"] * 40, "note": "naïve ♠"}
+    snapshots.save("g1", 3, state)
+    [(member, score)] = redis_conn.zrange(f"{key_prefix}:{{g1}}:snap", 0, -1, withscores=True)
+    assert score == 3 and not member.startswith(b"{")
+    assert len(member) < len(json.dumps({"version": 3, "state": state}).encode()) / 2
+    assert snapshots.latest("g1") == (3, state)
+    # a snapshot kept as plain JSON, as the first servers kept them
+    redis_conn.zadd(f"{key_prefix}:{{g1}}:snap", {json.dumps({"version": 2, "state": {"x": 1}}): 2})
+    assert snapshots.latest("g1", upto=2) == (2, {"x": 1})

@@ -330,6 +330,18 @@ class EventStoreBehaviour:
             snapshots.save("g1", version, {})
         assert snapshots.latest("g1") is None
 
+    def test_a_game_keeps_its_newest_snapshots_only(self, store, snapshots):
+        store.append("g1", events(*"abcdef"), 0)
+        for version in (1, 3, 2, 5, 4):
+            snapshots.save("g1", version, {"at": version})
+        newest = sorted((1, 3, 2, 5, 4))[-snapshots.keep:]
+        kept = []
+        upto = 6
+        while (found := snapshots.latest("g1", upto)) is not None:
+            kept.append(found[0])
+            upto = found[0] - 1
+        assert sorted(kept) == newest and snapshots.latest("g1") == (5, {"at": 5})
+
     def test_deleting_snapshots_keeps_every_event(self, store, snapshots):
         store.append("g1", events("a", "b", "c"), 0)
         snapshots.save("g1", 3, {"x": 1})
@@ -544,10 +556,13 @@ class EngineEventsBehaviour:
     def batches(cls):
         return played_game("three-hand", seed=10)  # a game of 784 events that ends
 
-    def test_a_whole_game_comes_back_as_it_was_appended(self, make_store, batches):
-        from service.rules import events as codec
+    @pytest.mark.parametrize("codec_module", ["events", "codec"])  # the wire form kept as is, and packed
+    def test_a_whole_game_comes_back_as_it_was_appended(self, make_store, batches, codec_module):
+        import importlib
+
         from service.rules import game
 
+        codec = importlib.import_module(f"service.rules.{codec_module}")
         store = make_store(codec=codec)
         version = 0
         for batch in batches:
@@ -558,6 +573,23 @@ class EngineEventsBehaviour:
         assert [r.raw for r in recorded] == [{**codec.encode(e), "ts": r.ts, "version": r.version} for e, r in zip(appended, recorded)]
         assert game.replay(r.event for r in recorded) == game.replay(appended)
         assert game.replay(appended).status == "over"  # the game was played to its end
+
+    def test_a_log_begun_before_packing_reads_the_same_once_packed_events_follow(self, make_store, batches):
+        from service.rules import codec, events, game
+
+        store = make_store(codec=events)  # a server of before the packed form
+        half = len(batches) // 2
+        version = 0
+        for i, batch in enumerate(batches):
+            if i == half:
+                store.codec = codec  # the same game, carried on by a server that packs
+            version = store.append("g1", batch, version)
+        appended = [e for batch in batches for e in batch]
+        recorded = store.load("g1")
+        assert [r.event for r in recorded] == appended
+        assert [r.raw for r in recorded] == [{**events.encode(e), "ts": r.ts, "version": r.version}
+                                             for e, r in zip(appended, recorded)]
+        assert game.replay(r.event for r in recorded) == game.replay(appended)
 
     def test_the_engine_codec_refuses_an_event_type_it_does_not_know(self, make_store):
         from service.rules.events import UnknownEventType
@@ -603,27 +635,34 @@ class GameRepositoryBehaviour:
         while (found := snapshots_of(engine_store).latest("g1", upto)) is not None:
             snapshots.append(found[0])
             upto = found[0] - 1
-        assert sorted(snapshots) == crossed
+        assert sorted(snapshots) == crossed[-snapshots_of(engine_store).keep:]  # the newest only
 
     def test_load_state_at_every_version_equals_the_replay_with_or_without_snapshots(self, engine_store, batches):
         from service.store.repository import GameRepository
 
         repo = GameRepository(engine_store, snapshots_of(engine_store), snapshot_every=25)
         state = None
-        for batch in batches:
+        for batch in batches[:-1]:
             state = repo.save("g1", state, batch).state
         expected = states_after_every_version(batches)
-        assert snapshots_of(engine_store).latest("g1") is not None
+        assert state.status != "over" and snapshots_of(engine_store).latest("g1") is not None
         versions = sorted(set(range(1, state.version + 1, 13)) | {state.version})
         with_snapshots = {v: repo.load_state("g1", upto=v) for v in versions}
         assert with_snapshots == {v: expected[v] for v in versions}
-        assert repo.load_state("g1") == expected[state.version]
 
-        snapshots_of(engine_store).delete("g1")
+        # the last move ends the game: a finished game keeps its final state only, and reads the same
+        state = repo.save("g1", state, batches[-1]).state
+        assert state.status == "over"
+        assert snapshots_of(engine_store).latest("g1")[0] == state.version
+        assert snapshots_of(engine_store).latest("g1", upto=state.version - 1) is None
+        cold = GameRepository(engine_store, snapshots_of(engine_store), snapshot_every=25)  # an empty state cache
+        assert cold.load_state("g1") == expected[state.version]
+        assert cold.load_state("g1", upto=versions[-1]) == expected[versions[-1]]
+        assert snapshots_of(engine_store).latest("g1", upto=state.version - 1) is None, "a read left a snapshot"
+
         plain = GameRepository(engine_store, snapshots_of(engine_store), snapshot_every=10**9)  # replays, writes no snapshot
-        sample = versions[::8] + [state.version]  # each of these replays the log from its start
+        sample = versions[::8] + [versions[-1]]  # each of these replays the log from its start
         assert {v: plain.load_state("g1", upto=v) for v in sample} == {v: with_snapshots[v] for v in sample}
-        assert snapshots_of(engine_store).latest("g1") is None
 
     def test_load_state_leaves_a_snapshot_after_a_long_replay(self, engine_store, batches):
         from service.store.repository import GameRepository

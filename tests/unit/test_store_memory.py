@@ -24,7 +24,7 @@ class TestGameRepositoryInMemory(GameRepositoryBehaviour):
         return lambda codec=None, clock=None: InMemoryEventStore(codec or TestCodec(), clock=clock)
 
 
-def test_a_store_built_without_a_codec_uses_the_engine_events():
-    from service.rules import events
+def test_a_store_built_without_a_codec_packs_the_engine_events():
+    from service.rules import codec
 
-    assert InMemoryEventStore().codec is events
+    assert InMemoryEventStore().codec is codec
