@@ -33,10 +33,21 @@ def _read(name: str) -> bytes | None:
     return path.read_bytes() if path.is_file() else None
 
 
+#: the pages run only their own files and talk only to this server; nobody may frame them (a
+#: framed table could be clicked through), and no address, invitation or not, leaks as a referrer
+_PAGE_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; object-src 'none'; "
+                               "base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+}
+
+
 def _page(name: str) -> Response:
     resp = Response(_read(name), mimetype="text/html")
     # the page holds no data: every game is fetched by its scripts, so it may be cached a little
     resp.headers["Cache-Control"] = "public, max-age=300"
+    resp.headers.update(_PAGE_HEADERS)
     return resp
 
 
@@ -79,4 +90,5 @@ def web_asset(asset: str):
         raise ApiError(404, "not_found", f"no page asset {asset!r}")
     resp = Response(body, mimetype=_MEDIA[match.group(1)])
     resp.headers["Cache-Control"] = "public, max-age=300"
+    resp.headers["X-Content-Type-Options"] = "nosniff"
     return resp

@@ -120,3 +120,8 @@ def serious_violations(driver) -> list[str]:
     assert isinstance(result, list), result
     return [f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:5]}"
             for v in result if v["impact"] in ("serious", "critical")]
+
+
+def console_errors(driver) -> list[str]:
+    """The page's console errors since the last call (script errors, refused loads, policy violations)."""
+    return [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]

@@ -11,7 +11,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
 from finished import finished_game
-from helpers import AXE, Api, hand_cards, serious_violations, text_of, wait_for
+from helpers import AXE, Api, console_errors, hand_cards, serious_violations, text_of, wait_for
 
 AXE_SHA256 = "29348999450cdf2849a8e70b7912fc2da85a849da39c0d0d5394f51d4a9ed95c"
 
@@ -36,7 +36,7 @@ def test_no_serious_violation_on_the_four_pages(live_server, new_browser, width,
 
     driver.get(live_server + "/")
     wait_for(driver, lambda d: d.find_elements("css selector", "#games-table tbody tr"), what="the lobby")
-    assert serious_violations(driver) == [] and fits(driver)
+    assert serious_violations(driver) == [] and fits(driver) and console_errors(driver) == []
 
     # the table, as the player (the token is put where the lobby keeps it)
     driver.execute_script(
@@ -44,17 +44,17 @@ def test_no_serious_violation_on_the_four_pages(live_server, new_browser, width,
         " variant: 'gin-rami', seats: {0: {token: arguments[1], name: 'ann'}}, created: 1}}))", game_id, token)
     driver.get(f"{live_server}/play/{game_id}")
     wait_for(driver, lambda d: len(hand_cards(d)) >= 10, what="the table")
-    assert serious_violations(driver) == [] and fits(driver)
+    assert serious_violations(driver) == [] and fits(driver) and console_errors(driver) == []
 
     driver.get(f"{live_server}/watch/{game_id}")
     wait_for(driver, lambda d: text_of(d, "#connection") == "live", what="the spectator's page")
-    assert serious_violations(driver) == [] and fits(driver)
+    assert serious_violations(driver) == [] and fits(driver) and console_errors(driver) == []
 
     driver.get(f"{live_server}/replay/{replay_id}")
     wait_for(driver, lambda d: "created" in text_of(d, "#event-text"), what="the replay")
     driver.find_element("id", "last").click()
     wait_for(driver, lambda d: "Game over" in text_of(d, "#event-text"), what="the end of the replay")
-    assert serious_violations(driver) == [] and fits(driver)
+    assert serious_violations(driver) == [] and fits(driver) and console_errors(driver) == []
 
 
 def test_a_turn_is_played_with_the_keyboard_alone(live_server, new_browser):

@@ -49,3 +49,13 @@ def test_unknown_assets_and_malformed_game_ids_are_404_problems(api, path):
     assert resp.status_code == 404
     assert resp.mimetype == "application/problem+json"
     assert resp.get_json()["code"] == "not_found"
+
+
+def test_the_pages_run_only_their_own_files_and_cannot_be_framed(api):
+    for page in PAGES:
+        csp = api.get(page).headers["Content-Security-Policy"]
+        assert "default-src 'self'" in csp and "frame-ancestors 'none'" in csp
+        assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
+        html = api.get(page).get_data(as_text=True)
+        # so the pages hold no inline script or style for the policy to refuse
+        assert "<script>" not in html and "<style" not in html and " style=" not in html
