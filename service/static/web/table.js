@@ -501,7 +501,9 @@ function adviceForm() {
 function renderClock(view) {
   const limit = view.options.turn_timeout_s;
   const clock = $("#clock");
-  if (!limit || view.status !== "playing" || !state.turnStartedAt) { clock.textContent = ""; return; }
+  // the clock runs for people only: a bot's turn has none
+  const people = view.to_act.filter((seat) => view.players[seat] && !view.players[seat].bot);
+  if (!limit || view.status !== "playing" || !state.turnStartedAt || !people.length) { clock.textContent = ""; return; }
   const left = Math.max(0, Math.ceil(limit - (Date.now() - state.turnStartedAt) / 1000));
   clock.textContent = `Turn clock: ${left} s left of ${limit} s (then the basic bot moves for the player).`;
 }
