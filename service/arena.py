@@ -56,6 +56,9 @@ STREAM_ID = re.compile(r"^(0|[0-9]{1,15}-[0-9]{1,10})$")
 MATCH_WINDOW = 64
 #: attempts of one advance against other callers appending to the same match
 ADVANCE_ATTEMPTS = 50
+#: how often (ms) one process reads every game of a match in play, rather than trusting the marks
+#: of the games seen to end
+LOOK_EVERY_MS = 5_000
 
 
 # -- the service ---------------------------------------------------------------------------------
@@ -74,6 +77,8 @@ class ArenaService:
         self.clock_ms = clock_ms
         self.keepalive_s = keepalive_s
         self.stream_max_s = stream_max_s
+        #: when this process last read every game in play of each match (LOOK_EVERY_MS)
+        self._looked: dict[str, int] = {}
 
     # -- bot accounts ------------------------------------------------------------------------------
 
@@ -164,6 +169,8 @@ class ArenaService:
         if info is None:
             return
         if info.get("match_id"):
+            index = D.game_index(info["board"], info["table"], D.TABLES[state.variant])
+            self.store.mark_finished(info["match_id"], index, D.seat_points(state.results, len(players)))
             self.advance(info["match_id"])
         elif info.get("rated"):
             self._rate_game(game_id, state)
@@ -235,17 +242,16 @@ class ArenaService:
                 return state
             seed = self.store.match_seed(match_id)
             s, new = state, []
+            finished = self.store.finished(match_id)
+            if self.clock_ms() - self._looked.get(match_id, 0) >= LOOK_EVERY_MS:
+                # now and then, every game in play is read: one whose end was never marked (its
+                # process died in between) or that was never made is caught here
+                self._looked[match_id] = self.clock_ms()
+                finished.update(self._look_at_games(match_id, s, seed))
             for index in s.in_flight():
-                board, table = divmod(index, s.tables)
-                game_id = D.game_id_for(match_id, board, table)
-                try:
-                    gstate = self.games.state(game_id)
-                except GameNotFound:
-                    self._start_game(match_id, s, board, table, seed)  # started in the log, lost before it was made
-                    continue
-                if gstate.status == "over":
-                    event = D.decide_played(s, board, table, game_id,
-                                            D.seat_points(gstate.results, D.PARTICIPANTS[s.variant]))
+                if index in finished:
+                    board, table = divmod(index, s.tables)
+                    event = D.decide_played(s, board, table, D.game_id_for(match_id, board, table), finished[index])
                     if event is not None:
                         s = D.evolve(s, event)
                         new.append(event)
@@ -269,6 +275,21 @@ class ArenaService:
             else:
                 continue  # a game may have ended meanwhile: one more look costs little
         return self._load(match_id)
+
+    def _look_at_games(self, match_id: str, s: D.MatchState, seed: bytes) -> dict[int, list[int]]:
+        """Read every game of the match in play: (re)make those never made; the points of those over."""
+        over = {}
+        for index in s.in_flight():
+            board, table = divmod(index, s.tables)
+            try:
+                gstate = self.games.state(D.game_id_for(match_id, board, table))
+            except GameNotFound:
+                self._start_game(match_id, s, board, table, seed)  # started in the log, lost before it was made
+                continue
+            if gstate.status == "over":
+                over[index] = D.seat_points(gstate.results, D.PARTICIPANTS[s.variant])
+                self.store.mark_finished(match_id, index, over[index])
+        return over
 
     def _start_game(self, match_id: str, s: D.MatchState, board: int, table: int, seed: bytes) -> None:
         """Create the game of (board, table) once: its id is fixed, a second start finds the first game."""

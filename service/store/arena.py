@@ -10,6 +10,7 @@ appear among the games. Everything else is here:
 - ``<p>:arena:bot:{<name>}:games`` and ``:matches``: what the bot was seated in (sorted by time);
 - ``<p>:arena:game-of`` (game id -> its match, board and table, or that it is a rated game);
 - ``<p>:arena:match-seeds`` (match id -> its secret seed, until the match ends and reveals it);
+- ``<p>:arena:match:{<id>}:finished`` (game index -> points: the match's games seen to end);
 - ``<p>:arena:ratings:<variant>`` (name -> Glicko-2 rating JSON) and ``<p>:arena:rated`` (the
   rating periods applied, so that none is applied twice);
 - ``<p>:arena:challenges`` (id -> challenge JSON) and ``<p>:arena:matches`` (match ids by time).
@@ -107,6 +108,14 @@ class RedisArenaStore:
     def game_of(self, game_id: str) -> dict | None:
         raw = self.redis.hget(self._k("game-of"), game_id)
         return None if raw is None else json.loads(raw)
+
+    def mark_finished(self, match_id: str, index: int, points: list[int]) -> None:
+        """Record that the match's game ``index`` is over with these points (what advance records)."""
+        self.redis.hset(self._k("match", "{" + match_id + "}", "finished"), str(index), json.dumps(points))
+
+    def finished(self, match_id: str) -> dict[int, list[int]]:
+        raw = self.redis.hgetall(self._k("match", "{" + match_id + "}", "finished"))
+        return {int(_s(k)): json.loads(v) for k, v in raw.items()}
 
     def save_match_seed(self, match_id: str, seed: bytes, ts_ms: int) -> None:
         pipe = self.redis.pipeline(transaction=True)
