@@ -224,6 +224,13 @@ def deadwood(cards: Iterable[int | str]) -> int:
             pass
         else:
             if m.bit_count() == len(cards):
+                # deadwood_mask's no-set case inline (most hands): one call less
+                a = m & _SUIT
+                b = m >> 13 & _SUIT
+                c = m >> 26 & _SUIT
+                d = m >> 39
+                if not (a & b & (c | d)) | (c & d & (a | b)):
+                    return RUN_DW[a] + RUN_DW[b] + RUN_DW[c] + RUN_DW[d]
                 return deadwood_mask(m)
     return deadwood_mask(_cards.mask(cards))
 
@@ -237,6 +244,15 @@ def deadwood_after_discard(cards: Iterable[int | str]) -> int:
             pass
         else:
             if m.bit_count() == len(cards) and m:
+                # deadwood_after_discard_mask's no-set case inline (most hands): one call less
+                a = m & _SUIT
+                b = m >> 13 & _SUIT
+                c = m >> 26 & _SUIT
+                d = m >> 39
+                if not (a & b & (c | d)) | (c & d & (a | b)):
+                    delta = _DISCARD_DELTA
+                    return (RUN_DW[a] + RUN_DW[b] + RUN_DW[c] + RUN_DW[d]
+                            + min(delta[a], delta[b], delta[c], delta[d]))
                 return deadwood_after_discard_mask(m)
     return deadwood_after_discard_mask(_cards.mask(cards))
 

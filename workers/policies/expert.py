@@ -10,13 +10,15 @@ How it decides:
 * Opponent estimate (estimator.py). A probability for every unseen card to be in the
   opponent's hand. It gives the chance that a card lies in the stock (the draws that a hand
   value averages over), the chance that the opponent melds a card thrown to it (``meld_chance``),
-  and weighted opponent hands for the knock and the search (``sample``). A sampled hand that
-  could have knocked after the opponent's last discard, and did not, counts less
-  (``no_knock_weight``).
+  and opponent hands for the knock and the search (``sample``). A sampled hand is built for
+  about half as many turns as the opponent has played (``age_rate``: drawn cards, least
+  deadwood kept), so that it holds melds as a played hand does; one that could have knocked
+  after the opponent's last discard, and did not, is mostly drawn again (``no_knock_weight``).
 * Hand value (lower is better). A 10-card hand is valued by its expected deadwood after one more
   draw from the stock and the best discard (``e1``), minus a bonus for the chance that this draw
-  lets it knock or go gin. When the opponent may knock on its next turn (``urgency``, the chance
-  over the sampled opponent hands), the deadwood held now counts with that weight.
+  lets it knock or go gin. The deadwood held now counts with the chance that the opponent
+  knocks on its next turn (``urgency``, over the sampled opponent hands), and never less than
+  ``urgency_min``: a hand caught by a knock pays what it holds.
 * Discard: least hand value of the ten cards kept plus ``danger_weight`` times the chance that
   the opponent melds the card thrown.
 * Draw: the pile card (or the upcard) is taken when the best hand after taking it beats the
@@ -82,12 +84,13 @@ class ExpertParams:
     take_margin: float = 0.5      # points a pile card must save over a stock draw
     stock_draws: int = 0          # stock cards weighed against a pile card (0: every unseen card)
     no_knock_weight: float = 0.3  # weight of a sampled opponent hand that could have knocked
-    urgency_min: float = 0.0      # least weight of the deadwood held now in a hand's value
+    urgency_min: float = 0.4      # least weight of the deadwood held now in a hand's value
     age_turns: int = 8            # most turns of hand building given to a sampled opponent hand
     age_rate: float = 0.5  # turns of hand building per turn the opponent played
     sample_danger: bool = True    # danger from the sampled hands (else from the card probabilities)
     knock_margin: float = 0.0     # knock when its expectation beats playing on by this much
     later_decay: float = 2.0      # points a knock loses by waiting a turn (the opponent improves too)
+    knock_needs_gain: bool = True  # never knock when the knock itself is expected to lose
     play_on: bool = True          # weigh knocking against playing on (False: knock at any gain)
     gin_margin: float = 10.0      # a plain knock must beat the gin at hand by this much
     rollouts: bool = True         # search the close calls by playing the hand out
@@ -509,7 +512,7 @@ class ExpertPolicy:
             ev, cmd, least, melds = max(plans, key=lambda pl: pl[0])
             kept = k.hand & ~bit(cards.INDEX_OF[cmd.discard])
             wait = search.waiting_value(ev, least, kept) if p.play_on else -math.inf
-            if ev > 0 and ev >= wait + p.knock_margin:
+            if (ev > 0 or not p.knock_needs_gain) and ev >= wait + p.knock_margin:
                 knock_now = ("knock", cmd, melds, least, ev, wait)
             knock_option = ("knock", cmd, melds, least, ev, wait)
         options: list[tuple] = [("discard", c) for _, c in ranked[: p.candidates]]
