@@ -7,7 +7,7 @@ from __future__ import annotations
 from selenium.webdriver.common.by import By
 
 from finished import first_hand_played
-from helpers import Api, hand_cards, serious_violations, text_of, wait_for
+from helpers import Api, click_when_ready, codes, hand_cards, page_version, serious_violations, text_of, wait_for
 from test_resign import seat_in_browser
 
 DRAG = """
@@ -89,3 +89,30 @@ def test_the_next_hand_begins_by_saying_how_the_last_one_ended(live_server, new_
     assert api.call("POST", f"/games/{game_id}/moves", {"type": "pass_upcard"}, token=ann)[0] == 200
     assert api.call("POST", f"/games/{game_id}/moves", {"type": "draw_stock"}, token=bob)[0] == 200
     wait_for(driver, lambda d: text_of(d, "#turn") == "Hand 2. bob to play: discard (or knock).", what="the news gone")
+
+
+def test_the_unfolded_discard_pile_stays_unfolded_while_the_game_moves(live_server, new_browser):
+    api = Api(live_server)
+    status, created = api.call("POST", "/games", {"variant": "gin-rami", "seats": [{"name": "ann"}, {"name": "bob"}],
+                                                  "first_dealer": 1})
+    assert status == 201
+    game_id = created["game_id"]
+    ann, bob = (s["token"] for s in created["seats"])
+
+    def move(token, body):
+        status, answer = api.call("POST", f"/games/{game_id}/moves", body, token=token)
+        assert status == 200, answer
+        return answer
+
+    move(ann, {"type": "pass_upcard"})
+    move(bob, {"type": "pass_upcard"})
+    drawn = move(ann, {"type": "draw_stock"})
+    move(ann, {"type": "discard", "card": drawn["drawn_card"]})
+    driver = new_browser()
+    seat_in_browser(driver, live_server, game_id, ann, "ann")
+    click_when_ready(driver, "#discard-pile details summary", "the whole pile")
+    version = page_version(driver)
+    move(bob, {"type": "draw_stock"})
+    wait_for(driver, lambda d: page_version(d) > version, what="the table redrawn after bob's draw")
+    assert driver.execute_script("return document.querySelector('#discard-pile details').open")
+    assert len(codes(driver, "#discard-pile details .card")) == 2

@@ -23,6 +23,7 @@ const state = {
   turnStartedAt: null, // ms, the time of the latest event (the turn clock runs from it)
   busy: false,
   confirmResign: false,
+  pileOpen: false,
   message: "", // why the last move or advice was refused
   loadError: "", // why the view could not be fetched
 };
@@ -265,7 +266,9 @@ function renderPiles(view) {
   for (const m of legal("pass_upcard")) discard.append(el("div", {}, moveButton("Pass the upcard", m, "pass_upcard")));
   for (const m of legal("draw_discard")) discard.append(el("div", {}, moveButton(`Take the discard, ${label(view.discard_top)}`, m, "draw_discard")));
   if (view.discard_pile.length > 1) {
-    const det = el("details", {}, el("summary", { text: "Whole pile" }));
+    // the table is redrawn as the game moves: whether the pile is unfolded lives in the state
+    const det = el("details", { open: state.pileOpen, ontoggle: (e) => { state.pileOpen = e.target.open; } },
+      el("summary", { text: "Whole pile" }));
     const ul = el("ul", { class: "cards", "aria-label": "discard pile, bottom first" });
     for (const c of view.discard_pile) ul.append(el("li", {}, cardElement(c)));
     det.append(ul);
