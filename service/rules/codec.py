@@ -72,6 +72,14 @@ def pack(wire: dict) -> str:
                       separators=(",", ":"), ensure_ascii=False)
 
 
+#: per short or full type name and version: (type name, field names, the fields left out when None)
+_LAYOUTS = {
+    (PACKED_TYPES.get(cls.TYPE, cls.TYPE), cls.V): (cls.TYPE, _FIELDS[cls], frozenset(getattr(cls, "OMIT_IF_NONE", ())))
+    for cls in REGISTRY.values()
+}
+_LAYOUTS.update({(cls.TYPE, cls.V): _LAYOUTS[(PACKED_TYPES.get(cls.TYPE, cls.TYPE), cls.V)] for cls in REGISTRY.values()})
+
+
 def unpack(text: str | bytes) -> dict:
     """The wire form ``{"type", "v", "data"}`` of a stored event, packed or not."""
     stored = json.loads(text)
@@ -79,17 +87,23 @@ def unpack(text: str | bytes) -> dict:
         return stored
     if not isinstance(stored, list) or len(stored) < 2:
         raise UnknownEventType("a stored event is an object or a packed array")
-    type_name = _UNPACKED_TYPES.get(stored[0], stored[0])
-    cls = REGISTRY.get((type_name, stored[1]))
-    if cls is None:
-        raise UnknownEventType(f"unknown event type {type_name!r} version {stored[1]!r}")
-    names, values = _FIELDS[cls], stored[2:]
+    try:
+        type_name, names, omit = _LAYOUTS[stored[0], stored[1]]
+    except (KeyError, TypeError):
+        raise UnknownEventType(f"unknown packed event type {stored[0]!r} version {stored[1]!r}") from None
+    values = stored[2:]
     if len(values) > len(names):
         raise UnknownEventType(f"a packed {type_name} v{stored[1]} holds {len(values)} values for {len(names)} fields")
-    omit = getattr(cls, "OMIT_IF_NONE", ())
     data = {}
-    for i, name in enumerate(names):
-        value = _unpack_value(values[i]) if i < len(values) else None
+    for name, value in zip(names, values):
+        if value.__class__ is str:
+            if value[:1] == "~":
+                value = value[1:] if value[1:2] == "~" else [value[i:i + 2] for i in range(1, len(value), 2)]
+        elif value.__class__ is list:
+            value = [_unpack_value(v) for v in value]
         if not (value is None and name in omit):
             data[name] = value
+    for name in names[len(values):]:
+        if name not in omit:
+            data[name] = None
     return {"type": type_name, "v": stored[1], "data": data}
