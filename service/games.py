@@ -629,8 +629,9 @@ class GameService:
         advisor = roles.get("advisor")
         if is_advice and seat != advisor:
             raise Forbidden("only the advisor gives advice")
-        if not is_advice and seat == advisor and not isinstance(command, commands.Resign):
-            # the advisor plays no moves, but is a player of the game and may resign it
+        if not is_advice and seat == advisor and not isinstance(command, (commands.Resign, commands.SendClientSeed)):
+            # the advisor plays no moves, but is a player of the game and may resign it (and a
+            # client seed sent once the game is in play is the engine's to refuse: too late)
             raise Forbidden("the advisor sits out this hand and plays no moves")
 
     # -- the live stream -----------------------------------------------------------------------

@@ -161,8 +161,11 @@ def test_the_sweeper_deals_with_the_default_once_the_wait_runs_out(ctx, api):
     assert view["status"] == "playing" and view["client_seeds"] == ["ann", "", ""]  # the default
     # nothing is left to close, and a seed now is too late
     assert client_seed_deadlines(ctx, now_ms=seated_at + 60_000) == []
-    resp = api.post(f"/games/{game_id}/moves", json={"type": "client_seed", "client_seed": "bob"}, token=tokens[1])
-    assert resp.status_code == 409 and resp.get_json()["code"] == "client_seed_too_late"
+    # whatever their role (the advisor's included): the engine answers that it is too late
+    cat_token = resp.get_json()["token"]
+    for token in (tokens[1], cat_token):
+        late = api.post(f"/games/{game_id}/moves", json={"type": "client_seed", "client_seed": "late"}, token=token)
+        assert late.status_code == 409 and late.get_json()["code"] == "client_seed_too_late"
     state = ctx.repository.load_state(game_id)
     assert list(state.deck) != [] and state.deal_seed == fairness.deal_key(2, state.seed, ["ann", None, None])
 
