@@ -84,7 +84,7 @@ class ExpertParams:
     take_margin: float = 0.5      # points a pile card must save over a stock draw
     stock_draws: int = 0          # stock cards weighed against a pile card (0: every unseen card)
     no_knock_weight: float = 0.3  # weight of a sampled opponent hand that could have knocked
-    urgency_min: float = 0.4      # least weight of the deadwood held now in a hand's value
+    urgency_min: float = 0.7      # least weight of the deadwood held now in a hand's value
     age_turns: int = 8            # most turns of hand building given to a sampled opponent hand
     age_rate: float = 0.5  # turns of hand building per turn the opponent played
     sample_danger: bool = True    # danger from the sampled hands (else from the card probabilities)
