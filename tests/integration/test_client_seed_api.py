@@ -7,6 +7,7 @@ Bad seeds and late seeds are refused with problem+json and change nothing. The w
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
@@ -16,7 +17,7 @@ from support.gameplay import create_game
 from support.randomplay import choose_move
 from workers import jobs
 from workers.runner import build_context
-from workers.sweeper import client_seed_deadlines
+from workers.sweeper import Sweeper, client_seed_deadlines
 
 
 def play_out(game, rng: random.Random, limit: int = 3000) -> dict:
@@ -186,3 +187,25 @@ def test_a_game_of_bots_alone_is_dealt_at_once_even_with_a_wait(ctx):
     created = ctx.games.create_game({"variant": "gin-rami", "seats": [{"bot": "basic"}, {"bot": "random"}],
                                      "options": {"client_seed_wait_s": 30}})
     assert created["view"]["status"] == "playing" and created["view"]["hand_no"] == 1
+
+
+@pytest.mark.slow
+def test_the_worker_sweeper_thread_deals_by_itself_once_the_wait_runs_out(ctx):
+    """The thread of ``ginbox worker`` looks every second; the game waits 1 s for seats 0 and 1."""
+    created = ctx.games.create_game({"variant": "gin-rami", "seats": [{"name": "ann"}, {"name": "bob"}],
+                                     "options": {"client_seed_wait_s": 1}})
+    game_id = created["game_id"]
+    assert ctx.repository.load_state(game_id).awaited_seeds == (0, 1)
+    sweeper = Sweeper(ctx, tick_s=0.1)
+    sweeper.start()
+    try:
+        deadline = time.monotonic() + 30
+        while ctx.repository.load_state(game_id).status != "playing" and time.monotonic() < deadline:
+            time.sleep(0.1)
+    finally:
+        sweeper.stop()
+        sweeper.join(timeout=10)
+    state = ctx.repository.load_state(game_id)
+    assert state.status == "playing" and state.client_seeds == ("", "")
+    closed = [r.event for r in ctx.store.load(game_id) if type(r.event).TYPE == "client_seeds_closed"]
+    assert len(closed) == 1 and closed[0].seats == (0, 1) and closed[0].waited_s >= 1
