@@ -243,3 +243,15 @@ def test_a_game_recorded_before_client_seeds_replays_audits_and_answers_the_same
     exported = [json.loads(line) for line in api.get(f"/games/{game_id}/export").get_data(as_text=True).splitlines()]
     assert [(e["type"], e["v"], e["data"]) for e in exported] == [(r["type"], r["v"], r["data"]) for r in records]
 
+
+
+def test_the_export_can_come_on_standard_input(exported):
+    text = "".join(json.dumps(ln) + "\n" for ln in exported)
+    done = subprocess.run([sys.executable, "-m", "service.cli", "audit", "-"], input=text, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0 and "audit passed" in done.stdout, done.stdout + done.stderr
+    exported[-1]["data"]["scores"][1] += 1
+    text = "".join(json.dumps(ln) + "\n" for ln in exported)
+    done = subprocess.run([sys.executable, "-m", "service.cli", "audit", "-"], input=text, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 1 and "FAIL  replay" in done.stdout
