@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import importlib.resources
 import re
+import string
 from pathlib import Path
 
 from flask import Blueprint, Response
@@ -43,8 +44,27 @@ _PAGE_HEADERS = {
 }
 
 
+#: each page: the body in ``<name>.html``, its script and the modules it preloads; ``page.html``
+#: is the document around every body (its head, the style sheet and the icon), written once
+_PAGES = {
+    "lobby": ("lobby.js", ()),
+    "table": ("table.js", ("api.js", "cards.js")),
+    "replay": ("replay.js", ()),
+}
+
+
+@functools.lru_cache(maxsize=8)
+def _document(name: str) -> bytes:
+    """The whole HTML document of page ``name``: page.html around the page's body."""
+    script, preloads = _PAGES[name]
+    head = "".join(f'  <link rel="modulepreload" href="/web/{m}">\n' for m in preloads)
+    head += f'  <script type="module" src="/web/{script}"></script>\n'
+    shell = string.Template(_read("page.html").decode("utf-8"))
+    return shell.substitute(title=name, head=head, body=_read(f"{name}.html").decode("utf-8")).encode("utf-8")
+
+
 def _page(name: str) -> Response:
-    resp = Response(_read(name), mimetype="text/html")
+    resp = Response(_document(name), mimetype="text/html")
     # the page holds no data: every game is fetched by its scripts, so it may be cached a little
     resp.headers["Cache-Control"] = "public, max-age=300"
     resp.headers.update(_PAGE_HEADERS)
@@ -60,25 +80,25 @@ def _game_page(game_id: str, name: str) -> Response:
 @bp.get("/")
 def lobby_page():
     """The lobby: create, list, join and resume games."""
-    return _page("lobby.html")
+    return _page("lobby")
 
 
 @bp.get("/play/<game_id>")
 def play_page(game_id: str):
     """The table of a game, for a player whose seat token this browser holds."""
-    return _game_page(game_id, "table.html")
+    return _game_page(game_id, "table")
 
 
 @bp.get("/watch/<game_id>")
 def watch_page(game_id: str):
     """A game as a spectator sees it, live."""
-    return _game_page(game_id, "table.html")
+    return _game_page(game_id, "table")
 
 
 @bp.get("/replay/<game_id>")
 def replay_page(game_id: str):
     """A finished game, stepped event by event with every hand face up."""
-    return _game_page(game_id, "replay.html")
+    return _game_page(game_id, "replay")
 
 
 @bp.get("/web/<asset>")
