@@ -13,6 +13,8 @@ class PlayerSchema(Schema):
     budget_ms = fields.Integer()
     #: the bot account that plays the seat (the arena seats it)
     account = fields.String()
+    #: the match the game is a board of
+    match = fields.String()
 
 
 class CutSchema(Schema):

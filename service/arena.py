@@ -17,6 +17,7 @@ boards' games have ids fixed by (match, board, table), so none is started twice.
 
 from __future__ import annotations
 
+import contextvars
 import json
 import logging
 import re
@@ -24,6 +25,10 @@ import secrets
 import time
 from typing import Any, Callable, Iterator
 
+from rq import Retry
+from rq.exceptions import DuplicateJobError
+
+from service import bots
 from service.errors import (
     BotNameTaken,
     BotNotFound,
@@ -54,11 +59,45 @@ BOT_NAME = re.compile(r"^[A-Za-z0-9_-]{2,32}$")
 STREAM_ID = re.compile(r"^(0|[0-9]{1,15}-[0-9]{1,10})$")
 #: games of one match in play at once (each table of a board is a game)
 MATCH_WINDOW = 64
+#: games in play at once of a match of built-in policies alone (each is one job: see plays_whole)
+POLICY_MATCH_WINDOW = 16
+#: the job that plays a whole board game of built-in policies (workers/arena_jobs.py)
+PLAY_BOARD_GAME = "workers.arena_jobs.play_board_game"
+#: the longest a whole board game may take in its job (an expert thinks for its budget each move)
+BOARD_JOB_TIMEOUT_S = 600
+#: the game a job is playing whole, while it does: that game's own appends schedule nothing (the
+#: games its end starts in a match are scheduled as usual)
+PLAYING_WHOLE: contextvars.ContextVar[str | None] = contextvars.ContextVar("playing_whole", default=None)
 #: attempts of one advance against other callers appending to the same match
 ADVANCE_ATTEMPTS = 50
 #: how often (ms) one process reads every game of a match in play, rather than trusting the marks
 #: of the games seen to end
 LOOK_EVERY_MS = 5_000
+
+
+def plays_whole(state) -> bool:
+    """Whether a job plays this game whole: a match's board game whose every seat is a built-in policy."""
+    players = getattr(state, "players", None) or ()
+    return (getattr(state, "status", None) == "playing" and bool(players)
+            and all(isinstance(p, dict) and p.get("bot") and p.get("match") for p in players))
+
+
+def enqueue_board_game(queue, key_prefix: str, game_id: str, version: int) -> bool:
+    """Enqueue ``play_board_game(game_id, version)`` once per version; True if enqueued.
+
+    The game joins the bot queue's waiting set as a turn job's would, so that the sweeper
+    re-enqueues a turn of it if the job is lost with its worker.
+    """
+    queue.connection.zadd(bots.awaiting_key(key_prefix), {game_id: int(time.time() * 1000)})
+    try:
+        queue.enqueue(PLAY_BOARD_GAME, game_id, version, job_id=f"board-{bots.bot_job_id(game_id, version)[4:]}",
+                      unique=True, job_timeout=BOARD_JOB_TIMEOUT_S, result_ttl=bots.RESULT_TTL_S,
+                      failure_ttl=bots.FAILURE_TTL_S,
+                      retry=Retry(max=len(bots.RETRY_INTERVALS), interval=bots.RETRY_INTERVALS),
+                      description=f"board game {game_id} from version {version}")
+    except DuplicateJobError:
+        return False
+    return True
 
 
 # -- the service ---------------------------------------------------------------------------------
@@ -213,7 +252,10 @@ class ArenaService:
             raise InvalidMatch(f"the options do not fit {variant}: {err}") from None
         seed = secrets.token_bytes(32)
         match_id = secrets.token_urlsafe(12)
-        created = D.create(variant, options, participants, body["boards"], move_time, seed, self.window,
+        # a match of policies alone plays each game in one job: a few games in play keep the workers busy
+        window = self.window if any(p["kind"] == "bot" for p in participants) else min(self.window,
+                                                                                         POLICY_MATCH_WINDOW)
+        created = D.create(variant, options, participants, body["boards"], move_time, seed, window,
                            rated=body.get("rated", True))
         # the secret first: a match whose log exists always has its seed
         self.store.save_match_seed(match_id, seed, self.clock_ms())
@@ -297,8 +339,8 @@ class ArenaService:
         players = []
         for participant in D.seating(s.variant, table):
             p = s.participants[participant]
-            players.append({"name": p["name"], "bot": p["policy"]} if p["kind"] == "policy"
-                           else {"name": p["name"], "account": p["name"]})
+            players.append({"name": p["name"], "bot": p["policy"], "match": match_id} if p["kind"] == "policy"
+                           else {"name": p["name"], "account": p["name"], "match": match_id})
         spec = game.GameSpec(
             variant=s.variant, players=players, options={**s.options, **D.BOARD_OPTIONS},
             seed=D.board_seed(seed, board),

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from service.arena import ArenaService
+from service.arena import PLAYING_WHOLE, ArenaService, enqueue_board_game, plays_whole
 from service.bots import BotScheduler, bot_queue
 from service.config import Settings
 from service.connections import redis_client
@@ -87,12 +87,22 @@ class Components:
     arena: ArenaService | None = None
 
 
-def with_arena(scheduler: Callable[[str, Any], None], arena_of: Callable[[], ArenaService | None]):
-    """The scheduler, then the arena's look at the append (bot accounts to tell, a match to move on)."""
+def with_arena(scheduler: Callable[[str, Any], None], arena_of: Callable[[], ArenaService | None],
+               key_prefix: str = "ginbox"):
+    """The scheduler, then the arena's look at the append (bot accounts to tell, a match to move on).
+
+    A board game of built-in policies alone is played whole by one job (service.arena.plays_whole),
+    not a job per turn; the appends of that job schedule nothing.
+    """
+    queue = getattr(scheduler, "queue", None)
 
     def schedule(game_id: str, state) -> None:
         try:
-            scheduler(game_id, state)
+            if queue is not None and plays_whole(state):
+                if PLAYING_WHOLE.get() != game_id:
+                    enqueue_board_game(queue, key_prefix, game_id, state.version)
+            else:
+                scheduler(game_id, state)
         finally:
             arena = arena_of()
             if arena is not None:
@@ -126,7 +136,7 @@ def build(settings: Settings, *, bot_scheduler: Callable[[str, Any], None] | Non
     elif bot_scheduler is None:
         bot_scheduler = make_bot_scheduler(settings)
     arena_box: list[ArenaService] = []
-    bot_scheduler = with_arena(bot_scheduler, lambda: arena_box[0] if arena_box else None)
+    bot_scheduler = with_arena(bot_scheduler, lambda: arena_box[0] if arena_box else None, settings.key_prefix)
     index = RedisGameIndex(redis, settings.key_prefix)
     store = RedisEventStore(redis, prefix=settings.key_prefix, index=index)
     repository = GameRepository(store, RedisSnapshotStore(redis, settings.key_prefix), settings.snapshot_every)

@@ -1,0 +1,40 @@
+"""The RQ job that plays a whole board game of built-in policies: one job per game, not one per turn.
+
+A board's game whose every seat is a built-in policy (service.arena marks each player with its
+match) needs nobody outside the worker, so the arena schedules ``play_board_game(game_id,
+version)`` instead of one ``play_bot_turn`` job per turn: RQ's own bookkeeping of a job costs
+several times the turn itself. The job plays the turns one after another, each exactly as
+``play_bot_turn`` plays one (the same policy, view, seeded generator and expected version), and
+while it runs, the game's own appends schedule nothing (``service.arena.PLAYING_WHOLE``).
+
+It is as safe as the turn jobs: it does nothing if the game is no longer at ``version``, each
+move is appended with the version it was decided on, and a worker killed mid-game leaves the
+game in the bot queue's waiting set, from which the sweeper re-enqueues a turn job; that turn's
+append (made outside this job) schedules a new board job from the new version.
+"""
+
+from __future__ import annotations
+
+from service.arena import PLAYING_WHOLE
+from workers import jobs
+
+
+def play_board_game(game_id: str, version: int) -> str:
+    """Play the game's bot turns from ``version`` to its end (or until it moves on elsewhere)."""
+    ctx = jobs.context()
+    token = PLAYING_WHOLE.set(game_id)
+    turns = 0
+    try:
+        while True:
+            outcome = jobs.play_bot_turn(game_id, version)
+            if outcome != "moved":
+                break
+            turns += 1
+            version = ctx.store.version(game_id)
+    finally:
+        PLAYING_WHOLE.reset(token)
+    # the last append scheduled nothing: let the scheduler see the game as it stands (a game over
+    # leaves the waiting set; a game still waiting on a bot, if any, gets its job)
+    state = ctx.games.state(game_id)
+    ctx.games.bot_scheduler(game_id, state)
+    return f"{outcome} after {turns} turns"
