@@ -187,7 +187,7 @@ class ArenaService:
             if not entries:
                 if block is not None:
                     yield ": keep-alive\n\n"
-                block = int(max(1.0, min(self.keepalive_s, deadline - clock())) * 1000)
+                block = max(1, int(min(self.keepalive_s, deadline - clock()) * 1000))  # 0 would block for ever
 
     # -- what every append tells the arena -----------------------------------------------------------
 

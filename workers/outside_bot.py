@@ -4,6 +4,9 @@ It needs nothing but the standard library and a seat token::
 
     python -m workers.outside_bot http://127.0.0.1:8000 GAME_ID SEAT_TOKEN [--poll S] [--deadline S] [--max-wait S]
 
+(A bot account that plays many games at once, told of each turn by one event stream, is
+``workers/arena_bot.py``: it plays each turn with this module's ``choose``.)
+
 It polls its view, and when ``legal_moves`` is not empty it picks one: knock whenever a knock
 is listed (the discard that leaves the least deadwood), take the upcard or the discard only
 when ``POST /analysis/melds`` says it lowers its deadwood, and otherwise discard its highest
