@@ -8,6 +8,8 @@ const SEAT_KINDS = [
   ["you", "You"], ["open", "Open seat (someone joins)"],
   ["bot:basic", "Bot: basic"], ["bot:expert", "Bot: expert"], ["bot:random", "Bot: random"],
 ];
+/** Seconds the first deal waits for the client seeds of the seats this browser takes (then deals without them). */
+const CLIENT_SEED_WAIT_S = 30;
 let nextCursor = null;
 
 function el(tag, attrs = {}, ...children) {
@@ -62,13 +64,21 @@ function buildBody() {
     const v = optionalInt(key);
     if (v !== undefined) options[key] = v;
   }
+  // a seat taken here sends a client seed of this browser's making as soon as its table opens: the
+  // first deal waits for it (at most CLIENT_SEED_WAIT_S, then the server deals without it), so
+  // that every cut and deal depends on it as well as on the seed the server committed to
+  if (!decks() && seats.some((s) => s && !s.bot)) options.client_seed_wait_s = CLIENT_SEED_WAIT_S;
   if (Object.keys(options).length) body.options = options;
   if (form.elements.private.checked) body.private = true;
   const dealer = form.elements.first_dealer.value;
   if (dealer !== "" && body.variant === "gin-rami") body.first_dealer = Number(dealer);
-  const decks = form.elements.decks.value.trim();
-  if (decks) body.decks = JSON.parse(decks);
+  if (decks()) body.decks = JSON.parse(decks());
   return body;
+}
+
+/** The fixed decks typed in (lessons, puzzles, tests), or "". */
+function decks() {
+  return form.elements.decks.value.trim();
 }
 
 function describeError(err) {
