@@ -144,6 +144,9 @@ def test_the_smallest_match_request_plays_ten_boards_to_the_end_and_passes_its_a
         basic = (t0["points"][0] - t0["points"][1]) + (t1["points"][1] - t1["points"][0])
         assert board["scores"] == {"basic": pytest.approx(basic), "random": pytest.approx(-basic)}
     state = check_recorded_from_the_games(app, client, match_id)
+    # the live stream of a match that is over sends its last progress and ends
+    streamed = client.get(f"/matches/{match_id}/stream").get_data(as_text=True)
+    assert "event: progress" in streamed and '"status":"over"' in streamed and '"boards_done":10' in streamed
     audit = client.get(f"/matches/{match_id}/audit").get_json()
     assert audit["ok"] and len(audit["checks"]) == 11
     assert audit["seed"] == final["seed"]
