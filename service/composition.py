@@ -113,7 +113,8 @@ def with_arena(scheduler: Callable[[str, Any], None], arena_of: Callable[[], Are
 
 def build_arena(settings: Settings, redis, games: GameService) -> ArenaService:
     """The arena over its store, the matches' own log (a prefix of its own) and the games."""
-    match_prefix = f"{settings.key_prefix}-match"
+    # under the service's own prefix (a Redis ACL of `~<prefix>:*` covers it), apart from the games' keys
+    match_prefix = f"{settings.key_prefix}:match"
     matches = RedisEventStore(redis, codec=MatchCodec, prefix=match_prefix, index=RedisGameIndex(redis, match_prefix))
     return ArenaService(RedisArenaStore(redis, settings.key_prefix), matches, games,
                         keepalive_s=float(settings.extra.get("stream_keepalive_s", 5.0)),

@@ -1,7 +1,7 @@
 """The arena's Redis adapters: bot accounts, each bot's event stream, the matches' keys, ratings, challenges.
 
 A match's own log is a :class:`~service.store.redis_store.RedisEventStore` under a key prefix of its
-own (``<prefix>-match``, with the match codec of service.rules.duplicate), so that matches never
+own (``<prefix>:match``, with the match codec of service.rules.duplicate), so that matches never
 appear among the games. Everything else is here:
 
 - ``<p>:arena:bots`` (name -> profile JSON, with the SHA-256 of the bot's token) and
