@@ -144,6 +144,19 @@ def test_the_smallest_match_request_plays_ten_boards_to_the_end_and_passes_its_a
         basic = (t0["points"][0] - t0["points"][1]) + (t1["points"][1] - t1["points"][0])
         assert board["scores"] == {"basic": pytest.approx(basic), "random": pytest.approx(-basic)}
     state = check_recorded_from_the_games(app, client, match_id)
+    # each game of policies alone was played whole by one job, not a job per turn
+    from rq.registry import FinishedJobRegistry
+
+    from service.bots import bot_queue
+    from service.composition import queue_connection
+
+    queue = bot_queue(queue_connection(app.extensions["ginbox"].settings), app.extensions["ginbox"].settings.queue_name)
+    finished = FinishedJobRegistry(queue=queue).get_job_ids()
+    turns = sum(len(client.get(f"/games/{t['game_id']}/events?limit=1000").get_json()["events"])
+                for b in final["board_results"] for t in b["tables"])
+    assert sum(1 for j in finished if j.startswith("board-")) >= 20
+    # (a turn job appears only where the sweeper stepped in for a board job still queued)
+    assert sum(1 for j in finished if j.startswith("bot-")) < turns / 4
     # the live stream of a match that is over sends its last progress and ends
     streamed = client.get(f"/matches/{match_id}/stream").get_data(as_text=True)
     assert "event: progress" in streamed and '"status":"over"' in streamed and '"boards_done":10' in streamed
