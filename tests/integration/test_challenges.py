@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 
 def register(api, name: str) -> str:
     resp = api.post("/bots", json={"name": name})
@@ -64,3 +66,35 @@ def test_bad_challenges_are_refused_and_create_nothing(api):
     assert api.get("/bots/alpha").get_json()["games"] == 0
     resp = api.get("/bots/me/stream?once=1", token=alpha)
     assert "event:" not in resp.get_data(as_text=True)
+
+
+@pytest.mark.slow
+def test_a_game_between_two_bots_is_rated_once_it_is_over(api):
+    alpha, beta = register(api, "alpha"), register(api, "beta")
+    cid = api.post("/challenges", json={"to": "alpha", "variant": "gin-rami", "options": {"target_score": 1}},
+                   token=beta).get_json()["challenge_id"]
+    game_id = api.post(f"/challenges/{cid}/accept", token=alpha).get_json()["game_id"]
+    tokens = {"alpha": alpha, "beta": beta}
+    for _ in range(2000):
+        views = {name: api.get(f"/games/{game_id}", token=t).get_json() for name, t in tokens.items()}
+        if views["alpha"]["status"] == "over":
+            break
+        for name, view in views.items():
+            if view["legal_moves"]:
+                moves = view["legal_moves"]
+                move = next((m for m in moves if m["type"] == "knock"), moves[-1] if moves[0]["type"] == "take_upcard"
+                            else moves[0])
+                api.post(f"/games/{game_id}/moves", json=move, token=tokens[name],
+                         headers={"If-Match": f'"{view["version"]}"'})
+    final = api.get(f"/games/{game_id}").get_json()
+    assert final["status"] == "over"
+    ratings = {r["name"]: r for r in api.get("/ratings").get_json()["ratings"]}
+    assert set(ratings) == {"alpha", "beta"} and ratings["alpha"]["games"] == ratings["beta"]["games"] == 1
+    # one rating period from new ratings: the winner of the game (seat 0 is beta, the challenger) rises
+    points = [0, 0]
+    for result in final["hand_results"]:
+        if result.get("winner") is not None:
+            points[result["winner"]] += result["points"]
+    winner, loser = ("beta", "alpha") if points[0] > points[1] else ("alpha", "beta")
+    assert ratings[winner]["rating"] > 1500 > ratings[loser]["rating"]
+    assert api.get("/bots/alpha").get_json()["ratings"]["gin-rami"]["games"] == 1
