@@ -79,21 +79,30 @@ class BotSeatSchema(StrictSchema):
     budget_ms = StrictInteger(validate=validate.Range(min=10, max=5000))
 
 
+class AccountSeatSchema(StrictSchema):
+    """A seat for a bot account (POST /bots), which plays it with its own token."""
+
+    account = fields.String(required=True, validate=validate.Regexp(r"^[A-Za-z0-9_-]{2,32}$"))
+
+
 class SeatSpecField(fields.Field):
-    """One entry of ``seats``: a human seat, a bot seat or null (an open seat)."""
+    """One entry of ``seats``: a human seat, a bot seat, a bot account's seat or null (an open seat)."""
 
     def __init__(self, **kwargs):
         super().__init__(allow_none=True, **kwargs)
 
     def _deserialize(self, value, attr, data, **kwargs):
         if not isinstance(value, dict):
-            raise ValidationError("A seat is {'name': ...}, {'bot': ..., 'name'?: ...} or null.")
+            raise ValidationError("A seat is {'name': ...}, {'bot': ..., 'name'?: ...}, {'account': ...} or null.")
+        if "account" in value:
+            return _ACCOUNT_SEAT.load(value)
         return (_BOT_SEAT if "bot" in value else _HUMAN_SEAT).load(value)
 
 
 # built once: a schema instance holds no per-call state, and building one deep-copies its fields
 _BOT_SEAT = BotSeatSchema()
 _HUMAN_SEAT = HumanSeatSchema()
+_ACCOUNT_SEAT = AccountSeatSchema()
 
 
 class RolesSchema(StrictSchema):
@@ -148,6 +157,7 @@ class SeatInfoSchema(Schema):
     name = fields.String(allow_none=True, required=True)
     kind = fields.String(required=True)
     bot = fields.String()
+    account = fields.String()
     token = fields.String()
     invite = fields.String()
 

@@ -163,6 +163,25 @@ class ArenaService:
                 "created": bot["created"], "ratings": ratings, "games": games, "recent_games": recent_games,
                 "matches": matches, "recent_matches": recent_matches}
 
+    def seat_accounts(self, game_id: str, seats: dict[int, str]) -> None:
+        """Seat bot accounts at a new game (POST /games): each seat's token hash is its bot's.
+
+        Refuses an unknown account or one named twice before anything is written.
+        """
+        names = list(seats.values())
+        if len(set(names)) != len(names):
+            raise DuplicateParticipant("a bot account holds one seat of a game")
+        hashes = {}
+        for seat, name in seats.items():
+            bot = self.store.bot(name)
+            if bot is None:
+                raise UnknownParticipant(f"there is no bot account {name!r}")
+            hashes[str(seat)] = bot["token_hash"]
+        self.games.tokens.redis.hset(self.games.tokens.key(game_id), mapping=hashes)
+        for seat, name in seats.items():
+            self.store.seat_bot(name, "games", game_id, self.clock_ms())
+            self.store.notify(name, "game_started", {"game_id": game_id, "seat": seat})
+
     # -- a bot's stream --------------------------------------------------------------------------
 
     def stream(self, name: str, after: str | None, once: bool = False,

@@ -152,6 +152,7 @@ def build(settings: Settings, *, bot_scheduler: Callable[[str, Any], None] | Non
         advice=advice,
         keepalive_s=float(settings.extra.get("stream_keepalive_s", 5.0)),
         stream_max_s=float(settings.extra.get("stream_max_s", 300.0)),
+        account_seats=lambda game_id, seats: arena_box[0].seat_accounts(game_id, seats),
     )
     arena = build_arena(settings, redis, games)
     arena_box.append(arena)

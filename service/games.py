@@ -124,7 +124,8 @@ class GameService:
     def __init__(self, store, repository, tokens: TokenStore, *, index: GameIndex | None = None,
                  bot_scheduler: BotScheduler | None = None,
                  advice: AdviceLog | None = None, keepalive_s: float = 5.0, stream_max_s: float = 300.0,
-                 advice_poll_s: float = 1.0, id_factory: Callable[[], str] = new_game_id):
+                 advice_poll_s: float = 1.0, id_factory: Callable[[], str] = new_game_id,
+                 account_seats: Callable[[str, dict[int, str]], None] | None = None):
         self.store = store
         # the games newest first: a projection the store keeps as it appends
         self.index = index if index is not None else store.index
@@ -138,6 +139,9 @@ class GameService:
         self.keepalive_s = keepalive_s
         self.stream_max_s = stream_max_s
         self.id_factory = id_factory
+        #: seats bot accounts at a new game's seats (the arena: each seat's token is its bot's);
+        #: it refuses an unknown account before anything is written
+        self.account_seats = account_seats
 
     # -- helpers -------------------------------------------------------------------------------
 
@@ -212,6 +216,8 @@ class GameService:
         for i, seat in enumerate(body["seats"]):
             if seat is None:
                 players.append(None)
+            elif "account" in seat:
+                players.append({"name": seat["account"], "account": seat["account"]})
             elif "bot" in seat:
                 player = {"name": seat.get("name") or f"{seat['bot']}-bot-{i}", "bot": seat["bot"]}
                 if "budget_ms" in seat:
@@ -236,7 +242,13 @@ class GameService:
         )
         new_events = game.start(spec)
         game_id = self.id_factory()
-        tokens = {i: issue_token() for i, p in enumerate(players) if p is not None and "bot" not in p}
+        tokens = {i: issue_token() for i, p in enumerate(players)
+                  if p is not None and "bot" not in p and "account" not in p}
+        accounts = {i: p["account"] for i, p in enumerate(players) if p is not None and "account" in p}
+        if accounts:
+            if self.account_seats is None:
+                raise Forbidden("this server seats no bot accounts")
+            self.account_seats(game_id, accounts)
         # tokens first: a crash between the two writes leaves unused hashes, never a game
         # whose human seats nobody can prove to hold
         self.tokens.save(game_id, tokens)
@@ -247,6 +259,8 @@ class GameService:
             if p is None:
                 seats.append({"seat": i, "name": None, "kind": "open",
                               **({"invite": invites[i]} if i in invites else {})})
+            elif "account" in p:
+                seats.append({"seat": i, "name": p["name"], "kind": "account", "account": p["account"]})
             elif "bot" in p:
                 seats.append({"seat": i, "name": p["name"], "kind": "bot", "bot": p["bot"]})
             else:

@@ -101,3 +101,32 @@ def test_the_stream_tells_each_game_each_turn_and_resumes_after_last_event_id(ap
     assert stream_events(api, alpha, last_id=after_accept[-1][0]) == []
     bad = api.get("/bots/me/stream?once=1", token=alpha, headers={"Last-Event-ID": "yesterday"})
     assert bad.status_code == 422 and bad.get_json()["code"] == "invalid_last_event_id"
+
+
+def test_a_game_seats_a_bot_account_by_name_and_its_token_plays_there(api):
+    alpha = register(api, "alpha")
+    created = api.post("/games", json={"variant": "gin-rami", "first_dealer": 1,
+                                       "seats": [{"account": "alpha"}, {"name": "ann"}]})
+    assert created.status_code == 201, created.get_data(as_text=True)
+    body = created.get_json()
+    assert body["seats"][0] == {"seat": 0, "name": "alpha", "kind": "account", "account": "alpha"}
+    game_id = body["game_id"]
+    kinds = [e[1] for e in stream_events(api, alpha)]
+    assert kinds[0] == "game_started"
+    view = api.get(f"/games/{game_id}", token=alpha).get_json()
+    assert view["viewer"] == 0 and view["players"][0] == {"name": "alpha", "account": "alpha"}
+    # seat 0 is the non-dealer: alpha is to act, was told so, and plays with its token
+    assert view["to_act"] == [0] and "your_turn" in kinds
+    moved = api.post(f"/games/{game_id}/moves", json={"type": "pass_upcard"}, token=alpha,
+                     headers={"If-Match": f'"{view["version"]}"'})
+    assert moved.status_code == 200
+
+
+def test_unknown_or_doubled_accounts_are_refused_and_no_game_is_made(api):
+    register(api, "alpha")
+    unknown = api.post("/games", json={"variant": "gin-rami", "seats": [{"account": "nobody"}, {"name": "ann"}]})
+    assert unknown.status_code == 422 and unknown.get_json()["code"] == "unknown_participant"
+    twice = api.post("/games", json={"variant": "gin-rami", "seats": [{"account": "alpha"}, {"account": "alpha"}]})
+    assert twice.status_code == 422 and twice.get_json()["code"] == "duplicate_participant"
+    assert api.get("/games").get_json()["games"] == []
+    assert api.get("/bots/alpha").get_json()["games"] == 0
