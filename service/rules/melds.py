@@ -1,8 +1,7 @@
-"""Sets, runs, least deadwood and lay-offs: pure card maths.
+"""Sets, runs and least deadwood: pure card maths (lay-offs build on it in ``layoffs``).
 
-Implements RULES.md §1 "Cards" (ace low only), "Melds", "Knocking" (the knock limit and
-the knocker's canonical arrangement) and "Laying off" (own melds, then lay-offs onto the
-knocker's melds, chained run extensions included).
+Implements RULES.md §1 "Cards" (ace low only), "Melds" and "Knocking" (the knock limit and
+the knocker's canonical arrangement).
 
 How the fast path works. A hand is a 52-bit mask laid out suit-major (cards.py), so it
 splits into four 13-bit suit fields. Only two kinds of meld exist: runs, which live inside
@@ -33,10 +32,10 @@ from .errors import RulesError
 
 __all__ = [
     "DISCARD_DW", "MAX_HAND_CARDS", "MAX_MELDS", "MIN_MELD_CARDS", "RUN_DW",
-    "Arrangement", "Layoff", "MeldError",
+    "Arrangement", "MeldError",
     "arrangements_mask", "best_arrangement", "best_arrangement_mask", "check_melds", "deadwood",
-    "deadwood_after_discard", "deadwood_after_discard_mask", "deadwood_mask", "defender_deadwood_mask",
-    "is_meld", "is_run", "is_set", "knock_discards", "layoff_options", "resolve_layoffs",
+    "deadwood_after_discard", "deadwood_after_discard_mask", "deadwood_mask",
+    "is_meld", "is_run", "is_set", "knock_discards",
 ]
 
 #: the fewest cards in a meld (a set of three, a run of three)
@@ -68,16 +67,6 @@ class Arrangement:
     """Melds (each a tuple of card indexes) and the deadwood they leave."""
 
     melds: tuple[tuple[int, ...], ...]
-    deadwood_cards: tuple[int, ...]
-    deadwood: int
-
-
-@dataclass(frozen=True)
-class Layoff:
-    """The defender's own melds, lay-offs ``(card, knocker meld index)`` and deadwood left."""
-
-    melds: tuple[tuple[int, ...], ...]
-    layoffs: tuple[tuple[int, int], ...]
     deadwood_cards: tuple[int, ...]
     deadwood: int
 
@@ -357,7 +346,7 @@ def best_arrangement(cards: Iterable[int | str]) -> Arrangement:
 # --------------------------------------------------------------------------- single melds
 
 
-def _meld_kind(m: int, n: int) -> str | None:
+def meld_kind(m: int, n: int) -> str | None:
     """``"set"``, ``"run"`` or None for a mask ``m`` of ``n`` cards."""
     if n < MIN_MELD_CARDS:
         return None
@@ -389,19 +378,19 @@ def _strict_mask(cards: Iterable[int | str]) -> tuple[int, int] | None:
 def is_set(cards: Iterable[int | str]) -> bool:
     """Three or four cards of one rank."""
     got = _strict_mask(cards)
-    return got is not None and _meld_kind(*got) == "set"
+    return got is not None and meld_kind(*got) == "set"
 
 
 def is_run(cards: Iterable[int | str]) -> bool:
     """Three or more consecutive ranks of one suit, ace low only."""
     got = _strict_mask(cards)
-    return got is not None and _meld_kind(*got) == "run"
+    return got is not None and meld_kind(*got) == "run"
 
 
 def is_meld(cards: Iterable[int | str]) -> bool:
     """A set or a run."""
     got = _strict_mask(cards)
-    return got is not None and _meld_kind(*got) is not None
+    return got is not None and meld_kind(*got) is not None
 
 
 def check_melds(
@@ -435,7 +424,7 @@ def check_melds(
             if m >> i & 1:
                 raise MeldError("invalid_meld", f"{_cards.code(i)} appears twice in the meld {shown}")
             m |= 1 << i
-        if _meld_kind(m, len(indexes)) is None:
+        if meld_kind(m, len(indexes)) is None:
             raise MeldError("invalid_meld", f"{shown} is neither a set nor a run")
         if m & used:
             dup = ", ".join(_cards.codes_of(m & used))
@@ -445,95 +434,3 @@ def check_melds(
     out.sort()
     dead = tuple(_cards.cards_of(hand_mask & ~used))
     return tuple(out), dead, sum(_cards.VALUE[i] for i in dead)
-
-
-# --------------------------------------------------------------------------- lay-offs
-
-
-def layoff_options(defender: int, meld: Sequence[int]) -> list[int]:
-    """Masks of defender cards that can be laid off together onto one knocker meld (card indexes,
-    ascending), chained run extensions included; 0 (nothing laid off) comes first."""
-    m = 0
-    for card in meld:
-        m |= 1 << card
-    kind = _meld_kind(m, len(meld))
-    if kind is None:
-        raise MeldError("invalid_meld", f"{_cards.codes_of(m)} is neither a set nor a run")
-    if kind == "set":
-        if len(meld) == 4:
-            return [0]  # five of a rank do not exist
-        rank = meld[0] % 13
-        fourth = sum(1 << (13 * s + rank) for s in range(4)) & ~m
-        return [0, fourth] if defender & fourth else [0]
-    # a run: k cards below it and j above, each chain unbroken from the run's end
-    low, high = meld[0], meld[-1]
-    lows = [0]
-    card = low - 1
-    while card % 13 != 12 and card >= 0 and defender >> card & 1:
-        lows.append(lows[-1] | 1 << card)
-        card -= 1
-    highs = [0]
-    card = high + 1
-    while card % 13 != 0 and defender >> card & 1:
-        highs.append(highs[-1] | 1 << card)
-        card += 1
-    return [lo | hi for lo in lows for hi in highs]
-
-
-def resolve_layoffs(defender_mask: int, knocker_melds: Sequence[Sequence[int | str]]) -> Layoff:
-    """The defender's own melds and lay-offs that leave the least deadwood (RULES.md §1 "Laying off").
-
-    Lay-offs go onto the knocker's melds: the fourth card of a set of three, and cards
-    extending a run at either end, each laid-off card extending the run for the next.
-    Among the choices leaving the least deadwood the one taken lays off the fewest
-    cards (own melds come first), then the lowest sorted tuple of laid-off cards, then
-    gives each card (lowest first) the lowest meld index; own melds are the canonical
-    best_arrangement of the cards kept. Meld indexes refer to ``knocker_melds`` as given.
-    """
-    melds = [tuple(sorted(_cards.to_index(c) for c in meld)) for meld in knocker_melds]
-    for meld in melds:
-        for card in meld:
-            if defender_mask >> card & 1:
-                raise ValueError(f"{_cards.code(card)} is in both the defender's hand and a knocker meld")
-    options = [layoff_options(defender_mask, meld) for meld in melds]
-
-    # every assignment of disjoint lay-off options, one per knocker meld
-    found: dict[int, tuple[int, ...]] = {}  # laid-off mask -> meld index per card, card order
-
-    def walk(j: int, used: int, per_meld: list[int]) -> None:
-        if j == len(melds):
-            owners = tuple(
-                k for card in _cards.cards_of(used) for k, part in enumerate(per_meld) if part >> card & 1
-            )
-            if used not in found or owners < found[used]:
-                found[used] = owners
-            return
-        for opt in options[j]:
-            if not opt & used:
-                per_meld.append(opt)
-                walk(j + 1, used | opt, per_meld)
-                per_meld.pop()
-
-    walk(0, 0, [])
-
-    best_key = None
-    best_laid = 0
-    for laid in found:
-        cards_laid = tuple(_cards.cards_of(laid))
-        key = (deadwood_mask(defender_mask & ~laid), len(cards_laid), cards_laid)
-        if best_key is None or key < best_key:
-            best_key, best_laid = key, laid
-    kept = best_arrangement_mask(defender_mask & ~best_laid)
-    layoffs = tuple(zip(_cards.cards_of(best_laid), found[best_laid]))
-    return Layoff(kept.melds, layoffs, kept.deadwood_cards, kept.deadwood)
-
-
-def defender_deadwood_mask(defender_mask: int, knocker_melds: Sequence[Sequence[int]]) -> int:
-    """The defender's least deadwood after own melds and lay-offs onto the knocker's melds (card
-    indexes, ascending): resolve_layoffs(...).deadwood without choosing which lay-offs to show."""
-    laid_choices = [0]
-    for meld in knocker_melds:
-        options = layoff_options(defender_mask, meld)
-        if len(options) > 1:
-            laid_choices = [laid | opt for laid in laid_choices for opt in options if not laid & opt]
-    return min(deadwood_mask(defender_mask & ~laid) for laid in laid_choices)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from . import cards, melds
+from .layoffs import resolve_layoffs
 from .cards import DECK
 from .events import GameEnded, HandScored, Knocked, RolesAssigned
 from .setup import deal
@@ -84,7 +85,7 @@ def score_hand(state: GameState, knocker: int, laid: tuple, knocker_deadwood: in
     defender_hand = state.hands[defender]
     own_deadwood = melds.best_arrangement(cards.cards_of(defender_hand)).deadwood
     if kind == "knock":
-        lay = melds.resolve_layoffs(defender_hand, laid)
+        lay = resolve_layoffs(defender_hand, laid)
         defender_deadwood = lay.deadwood
         defender_melds, layoffs, defender_cards = lay.melds, lay.layoffs, lay.deadwood_cards
         if knocker_deadwood < defender_deadwood:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.rules import cards, melds
+from service.rules import cards, layoffs, melds
 from service.rules.errors import RulesError
 
 
@@ -230,7 +230,7 @@ def test_check_melds_rejects_a_run_round_the_ace_rules_1_cards():
 
 def test_run_with_the_seventh_spade_takes_a_six_rules_1_knocking():
     """RULES.md §1 "Knocking": 7C7D7H + 7S8S9STS takes a 6S."""
-    got = melds.resolve_layoffs(mask("6S 2D KH"), [hand("7C 7D 7H"), hand("7S 8S 9S TS")])
+    got = layoffs.resolve_layoffs(mask("6S 2D KH"), [hand("7C 7D 7H"), hand("7S 8S 9S TS")])
     # 6S goes onto the run (meld 1); left 2D KH = 2+10 = 12
     assert got.layoffs == ((cards.index("6S"), 1),)
     assert got.deadwood == 12
@@ -239,7 +239,7 @@ def test_run_with_the_seventh_spade_takes_a_six_rules_1_knocking():
 
 def test_set_of_four_sevens_leaves_the_six_rules_1_knocking():
     """RULES.md §1 "Knocking": 7C7D7H7S + 8S9STS does not take a 6S."""
-    got = melds.resolve_layoffs(mask("6S 2D KH"), [hand("7C 7D 7H 7S"), hand("8S 9S TS")])
+    got = layoffs.resolve_layoffs(mask("6S 2D KH"), [hand("7C 7D 7H 7S"), hand("8S 9S TS")])
     # nothing laid: 6+2+10 = 18
     assert got.layoffs == ()
     assert got.deadwood == 18
@@ -247,7 +247,7 @@ def test_set_of_four_sevens_leaves_the_six_rules_1_knocking():
 
 def test_fourth_card_is_laid_off_on_a_set_of_three_rules_1_laying_off():
     """RULES.md §1 "Laying off": a 4th card onto a set of three."""
-    got = melds.resolve_layoffs(mask("9S 4D"), [hand("9C 9D 9H")])
+    got = layoffs.resolve_layoffs(mask("9S 4D"), [hand("9C 9D 9H")])
     # 9S laid off, 4D left = 4
     assert got.layoffs == ((cards.index("9S"), 0),)
     assert got.deadwood == 4
@@ -256,14 +256,14 @@ def test_fourth_card_is_laid_off_on_a_set_of_three_rules_1_laying_off():
 def test_nothing_is_laid_off_on_a_set_of_four_rules_1_laying_off():
     """RULES.md §1 "Laying off": a set of four takes no card (no fifth card of a rank exists)."""
     # and 8C, TC of the same suit do not join a set: 8+10+4 = 22
-    got = melds.resolve_layoffs(mask("8C TC 4D"), [hand("9C 9D 9H 9S")])
+    got = layoffs.resolve_layoffs(mask("8C TC 4D"), [hand("9C 9D 9H 9S")])
     assert got.layoffs == ()
     assert got.deadwood == 22
 
 
 def test_run_extensions_chain_at_both_ends_rules_1_laying_off():
     """RULES.md §1 "Laying off": each laid-off card extends the run for the next."""
-    got = melds.resolve_layoffs(mask("3H 4H 8H 9H KC"), [hand("5H 6H 7H")])
+    got = layoffs.resolve_layoffs(mask("3H 4H 8H 9H KC"), [hand("5H 6H 7H")])
     # 4H then 3H below, 8H then 9H above; KC left = 10
     assert sorted(got.layoffs) == [(cards.index(c), 0) for c in ("3H", "4H", "8H", "9H")]
     assert got.deadwood == 10
@@ -271,7 +271,7 @@ def test_run_extensions_chain_at_both_ends_rules_1_laying_off():
 
 def test_broken_chain_leaves_the_far_card_rules_1_laying_off():
     """RULES.md §1 "Laying off": 3H cannot be laid off on 5H6H7H without 4H."""
-    got = melds.resolve_layoffs(mask("3H 9H KC"), [hand("5H 6H 7H")])
+    got = layoffs.resolve_layoffs(mask("3H 9H KC"), [hand("5H 6H 7H")])
     # neither 3H nor 9H touches the run: 3+9+10 = 22
     assert got.layoffs == ()
     assert got.deadwood == 22
@@ -279,15 +279,15 @@ def test_broken_chain_leaves_the_far_card_rules_1_laying_off():
 
 def test_no_lay_off_across_the_king_ace_boundary_rules_1_cards():
     """RULES.md §1 "Cards": AD does not extend JC QC KC, nor KC extend AD 2D 3D."""
-    got = melds.resolve_layoffs(mask("AD 5S"), [hand("JC QC KC")])
+    got = layoffs.resolve_layoffs(mask("AD 5S"), [hand("JC QC KC")])
     assert got.layoffs == () and got.deadwood == 1 + 5  # 6
-    got = melds.resolve_layoffs(mask("KC 5S"), [hand("AD 2D 3D")])
+    got = layoffs.resolve_layoffs(mask("KC 5S"), [hand("AD 2D 3D")])
     assert got.layoffs == () and got.deadwood == 10 + 5  # 15
 
 
 def test_defender_keeps_an_own_set_rather_than_laying_off_rules_1_laying_off():
     """RULES.md §1 "Laying off": own melds first; lay-offs only where they lower the deadwood."""
-    got = melds.resolve_layoffs(mask("8C 8D 8H 2S"), [hand("5H 6H 7H")])
+    got = layoffs.resolve_layoffs(mask("8C 8D 8H 2S"), [hand("5H 6H 7H")])
     # own set 8C8D8H leaves 2S = 2; laying off 8H instead would leave 8+8+2 = 18
     assert got.melds == (idx("8C 8D 8H"),)
     assert got.layoffs == ()
@@ -296,7 +296,7 @@ def test_defender_keeps_an_own_set_rather_than_laying_off_rules_1_laying_off():
 
 def test_defender_combines_own_melds_and_lay_offs_rules_1_laying_off():
     """RULES.md §1 "Laying off": own melds first, then lay-offs for what is left."""
-    got = melds.resolve_layoffs(mask("5H 6H 7H 8H QH"), [hand("9H TH JH"), hand("5C 5D 5S")])
+    got = layoffs.resolve_layoffs(mask("5H 6H 7H 8H QH"), [hand("9H TH JH"), hand("5C 5D 5S")])
     # own run 5H-8H, QH onto 9H TH JH (meld 0): nothing left = 0.
     # Laying 5H on the set instead also leaves 0 but lays off two cards, not one.
     assert got.melds == (idx("5H 6H 7H 8H"),)
@@ -306,7 +306,7 @@ def test_defender_combines_own_melds_and_lay_offs_rules_1_laying_off():
 
 def test_defender_cuts_an_own_set_of_four_to_start_a_chain_rules_1_laying_off():
     """RULES.md §1 "Laying off": the combination with the least deadwood is applied."""
-    got = melds.resolve_layoffs(mask("8C 8D 8H 8S 7H KC"), [hand("9H TH JH")])
+    got = layoffs.resolve_layoffs(mask("8C 8D 8H 8S 7H KC"), [hand("9H TH JH")])
     # own 8C8D8H8S:                      left 7H KC = 7+10 = 17
     # own 8C8D8S, lay off 8H then 7H:    left KC    = 10    <- least
     assert got.melds == (idx("8C 8D 8S"),)
@@ -317,18 +317,18 @@ def test_defender_cuts_an_own_set_of_four_to_start_a_chain_rules_1_laying_off():
 def test_card_fitting_two_melds_goes_to_the_lowest_meld_index_rules_1_laying_off():
     """RULES.md §1 "Laying off": a card fitting two melds is given to one, deterministically."""
     # 6S extends 3S4S5S upwards and 7S8S9S downwards; either way 2D is left = 2
-    got = melds.resolve_layoffs(mask("6S 2D"), [hand("7S 8S 9S"), hand("3S 4S 5S")])
+    got = layoffs.resolve_layoffs(mask("6S 2D"), [hand("7S 8S 9S"), hand("3S 4S 5S")])
     assert got.layoffs == ((cards.index("6S"), 0),)
     assert got.deadwood == 2
 
 
 def test_gap_between_two_runs_is_filled_from_both_sides_rules_1_laying_off():
     """RULES.md §1 "Laying off": 6S 7S 8S between 3S-5S and 9S-JS all go."""
-    got = melds.resolve_layoffs(mask("6S 7S 8S 2D"), [hand("3S 4S 5S"), hand("9S TS JS")])
+    got = layoffs.resolve_layoffs(mask("6S 7S 8S 2D"), [hand("3S 4S 5S"), hand("9S TS JS")])
     # 6S 7S 8S is itself a run, so own meld first: left 2D = 2, no lay-off needed
     assert got.deadwood == 2
     assert got.layoffs == ()
-    got = melds.resolve_layoffs(mask("6S 8S 2D"), [hand("3S 4S 5S"), hand("9S TS JS")])
+    got = layoffs.resolve_layoffs(mask("6S 8S 2D"), [hand("3S 4S 5S"), hand("9S TS JS")])
     # 6S onto 3S-5S, 8S onto 9S-JS: left 2D = 2
     assert sorted(got.layoffs) == [(cards.index("6S"), 0), (cards.index("8S"), 1)]
     assert got.deadwood == 2

@@ -16,7 +16,7 @@ from itertools import combinations
 
 import pytest
 
-from service.rules import cards, melds
+from service.rules import cards, layoffs, melds
 
 N_HANDS = 10_000
 SEED = 20_240_611
@@ -200,7 +200,7 @@ def test_resolve_layoffs_matches_exhaustive_search():
         knocker = _draw(rng, 10)
         knocker_melds = [list(m) for m in melds.best_arrangement(knocker).melds]
         defender = _draw(rng, 10, exclude=frozenset(knocker))
-        result = melds.resolve_layoffs(cards.mask(defender), knocker_melds)
+        result = layoffs.resolve_layoffs(cards.mask(defender), knocker_melds)
         expected = brute_layoff_deadwood(frozenset(defender), knocker_melds)
         where = (cards.codes_of(cards.mask(defender)), knocker_melds)
         assert result.deadwood == expected, where

@@ -16,6 +16,7 @@ import pytest
 
 from service.rules import cards as C
 from service.rules import game as G
+from service.rules import layoffs
 from service.rules import melds as M
 from service.rules import views
 from service.rules.commands import (
@@ -233,7 +234,7 @@ def test_expert_lays_out_the_set_of_four_so_the_opponents_known_six_cannot_be_la
     # the premise, checked with the engine: the canonical arrangement would let 6S be laid off
     canonical = M.best_arrangement(expert_hand).melds
     defender = table.state.hands[1]
-    assert M.resolve_layoffs(defender, canonical).deadwood < M.resolve_layoffs(
+    assert layoffs.resolve_layoffs(defender, canonical).deadwood < layoffs.resolve_layoffs(
         defender, [[C.index(c) for c in m] for m in move.melds]).deadwood
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from service.rules import cards
 from service.rules import game as G
-from service.rules import melds
+from service.rules import layoffs, melds
 from service.rules import views
 from workers.arena import Table
 from workers.policies import BasicPolicy
@@ -82,6 +82,6 @@ def test_the_experts_knock_maths_is_the_engines_scoring_maths():
         best = melds.best_arrangement_mask(knocker)
         assert best.melds in {tuple(sorted(a.melds)) for a in arrangements}
         for arrangement in arrangements:
-            assert melds.defender_deadwood_mask(defender, arrangement.melds) == (
-                melds.resolve_layoffs(defender, arrangement.melds).deadwood
+            assert layoffs.defender_deadwood_mask(defender, arrangement.melds) == (
+                layoffs.resolve_layoffs(defender, arrangement.melds).deadwood
             )

@@ -62,8 +62,8 @@ from service.rules.melds import (
     arrangements_mask,
     deadwood_after_discard_mask,
     deadwood_mask,
-    defender_deadwood_mask,
 )
+from service.rules.layoffs import defender_deadwood_mask
 
 from .estimator import EstimatorParams, OpponentModel
 from .knowledge import Knowledge, bit, read

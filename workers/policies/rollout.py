@@ -17,8 +17,8 @@ from service.rules.melds import (
     best_arrangement_mask,
     deadwood_after_discard_mask,
     deadwood_mask,
-    defender_deadwood_mask,
 )
+from service.rules.layoffs import defender_deadwood_mask
 
 # discard order of the basic habit: highest value first, then highest rank, then lowest index
 _THROW_ORDER = sorted(range(52), key=lambda c: (-VALUE[c], -(c % 13), c))
