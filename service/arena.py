@@ -392,7 +392,30 @@ class ArenaService:
         self.games.bot_scheduler(game_id, saved.state)
         return True
 
+    def sealed(self, game_id: str) -> bool:
+        """Whether the game reads only for its seats: a game of a match still in play.
+
+        The match's other tables play the same deal, so a reader other than the game's seats
+        (a spectator, or a bot reading another table's game) would learn it. Once the match is
+        over its games read like any finished game. GameService asks this of every reader that
+        holds no seat of the game (composition injects it).
+        """
+        info = self.store.game_of(game_id)
+        match_id = info.get("match_id") if info else None
+        if not match_id or self.store.match_over(match_id):
+            return False
+        try:
+            state = self._load(match_id)
+        except MatchNotFound:
+            return False
+        if state.status == "over":
+            # over before it was recorded so (a process stopped in between, or an older match)
+            self.store.mark_match_over(match_id)
+            return False
+        return True
+
     def _match_over(self, match_id: str, s: D.MatchState) -> None:
+        self.store.mark_match_over(match_id)
         for p in s.participants:
             if p["kind"] == "bot":
                 self.store.notify(p["name"], "match_over", {"match_id": match_id})

@@ -119,6 +119,10 @@ class BotTokenRequired(Unauthorized, code="bot_token_required"):
     """The request needs a bot account's token, and none (or an unknown one) was presented."""
 
 
+class MatchGameSealed(Forbidden, code="match_game_sealed"):
+    """A game of a match in play reads only for its seats (the other tables play the same deal)."""
+
+
 class NotChallenged(Forbidden, code="not_challenged"):
     """Only the bot a challenge is addressed to may accept or decline it."""
 

@@ -28,6 +28,7 @@ from service.errors import (
     IdempotencyKeyReused,
     InvalidVersion,
     InviteRequired,
+    MatchGameSealed,
     SeatNotFound,
     Unauthorized,
     VersionMismatch,
@@ -125,7 +126,8 @@ class GameService:
                  bot_scheduler: BotScheduler | None = None,
                  advice: AdviceLog | None = None, keepalive_s: float = 5.0, stream_max_s: float = 300.0,
                  advice_poll_s: float = 1.0, id_factory: Callable[[], str] = new_game_id,
-                 account_seats: Callable[[str, dict[int, str]], None] | None = None):
+                 account_seats: Callable[[str, dict[int, str]], None] | None = None,
+                 sealed: Callable[[str], bool] | None = None):
         self.store = store
         # the games newest first: a projection the store keeps as it appends
         self.index = index if index is not None else store.index
@@ -142,6 +144,9 @@ class GameService:
         #: seats bot accounts at a new game's seats (the arena: each seat's token is its bot's);
         #: it refuses an unknown account before anything is written
         self.account_seats = account_seats
+        #: whether a game reads only for its seats (the arena: a game of a match still in play);
+        #: by default no game is sealed
+        self.sealed = sealed or (lambda game_id: False)
 
     # -- helpers -------------------------------------------------------------------------------
 
@@ -160,9 +165,20 @@ class GameService:
             raise GameNotFound(game_id) from None
 
     def seat_for(self, game_id: str, token: str | None) -> int | None:
-        """The seat a token belongs to (None for no token); Unauthorized for a token of no seat."""
-        if token is None:
-            return None
+        """The seat of a reader's token (None for no token: a spectator).
+
+        MatchGameSealed for anyone but a seat of a sealed game; Unauthorized for a token of no seat.
+        """
+        seat = self.tokens.seat_of(game_id, token) if token is not None else None
+        if seat is None and self.sealed(game_id):
+            raise MatchGameSealed("this game is a board of a match in play: only its seats may read it "
+                                  "until the match is over")
+        if token is not None and seat is None:
+            raise Unauthorized("this token is not a seat token of this game")
+        return seat
+
+    def _seat_of(self, game_id: str, token: str) -> int:
+        """The seat a player's token belongs to; Unauthorized for a token of no seat."""
         seat = self.tokens.seat_of(game_id, token)
         if seat is None:
             raise Unauthorized("this token is not a seat token of this game")
@@ -178,6 +194,8 @@ class GameService:
         games, next_cursor = self.index.list_games(status, variant, cursor, limit)
         listed = []
         for entry in games:
+            if self.sealed(entry["game_id"]):
+                continue  # a board of a match in play: listed once the match is over
             summary = entry.get("summary")
             if summary is None:
                 try:
@@ -352,6 +370,10 @@ class GameService:
 
     def _finished(self, game_id: str):
         state = self.state(game_id)
+        if self.sealed(game_id):
+            # the seed deals every table of the board: not even a seat has it before the match ends
+            raise MatchGameSealed("this game is a board of a match in play: its audit and export wait "
+                                  "for the match's end")
         if state.status != "over":
             raise GameNotOver("this is only available once the game is over")
         return state
@@ -461,7 +483,7 @@ class GameService:
         recent = self.repository.recent_state(game_id)
         state, state_read = (recent, False) if recent is not None else (self.state(game_id), True)
         try:
-            seat = self.seat_for(game_id, incoming.token())
+            seat = self._seat_of(game_id, incoming.token())
         except Exception:  # whatever refused the caller (no token, a token of no seat)
             if not state_read:
                 self.state(game_id)  # a game the log does not hold is not found, whoever asks
@@ -513,7 +535,7 @@ class GameService:
     def give_advice(self, game_id: str, incoming: Incoming) -> Answer:
         """Record the advice (an Advise command) of the seat of the token presented; the advisor's view."""
         state = self.state(game_id)
-        seat = self.seat_for(game_id, incoming.token())
+        seat = self._seat_of(game_id, incoming.token())
         req = incoming.request()
         key, fingerprint = req.idempotency.for_seat(seat) if req.idempotency is not None else (None, None)
         return self._give_advice(game_id, seat, req.command, req.expected_versions, key, fingerprint, state)

@@ -93,6 +93,11 @@ _ARENA = {
     "bot_token_required": _t(401, "Bot token needed",
                              "This request needs a bot account's token (`Authorization: Bearer <token>`, as "
                              "given once by `POST /bots`); the one presented is missing or no bot's."),
+    "match_game_sealed": _t(403, "Match game sealed",
+                            "This game is a board of a duplicate match still in play: the match's other tables "
+                            "play the same deal, so until the match is over only the game's seats (their seat "
+                            "tokens, or the bot account's token that plays a seat) may read it. Its audit and "
+                            "export wait for the match's end for everyone. Nothing changed."),
     "not_challenged": _t(403, "Not the challenged bot",
                          "Only the bot a challenge is addressed to may accept or decline it; another bot's "
                          "token changes nothing."),

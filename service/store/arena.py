@@ -117,6 +117,14 @@ class RedisArenaStore:
         raw = self.redis.hgetall(self._k("match", "{" + match_id + "}", "finished"))
         return {int(_s(k)): json.loads(v) for k, v in raw.items()}
 
+    def mark_match_over(self, match_id: str) -> None:
+        """Record that the match is over: its games read like any other from now on."""
+        self.redis.sadd(self._k("matches-over"), match_id)
+
+    def match_over(self, match_id: str) -> bool:
+        """Whether the match was recorded as over (one that ended before the record existed is not)."""
+        return bool(self.redis.sismember(self._k("matches-over"), match_id))
+
     def save_match_seed(self, match_id: str, seed: bytes, ts_ms: int) -> None:
         pipe = self.redis.pipeline(transaction=True)
         pipe.hset(self._k("match-seeds"), match_id, seed.hex())
