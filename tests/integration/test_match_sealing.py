@@ -90,7 +90,6 @@ def sealed_for(client, game_id: str, token: str | None) -> None:
         assert resp.headers["Content-Type"].startswith("application/problem+json")
 
 
-@pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_a_match_in_play_reads_only_for_its_seats_and_everyone_reads_it_once_it_is_over(app, client, base,
                                                                                        workers, tmp_path):
