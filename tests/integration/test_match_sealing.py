@@ -11,15 +11,14 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 
 import pytest
-from werkzeug.serving import make_server
-
-from service.rules import duplicate as D
 from support.apiclient import ValidatingClient
 from test_arena_outside_bots import bot_process
 from test_matches import Workers, wait_over
+from werkzeug.serving import make_server
+
+from service.rules import duplicate as D
 
 #: every read route of a game (the stream answers once it has caught up)
 READ_ROUTES = ("", "/events", "/state?version=1", "/stream?once=1", "/advice", "/audit", "/export")
