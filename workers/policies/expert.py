@@ -505,7 +505,7 @@ class ExpertPolicy:
             ev, cmd, least, melds = max(plans, key=lambda pl: pl[0])
             gins = [pl for pl in plans if pl[2] == 0]
             if gins and (least == 0 or ev < gins[0][0] + p.gin_margin):
-                return _fresh(gins[0][1], "gin")
+                return _fresh(gins[0][1], "gin, the ten cards left all meld")
         ranked = search.ranked_discards(k.hand, forbidden=k.taken)
         knock_now = None
         if plans:
