@@ -50,6 +50,7 @@ def expected_deck(seed_hex: str, client_seeds: list, hand_no: int) -> list[str]:
     return fairness.deck_for_hand(key, hand_no)
 
 
+@pytest.mark.slow
 def test_seeds_sent_by_move_and_with_the_claim_make_the_decks_and_the_game_audits_green(api):
     game = create_game(api, "gin-rami", [{"name": "ann"}, None], options={"client_seed_wait_s": 600})
     view = game.view(0)

@@ -97,6 +97,7 @@ def _renumber(lines: list[dict]) -> list[dict]:
     return lines
 
 
+@pytest.mark.slow
 def test_the_installed_command_passes_a_real_export_and_needs_no_server_library(exported, tmp_path):
     path = _write(tmp_path, exported)
     # the console script itself, with no Redis, web framework or test library imported
