@@ -16,7 +16,7 @@ from werkzeug.serving import make_server
 
 from service.rules import duplicate as D
 from support.apiclient import ValidatingClient
-from test_matches import REPO, Workers, check_recorded_from_the_games, wait_over
+from test_matches import REPO, worker_pool, check_recorded_from_the_games, wait_over
 
 pytestmark = pytest.mark.slow
 BOARDS = 20
@@ -50,7 +50,7 @@ def base(app):
 
 @pytest.fixture
 def workers(settings, tmp_path):
-    w = Workers(settings, tmp_path)
+    w = worker_pool(settings, tmp_path)
     yield w
     w.stop_all()
 

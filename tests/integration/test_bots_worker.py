@@ -10,10 +10,6 @@ JSON gives the final scores.
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -40,6 +36,7 @@ from service.rules.events import (
     UpcardTaken,
 )
 from support.apiclient import ValidatingClient
+from support.servers import WorkerPool
 
 REPO = Path(__file__).resolve().parents[2]
 GAME_DEADLINE_S = 240
@@ -63,45 +60,10 @@ def client(app):
     return ValidatingClient(app)
 
 
-class WorkerProcess:
-    """A ``ginbox worker`` child in its own process group (so kill -9 takes all of it)."""
-
-    def __init__(self, settings: Settings, tmp_path: Path):
-        self.env = dict(
-            os.environ,
-            REDIS_URL=settings.redis_url,
-            GINBOX_KEY_PREFIX=settings.key_prefix,
-            GINBOX_QUEUE=settings.queue_name,
-            GINBOX_BOT_STALL_S=str(settings.bot_stall_s),
-        )
-        self.tmp_path = tmp_path
-        self.procs: list[subprocess.Popen] = []
-
-    def start(self) -> subprocess.Popen:
-        log = open(self.tmp_path / f"worker{len(self.procs)}.log", "wb")
-        proc = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], cwd=REPO, env=self.env,
-                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        self.procs.append(proc)
-        return proc
-
-    def kill9(self, proc: subprocess.Popen) -> None:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(10)
-
-    def stop_all(self) -> None:
-        for proc in self.procs:
-            if proc.poll() is None:
-                try:
-                    os.killpg(proc.pid, signal.SIGTERM)
-                    proc.wait(10)
-                except (subprocess.TimeoutExpired, ProcessLookupError):
-                    os.killpg(proc.pid, signal.SIGKILL)
-                    proc.wait(10)
-
-
 @pytest.fixture
 def workers(settings, tmp_path):
-    w = WorkerProcess(settings, tmp_path)
+    w = WorkerPool(settings.redis_url, settings.key_prefix, tmp_path, GINBOX_QUEUE=settings.queue_name,
+                   GINBOX_BOT_STALL_S=settings.bot_stall_s)
     yield w
     w.stop_all()
 

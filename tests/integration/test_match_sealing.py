@@ -15,7 +15,7 @@ import threading
 import pytest
 from support.apiclient import ValidatingClient
 from test_arena_outside_bots import bot_process
-from test_matches import Workers, wait_over
+from test_matches import wait_over, worker_pool
 from werkzeug.serving import make_server
 
 from service.rules import duplicate as D
@@ -57,7 +57,7 @@ def base(app):
 
 @pytest.fixture
 def workers(settings, tmp_path):
-    w = Workers(settings, tmp_path)
+    w = worker_pool(settings, tmp_path)
     yield w
     w.stop_all()
 

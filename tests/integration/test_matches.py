@@ -8,10 +8,6 @@ create nothing.
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -22,6 +18,7 @@ from service.config import Settings
 from service.rules import duplicate as D
 from service.rules.ratings import rate_period
 from support.apiclient import ValidatingClient
+from support.servers import WorkerPool
 
 REPO = Path(__file__).resolve().parents[2]
 MATCH_DEADLINE_S = 400
@@ -45,40 +42,15 @@ def client(app):
     return ValidatingClient(app)
 
 
-class Workers:
-    """``ginbox worker`` children, each in its own process group (so kill -9 takes all of it)."""
-
-    def __init__(self, settings: Settings, tmp_path: Path):
-        self.env = dict(os.environ, REDIS_URL=settings.redis_url, GINBOX_KEY_PREFIX=settings.key_prefix,
-                        GINBOX_QUEUE=settings.queue_name, GINBOX_BOT_STALL_S=str(settings.bot_stall_s))
-        self.tmp_path = tmp_path
-        self.procs: list[subprocess.Popen] = []
-
-    def start(self) -> subprocess.Popen:
-        log = open(self.tmp_path / f"worker{len(self.procs)}.log", "wb")
-        proc = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], cwd=REPO, env=self.env,
-                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        self.procs.append(proc)
-        return proc
-
-    def kill9(self, proc: subprocess.Popen) -> None:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(10)
-
-    def stop_all(self) -> None:
-        for proc in self.procs:
-            if proc.poll() is None:
-                try:
-                    os.killpg(proc.pid, signal.SIGTERM)
-                    proc.wait(10)
-                except (subprocess.TimeoutExpired, ProcessLookupError):
-                    os.killpg(proc.pid, signal.SIGKILL)
-                    proc.wait(10)
+def worker_pool(settings: Settings, tmp_path: Path) -> WorkerPool:
+    """``ginbox worker`` processes on the test's Redis, key prefix and queue (stopped by the caller)."""
+    return WorkerPool(settings.redis_url, settings.key_prefix, tmp_path, GINBOX_QUEUE=settings.queue_name,
+                      GINBOX_BOT_STALL_S=settings.bot_stall_s)
 
 
 @pytest.fixture
 def workers(settings, tmp_path):
-    w = Workers(settings, tmp_path)
+    w = worker_pool(settings, tmp_path)
     yield w
     w.stop_all()
 

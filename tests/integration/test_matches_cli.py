@@ -11,7 +11,7 @@ import pytest
 from werkzeug.serving import make_server
 
 from service.rules import duplicate as D
-from test_matches import REPO, Workers, app, settings  # noqa: F401 (fixtures)
+from test_matches import REPO, worker_pool, app, settings  # noqa: F401 (fixtures)
 from workers.arena_match import run_local
 
 ROW = re.compile(r"^(\S+)\s+(\d+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s+\[(-?[\d.]+), (-?[\d.]+)\]$")
@@ -51,7 +51,7 @@ def test_local_match_scores_boards_as_the_pure_module_does_and_refuses_bot_accou
 def test_a_match_on_the_server_follows_the_match_to_its_end(app, settings, tmp_path):  # noqa: F811
     server = make_server("127.0.0.1", 0, app, threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    workers = Workers(settings, tmp_path)
+    workers = worker_pool(settings, tmp_path)
     workers.start()
     try:
         proc = subprocess.run([sys.executable, "-m", "service.cli", "match", "--participants", "basic,random",

@@ -159,6 +159,28 @@ class WorkerProcess:
             return ""
 
 
+
+class WorkerPool:
+    """``ginbox worker`` processes on one key prefix and queue, each logging to its own file."""
+
+    def __init__(self, redis_url: str, key_prefix: str, log_dir: Path, **extra: Any):
+        self.env = service_env(redis_url, key_prefix, **extra)
+        self.log_dir = Path(log_dir)
+        self.workers: list[WorkerProcess] = []
+
+    def start(self) -> WorkerProcess:
+        worker = WorkerProcess(self.env, self.log_dir / f"worker{len(self.workers)}.log").start()
+        self.workers.append(worker)
+        return worker
+
+    @staticmethod
+    def kill9(worker: WorkerProcess) -> None:
+        worker.kill9()
+
+    def stop_all(self) -> None:
+        for worker in self.workers:
+            worker.stop()
+
 @dataclass
 class Reply:
     status: int
