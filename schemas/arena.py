@@ -40,7 +40,10 @@ class ChallengeSchema(StrictSchema):
     """POST /challenges."""
 
     to = fields.String(required=True, validate=validate.Regexp(BOT_NAME_PATTERN))
-    variant = fields.String(required=True, validate=validate.OneOf(("gin-rami",)))
+    variant = fields.String(required=True, validate=validate.OneOf(VARIANTS))
+    #: the participants besides the challenger and the challenged (three-hand: one), checked by the arena
+    with_ = fields.List(fields.String(validate=validate.Length(1, 40)), data_key="with",
+                        validate=validate.Length(0, max(PARTICIPANTS.values()) - 2))
     options = fields.Nested(OptionsSchema)
     boards = StrictInteger(validate=validate.Range(1, MAX_BOARDS))
     move_time_s = StrictInteger(validate=validate.Range(1, MAX_MOVE_TIME_S))

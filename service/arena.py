@@ -259,8 +259,34 @@ class ArenaService:
         if len(body["participants"]) != want:
             raise InvalidMatch(f"{variant} is played by {want} participants")
         participants = self._participants(body["participants"])
-        options = dict(body.get("options") or {})
-        move_time = body.get("move_time_s")
+        return self._make_match(variant, participants, body["boards"], body.get("options"), body.get("move_time_s"),
+                                rated=body.get("rated", True))
+
+    def _make_match(self, variant: str, participants: list[dict], boards: int, options: dict | None,
+                    move_time: int | None, *, rated: bool, seat_tokens: dict[int, str] | None = None) -> dict:
+        """Start a match of checked participants (``seat_tokens``: a person's token hash by participant index)."""
+        options = self._match_options(variant, options, move_time)
+        seed = secrets.token_bytes(32)
+        match_id = secrets.token_urlsafe(12)
+        # a match of policies alone plays each game in one job: a few games in play keep the workers busy
+        window = self.window if any(p["kind"] != "policy" for p in participants) else min(self.window,
+                                                                                            POLICY_MATCH_WINDOW)
+        created = D.create(variant, options, participants, boards, move_time, seed, window, rated=rated)
+        # the secrets first: a match whose log exists always has its seed (and its persons' token hashes)
+        self.store.save_match_seed(match_id, seed, self.clock_ms(), seat_tokens)
+        self.matches.append(match_id, [created], 0)
+        for p in participants:
+            if p["kind"] == "bot":
+                self.store.seat_bot(p["name"], "matches", match_id, self.clock_ms())
+                self.store.notify(p["name"], "match_started", {"match_id": match_id, "variant": variant,
+                                                               "boards": boards})
+        state = self.advance(match_id)
+        return self.match_view(match_id, state)
+
+    @staticmethod
+    def _match_options(variant: str, options: dict | None, move_time: int | None) -> dict:
+        """The rule options of a match's games (the time per move as the turn clock); InvalidMatch if they do not fit."""
+        options = dict(options or {})
         if move_time is not None:
             options["turn_timeout_s"] = move_time
         try:
@@ -269,23 +295,7 @@ class ArenaService:
             variants.normalise_options(variant, {**options, **D.BOARD_OPTIONS})
         except Exception as err:  # noqa: BLE001 (a RulesError: the options do not fit the variant)
             raise InvalidMatch(f"the options do not fit {variant}: {err}") from None
-        seed = secrets.token_bytes(32)
-        match_id = secrets.token_urlsafe(12)
-        # a match of policies alone plays each game in one job: a few games in play keep the workers busy
-        window = self.window if any(p["kind"] == "bot" for p in participants) else min(self.window,
-                                                                                         POLICY_MATCH_WINDOW)
-        created = D.create(variant, options, participants, body["boards"], move_time, seed, window,
-                           rated=body.get("rated", True))
-        # the secret first: a match whose log exists always has its seed
-        self.store.save_match_seed(match_id, seed, self.clock_ms())
-        self.matches.append(match_id, [created], 0)
-        for p in participants:
-            if p["kind"] == "bot":
-                self.store.seat_bot(p["name"], "matches", match_id, self.clock_ms())
-                self.store.notify(p["name"], "match_started", {"match_id": match_id, "variant": variant,
-                                                               "boards": body["boards"]})
-        state = self.advance(match_id)
-        return self.match_view(match_id, state)
+        return options
 
     def _load(self, match_id: str) -> D.MatchState:
         if not isinstance(match_id, str) or not re.fullmatch(r"[A-Za-z0-9_-]{16}", match_id):
@@ -355,11 +365,17 @@ class ArenaService:
     def _start_game(self, match_id: str, s: D.MatchState, board: int, table: int, seed: bytes) -> None:
         """Create the game of (board, table) once: its id is fixed, a second start finds the first game."""
         game_id = D.game_id_for(match_id, board, table)
-        players = []
+        players, tokens = [], None
         for participant in D.seating(s.variant, table):
             p = s.participants[participant]
-            players.append({"name": p["name"], "bot": p["policy"], "match": match_id} if p["kind"] == "policy"
-                           else {"name": p["name"], "account": p["name"], "match": match_id})
+            if p["kind"] == "policy":
+                players.append({"name": p["name"], "bot": p["policy"], "match": match_id})
+            elif p["kind"] == "person":
+                # a person's one token plays its seat at every table (its hash is kept outside the log)
+                tokens = self.store.match_seat_tokens(match_id) if tokens is None else tokens
+                players.append({"name": p["name"], "match": match_id, "token_hash": tokens[participant]})
+            else:
+                players.append({"name": p["name"], "account": p["name"], "match": match_id})
         spec = game.GameSpec(
             variant=s.variant, players=players, options={**s.options, **D.BOARD_OPTIONS},
             seed=D.board_seed(seed, board),
@@ -424,7 +440,7 @@ class ArenaService:
         pairs = []
         names = {p["name"]: p["rating_name"] for p in s.participants}
         for a, b, score in D.pairings(s):
-            if names[a] != names[b]:
+            if names[a] and names[b] and names[a] != names[b]:  # a person has no rating
                 pairs.append((names[a], names[b], score))
         self._apply_ratings(s.variant, f"match:{match_id}", pairs)
 
@@ -542,8 +558,12 @@ class ArenaService:
     # -- challenges --------------------------------------------------------------------------------
 
     def challenge(self, body: dict, token: str | None) -> dict:
-        """A challenge to a bot account: by a bot (its token) to a game or a match, by a person to a game."""
-        challenged = body["to"]
+        """A challenge to a bot account: by a bot (its token) or a person (a name), to a game or a match.
+
+        A three-hand challenge names its third participant (``with``: a built-in policy or another
+        bot account). Everything is checked before the challenge is stored: a refusal stores nothing.
+        """
+        challenged, variant = body["to"], body["variant"]
         self._account(challenged)
         if token:
             challenger, person = self.bot_of(token), None
@@ -553,15 +573,32 @@ class ArenaService:
             person = body.get("name")
             if not person:
                 raise InvalidMatch("a person challenging names themself (`name`); a bot presents its token")
-            if body.get("boards"):
-                raise InvalidMatch("a match is played by bot accounts and built-in policies: a person "
-                                   "challenges to a game")
+            if person == challenged:
+                raise DuplicateParticipant(f"the bot is named {person!r}: a person challenging it takes another name")
             challenger = person
-        challenge_id = secrets.token_urlsafe(12)
+        others = list(body.get("with_") or [])
+        more = D.PARTICIPANTS[variant] - 2
+        if len(others) != more:
+            raise InvalidMatch(f"{variant} is played by {D.PARTICIPANTS[variant]}: a challenge to it names "
+                               + ("no one else (`with`)" if more == 0 else f"{more} more with `with`"))
+        names = [challenger, challenged]
+        for name in others:
+            if name in names:
+                raise DuplicateParticipant(f"{name!r} is named twice: each participant holds one place")
+            if name not in BOT_POLICY_NAMES and self.store.bot(name) is None:
+                raise UnknownParticipant(f"{name!r} is neither a built-in policy ({', '.join(BOT_POLICY_NAMES)}) "
+                                         "nor a bot account")
+            names.append(name)
         kind = "match" if body.get("boards") else "game"
+        if kind == "match":
+            self._match_options(variant, body.get("options"), body.get("move_time_s"))
+        else:
+            self._game_options(variant, body.get("options"), body.get("move_time_s"))
+        challenge_id = secrets.token_urlsafe(12)
         challenge = {"challenge_id": challenge_id, "from": challenger, "from_kind": "person" if person else "bot",
-                     "to": challenged, "kind": kind, "variant": body["variant"], "options": body.get("options") or {},
-                     "boards": body.get("boards"), "move_time_s": body.get("move_time_s"), "status": "pending",
+                     "to": challenged, "with": others, "kind": kind, "variant": variant,
+                     "options": body.get("options") or {}, "boards": body.get("boards"),
+                     "move_time_s": body.get("move_time_s"), "status": "pending",
                      "game_id": None, "match_id": None, "created": self.clock_ms()}
         answer = dict(challenge)
         if person:
@@ -595,10 +632,7 @@ class ArenaService:
         full = self.store.challenge(challenge_id)
         if full["kind"] == "match":
             # the match is made before the challenge is marked: a failure leaves it pending
-            made = {"match_id": self.create_match({"variant": full["variant"], "options": full["options"],
-                                                   "participants": [full["from"], full["to"]],
-                                                   "boards": full["boards"], "move_time_s": full["move_time_s"]})
-                    ["match_id"]}
+            made = {"match_id": self._challenge_match(full)}
         else:
             made = {"game_id": self._challenge_game(full)}
         decided = self.store.decide_challenge(challenge_id, "accepted", made)
@@ -607,17 +641,50 @@ class ArenaService:
         self._tell_challenger(decided)
         return _public(decided)
 
+    def _challenge_match(self, c: dict) -> str:
+        """The match of an accepted challenge: a person's seats play with the token its challenge gave.
+
+        A person is a participant of kind ``person`` (never a bot account or a policy, whatever its
+        name), and a match with a person is unrated, as a person's game is.
+        """
+        names = [c["to"], *c.get("with", [])]
+        if c["from_kind"] == "bot":
+            names.insert(0, c["from"])
+        participants = self._participants(names)
+        tokens = None
+        if c["from_kind"] == "person":
+            participants.insert(0, {"name": c["from"], "kind": "person", "rating_name": None})
+            tokens = {0: c["person_token_hash"]}
+        made = self._make_match(c["variant"], participants, c["boards"], c["options"], c.get("move_time_s"),
+                                rated=c["from_kind"] == "bot", seat_tokens=tokens)
+        return made["match_id"]
+
+    @staticmethod
+    def _game_options(variant: str, options: dict | None, move_time: int | None) -> dict:
+        """The rule options of a challenge's game (the time per move as the turn clock); InvalidMatch if unfit."""
+        options = dict(options or {})
+        if move_time:
+            options["turn_timeout_s"] = move_time
+        try:
+            from service.rules import variants
+
+            variants.normalise_options(variant, options)
+        except Exception as err:  # noqa: BLE001 (a RulesError: the options do not fit the variant)
+            raise InvalidMatch(f"the options do not fit {variant}: {err}") from None
+        return options
+
     def _challenge_game(self, c: dict) -> str:
         players = []
-        for name, kind in ((c["from"], c["from_kind"]), (c["to"], "bot")):
+        for name, kind in ((c["from"], c["from_kind"]), (c["to"], "bot"),
+                           *((n, "policy" if n in BOT_POLICY_NAMES else "bot") for n in c.get("with", []))):
             if kind == "bot":
                 players.append({"name": name, "account": name})
+            elif kind == "policy":
+                players.append({"name": name, "bot": name})
             else:
                 players.append({"name": name, "token_hash": c["person_token_hash"]})
-        options = dict(c["options"])
-        if c.get("move_time_s"):
-            options["turn_timeout_s"] = c["move_time_s"]
-        spec = game.GameSpec(variant=c["variant"], players=players, options=options or None,
+        spec = game.GameSpec(variant=c["variant"], players=players,
+                             options=self._game_options(c["variant"], c["options"], c.get("move_time_s")) or None,
                              seed=secrets.token_bytes(32))
         game_id = self.games.id_factory()
         try:
@@ -636,7 +703,8 @@ class ArenaService:
 
 
 def _public(c: dict) -> dict:
-    return {k: v for k, v in c.items() if k != "person_token_hash"}
+    # "with" is absent from the challenges stored before three-hand challenges
+    return {"with": [], **{k: v for k, v in c.items() if k != "person_token_hash"}}
 
 
 def _rating_wire(r: dict) -> dict:

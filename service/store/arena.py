@@ -10,6 +10,8 @@ appear among the games. Everything else is here:
 - ``<p>:arena:bot:{<name>}:games`` and ``:matches``: what the bot was seated in (sorted by time);
 - ``<p>:arena:game-of`` (game id -> its match, board and table, or that it is a rated game);
 - ``<p>:arena:match-seeds`` (match id -> its secret seed, until the match ends and reveals it);
+- ``<p>:arena:match:{<id>}:seat-tokens`` (participant index -> the SHA-256 of a person's token:
+  the person's seats in every game of the match play with it, and it never enters a log);
 - ``<p>:arena:match:{<id>}:finished`` (game index -> points: the match's games seen to end);
 - ``<p>:arena:ratings:<variant>`` (name -> Glicko-2 rating JSON) and ``<p>:arena:rated`` (the
   rating periods applied, so that none is applied twice);
@@ -125,15 +127,25 @@ class RedisArenaStore:
         """Whether the match was recorded as over (one that ended before the record existed is not)."""
         return bool(self.redis.sismember(self._k("matches-over"), match_id))
 
-    def save_match_seed(self, match_id: str, seed: bytes, ts_ms: int) -> None:
+    def save_match_seed(self, match_id: str, seed: bytes, ts_ms: int,
+                        seat_tokens: dict[int, str] | None = None) -> None:
+        """Record a new match's secret seed (and its persons' token hashes by participant) at once."""
         pipe = self.redis.pipeline(transaction=True)
         pipe.hset(self._k("match-seeds"), match_id, seed.hex())
+        if seat_tokens:
+            pipe.hset(self._k("match", "{" + match_id + "}", "seat-tokens"),
+                      mapping={str(i): h for i, h in seat_tokens.items()})
         pipe.zadd(self._k("matches"), {match_id: ts_ms})
         pipe.execute()
 
     def match_seed(self, match_id: str) -> bytes | None:
         raw = self.redis.hget(self._k("match-seeds"), match_id)
         return None if raw is None else bytes.fromhex(_s(raw))
+
+    def match_seat_tokens(self, match_id: str) -> dict[int, str]:
+        """Participant index -> the token hash its seats play with (a person's; bots have their own)."""
+        raw = self.redis.hgetall(self._k("match", "{" + match_id + "}", "seat-tokens"))
+        return {int(_s(k)): _s(v) for k, v in raw.items()}
 
     def matches(self, limit: int = 100) -> list[str]:
         return [_s(m) for m in self.redis.zrevrange(self._k("matches"), 0, limit - 1)]

@@ -50,22 +50,78 @@ def test_a_person_challenges_to_a_game_and_plays_it_with_the_token_the_challenge
     assert "token_hash" not in str(api.get(f"/games/{game_id}/events").get_json())
 
 
-def test_bad_challenges_are_refused_and_create_nothing(api):
-    alpha = register(api, "alpha")
+def test_bad_challenges_are_refused_and_create_nothing(api, api_app):
+    alpha, beta = register(api, "alpha"), register(api, "beta")
     cases = [
         ({"to": "nobody", "variant": "gin-rami"}, alpha, 404, "bot_not_found"),
         ({"to": "alpha", "variant": "gin-rami"}, alpha, 422, "invalid_match"),          # itself
-        ({"to": "alpha", "variant": "gin-rami", "boards": 2, "name": "ann"}, None, 422, "invalid_match"),
         ({"to": "alpha", "variant": "gin-rami"}, None, 422, "invalid_match"),           # nobody named
-        ({"to": "alpha", "variant": "three-hand"}, alpha, 400, "invalid_body"),
+        ({"to": "alpha", "variant": "gin-rami", "boards": 2}, None, 422, "invalid_match"),
+        ({"to": "alpha", "variant": "gin-rami", "name": "alpha"}, None, 422, "duplicate_participant"),
+        ({"to": "alpha", "variant": "gin-rami", "name": "alpha", "boards": 2}, None, 422, "duplicate_participant"),
+        # three-hand names its third participant; gin-rami none
+        ({"to": "alpha", "variant": "three-hand"}, beta, 422, "invalid_match"),
+        ({"to": "alpha", "variant": "three-hand", "boards": 1, "name": "ann"}, None, 422, "invalid_match"),
+        ({"to": "alpha", "variant": "gin-rami", "with": ["basic"]}, beta, 422, "invalid_match"),
+        ({"to": "alpha", "variant": "gin-rami", "with": ["basic"], "name": "ann", "boards": 2}, None, 422,
+         "invalid_match"),
+        ({"to": "alpha", "variant": "three-hand", "with": ["basic", "random"]}, beta, 400, "invalid_body"),
+        ({"to": "alpha", "variant": "three-hand", "with": ["nobody"]}, beta, 422, "unknown_participant"),
+        ({"to": "alpha", "variant": "three-hand", "with": ["nobody"], "name": "ann", "boards": 1}, None, 422,
+         "unknown_participant"),
+        ({"to": "alpha", "variant": "three-hand", "with": ["alpha"]}, beta, 422, "duplicate_participant"),
+        ({"to": "alpha", "variant": "three-hand", "with": ["beta"]}, beta, 422, "duplicate_participant"),
+        ({"to": "alpha", "variant": "three-hand", "with": ["basic"], "name": "basic", "boards": 1}, None, 422,
+         "duplicate_participant"),
+        ({"to": "alpha", "variant": "gin-rami", "with": "basic"}, beta, 400, "invalid_body"),
         ({"to": "alpha", "variant": "gin-rami"}, "not-a-bot-token", 401, "bot_token_required"),
     ]
     for body, token, status, code in cases:
         resp = api.post("/challenges", json=body, token=token)
         assert (resp.status_code, resp.get_json()["code"]) == (status, code), body
+        assert resp.headers["Content-Type"].startswith("application/problem+json")
     assert api.get("/bots/alpha").get_json()["games"] == 0
     resp = api.get("/bots/me/stream?once=1", token=alpha)
     assert "event:" not in resp.get_data(as_text=True)
+    # no challenge was stored
+    store = api_app.extensions["ginbox"].arena.store
+    assert store.redis.hlen(store._k("challenges")) == 0
+
+
+def test_a_three_hand_challenge_game_starts_with_the_named_third_participant(api):
+    alpha, beta, gamma = register(api, "alpha"), register(api, "beta"), register(api, "gamma")
+    made = api.post("/challenges", json={"to": "alpha", "variant": "three-hand", "with": ["basic"]}, token=beta)
+    assert made.status_code == 201 and made.get_json()["with"] == ["basic"]
+    assert api.get(f"/challenges/{made.get_json()['challenge_id']}").get_json()["with"] == ["basic"]
+    game_id = api.post(f"/challenges/{made.get_json()['challenge_id']}/accept", token=alpha).get_json()["game_id"]
+    view = api.get(f"/games/{game_id}", token=alpha).get_json()
+    assert view["variant"] == "three-hand" and view["status"] == "playing" and view["viewer"] == 1
+    assert [p["name"] for p in view["players"]] == ["beta", "alpha", "basic"]
+    # a person's three-hand game, the third seat a bot account: its token plays that seat
+    person = api.post("/challenges", json={"to": "alpha", "variant": "three-hand", "name": "ann",
+                                           "with": ["gamma"]}).get_json()
+    game_id = api.post(f"/challenges/{person['challenge_id']}/accept", token=alpha).get_json()["game_id"]
+    assert api.get(f"/games/{game_id}", token=person["token"]).get_json()["viewer"] == 0
+    view = api.get(f"/games/{game_id}", token=gamma).get_json()
+    assert view["viewer"] == 2 and [p["name"] for p in view["players"]] == ["ann", "alpha", "gamma"]
+    assert "game_started" in api.get("/bots/me/stream?once=1", token=gamma).get_data(as_text=True)
+
+
+def test_a_three_hand_match_challenge_seats_the_person_and_both_others_at_every_table(api):
+    alpha = register(api, "alpha")
+    made = api.post("/challenges", json={"to": "alpha", "variant": "three-hand", "name": "ann", "with": ["basic"],
+                                         "boards": 1}).get_json()
+    match_id = api.post(f"/challenges/{made['challenge_id']}/accept", token=alpha).get_json()["match_id"]
+    match = api.get(f"/matches/{match_id}").get_json()
+    assert match["participants"] == [{"name": "ann", "kind": "person"}, {"name": "alpha", "kind": "bot"},
+                                     {"name": "basic", "kind": "policy"}]
+    tables = match["board_results"][0]["tables"]
+    assert len(tables) == 3 and all(sorted(t["seats"]) == ["alpha", "ann", "basic"] for t in tables)
+    for table in tables:
+        view = api.get(f"/games/{table['game_id']}", token=made["token"])
+        assert view.status_code == 200 and view.get_json()["viewer"] == table["seats"].index("ann")
+        assert view.get_json()["hand"] is not None
+    assert {s["name"]: s["kind"] for s in match["standings"]} == {"ann": "person", "alpha": "bot", "basic": "policy"}
 
 
 @pytest.mark.slow
