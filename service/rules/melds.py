@@ -203,46 +203,65 @@ _bit_of_code = _cards.BIT_OF.__getitem__
 def deadwood(cards: Iterable[int | str]) -> int:
     """Least deadwood of some cards (indexes or codes).
 
-    A list of distinct codes goes straight to its mask (as ``cards.mask`` does first, without
-    the call): the codes path then costs one C-level sum more than ``deadwood_mask``.
+    A list or tuple of distinct codes goes to its mask in one C-level sum (as ``cards.mask``
+    does first, without the call), then through ``deadwood_mask``'s steps inline: the codes
+    cost that sum and the duplicate check more than a mask. Anything else, a duplicate or a
+    non-code included, takes ``cards.mask``, which refuses what is not a set of cards.
     """
-    if type(cards) is list:
+    if type(cards) is list or type(cards) is tuple:
         try:
             m = sum(map(_bit_of_code, cards))
         except (KeyError, TypeError):
             pass
         else:
             if m.bit_count() == len(cards):
-                # deadwood_mask's no-set case inline (most hands): one call less
                 a = m & _SUIT
                 b = m >> 13 & _SUIT
                 c = m >> 26 & _SUIT
                 d = m >> 39
-                if not (a & b & (c | d)) | (c & d & (a | b)):
-                    return RUN_DW[a] + RUN_DW[b] + RUN_DW[c] + RUN_DW[d]
-                return deadwood_mask(m)
+                t = (a & b & (c | d)) | (c & d & (a | b))
+                run_dw = RUN_DW
+                if not t:
+                    return run_dw[a] + run_dw[b] + run_dw[c] + run_dw[d]
+                # deadwood_mask's set case, without a second call splitting the mask again
+                best = _NO_CARD
+                for x in _set_candidates(m, t):
+                    v = run_dw[x & _SUIT] + run_dw[x >> 13 & _SUIT] + run_dw[x >> 26 & _SUIT] + run_dw[x >> 39]
+                    if v < best:
+                        best = v
+                return best
     return deadwood_mask(_cards.mask(cards))
 
 
 def deadwood_after_discard(cards: Iterable[int | str]) -> int:
     """Least deadwood after the best discard from some cards (indexes or codes); fast path as ``deadwood``."""
-    if type(cards) is list:
+    if type(cards) is list or type(cards) is tuple:
         try:
             m = sum(map(_bit_of_code, cards))
         except (KeyError, TypeError):
             pass
         else:
             if m.bit_count() == len(cards) and m:
-                # deadwood_after_discard_mask's no-set case inline (most hands): one call less
                 a = m & _SUIT
                 b = m >> 13 & _SUIT
                 c = m >> 26 & _SUIT
                 d = m >> 39
-                if not (a & b & (c | d)) | (c & d & (a | b)):
-                    delta = _DISCARD_DELTA
-                    return (RUN_DW[a] + RUN_DW[b] + RUN_DW[c] + RUN_DW[d]
-                            + min(delta[a], delta[b], delta[c], delta[d]))
-                return deadwood_after_discard_mask(m)
+                t = (a & b & (c | d)) | (c & d & (a | b))
+                run_dw = RUN_DW
+                delta = _DISCARD_DELTA
+                if not t:
+                    return run_dw[a] + run_dw[b] + run_dw[c] + run_dw[d] + min(delta[a], delta[b], delta[c], delta[d])
+                # deadwood_after_discard_mask's set case, without a second call splitting the mask again
+                best = _NO_CARD
+                for x in _set_candidates(m, t):
+                    a = x & _SUIT
+                    b = x >> 13 & _SUIT
+                    c = x >> 26 & _SUIT
+                    d = x >> 39
+                    v = run_dw[a] + run_dw[b] + run_dw[c] + run_dw[d] + min(delta[a], delta[b], delta[c], delta[d])
+                    if v < best:
+                        best = v
+                return best
     return deadwood_after_discard_mask(_cards.mask(cards))
 
 

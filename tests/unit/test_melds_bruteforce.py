@@ -154,6 +154,9 @@ def test_deadwood_matches_exhaustive_search_on_ten_card_hands():
         expected = brute_deadwood(frozenset(hand))
         assert melds.deadwood(hand) == expected, cards.codes_of(cards.mask(hand))
         assert melds.deadwood_mask(cards.mask(hand)) == expected
+        # card codes, as a list or a tuple, take the one-pass fast path: set hands included
+        codes = [cards.code(c) for c in hand]
+        assert melds.deadwood(codes) == melds.deadwood(tuple(codes)) == expected, codes
 
 
 @pytest.mark.slow
@@ -164,6 +167,8 @@ def test_deadwood_after_discard_matches_exhaustive_search_on_eleven_card_hands()
         hand = _draw(rng, 11)
         expected = brute_after_discard(frozenset(hand))
         assert melds.deadwood_after_discard(hand) == expected, cards.codes_of(cards.mask(hand))
+        codes = [cards.code(c) for c in hand]
+        assert melds.deadwood_after_discard(codes) == melds.deadwood_after_discard(tuple(codes)) == expected, codes
 
 
 def test_knock_discards_list_every_discard_within_the_limit():

@@ -33,11 +33,12 @@ def test_codes_lists_tuples_and_indexes_give_the_same_mask_and_deadwood(n):
         assert C.mask(codes) == C.mask(tuple(codes)) == C.mask(idx) == C.mask(iter(codes)) == m
         assert M.deadwood(codes) == M.deadwood(tuple(codes)) == M.deadwood(idx) == M.deadwood_mask(m)
         if n:
-            assert M.deadwood_after_discard(codes) == M.deadwood_after_discard(idx) == M.deadwood_after_discard_mask(m)
+            assert (M.deadwood_after_discard(codes) == M.deadwood_after_discard(tuple(codes))
+                    == M.deadwood_after_discard(idx) == M.deadwood_after_discard_mask(m))
 
 
 def test_hands_with_sets_take_the_full_path_and_agree():
-    """Sets (three or four of a rank) are the case the inline shortcut leaves to deadwood_mask."""
+    """Sets (three or four of a rank): the case where every choice of sets is tried."""
     hand = ["7C", "7D", "7H", "7S", "8S", "9S", "TS", "AC", "2D", "3H"]
     assert M.deadwood(hand) == M.deadwood_mask(C.mask(hand)) == 6
     assert M.deadwood_after_discard(hand + ["KC"]) == 6
@@ -46,9 +47,10 @@ def test_hands_with_sets_take_the_full_path_and_agree():
 @pytest.mark.parametrize("bad", [["AS", "AS"], [0, 0], [0, "AC"], ["AS", "XX"], [52], [-1], [True], [False, 1],
                                  ["as"], [None]])
 def test_duplicates_and_non_cards_are_refused_on_every_path(bad):
-    with pytest.raises(C.CardError):
-        C.mask(bad)
-    with pytest.raises(C.CardError):
-        M.deadwood(bad)
-    with pytest.raises(C.CardError):
-        M.deadwood_after_discard(bad)
+    for given in (bad, tuple(bad)):
+        with pytest.raises(C.CardError):
+            C.mask(given)
+        with pytest.raises(C.CardError):
+            M.deadwood(given)
+        with pytest.raises(C.CardError):
+            M.deadwood_after_discard(given)
