@@ -205,8 +205,9 @@ def deadwood(cards: Iterable[int | str]) -> int:
 
     A list or tuple of distinct codes goes to its mask in one C-level sum (as ``cards.mask``
     does first, without the call), then through ``deadwood_mask``'s steps inline: the codes
-    cost that sum and the duplicate check more than a mask. Anything else, a duplicate or a
-    non-code included, takes ``cards.mask``, which refuses what is not a set of cards.
+    cost that sum and the duplicate check more than a mask. Anything else (indexes, another
+    iterable, a repeated or unknown card) goes through ``cards.mask``, which refuses what is
+    not a set of cards.
     """
     if type(cards) is list or type(cards) is tuple:
         try:
