@@ -265,7 +265,7 @@ class ArenaService:
     def _make_match(self, variant: str, participants: list[dict], boards: int, options: dict | None,
                     move_time: int | None, *, rated: bool, seat_tokens: dict[int, str] | None = None) -> dict:
         """Start a match of checked participants (``seat_tokens``: a person's token hash by participant index)."""
-        options = self._match_options(variant, options, move_time)
+        options = self._rule_options(variant, options, move_time, board=True)
         seed = secrets.token_bytes(32)
         match_id = secrets.token_urlsafe(12)
         # a match of policies alone plays each game in one job: a few games in play keep the workers busy
@@ -284,15 +284,16 @@ class ArenaService:
         return self.match_view(match_id, state)
 
     @staticmethod
-    def _match_options(variant: str, options: dict | None, move_time: int | None) -> dict:
-        """The rule options of a match's games (the time per move as the turn clock); InvalidMatch if they do not fit."""
+    def _rule_options(variant: str, options: dict | None, move_time: int | None, *, board: bool) -> dict:
+        """The rule options of a match's (``board``) or a challenge's game, the time per move as the
+        turn clock; InvalidMatch if they do not fit the variant."""
         options = dict(options or {})
         if move_time is not None:
             options["turn_timeout_s"] = move_time
         try:
             from service.rules import variants
 
-            variants.normalise_options(variant, {**options, **D.BOARD_OPTIONS})
+            variants.normalise_options(variant, {**options, **D.BOARD_OPTIONS} if board else options)
         except Exception as err:  # noqa: BLE001 (a RulesError: the options do not fit the variant)
             raise InvalidMatch(f"the options do not fit {variant}: {err}") from None
         return options
@@ -590,10 +591,7 @@ class ArenaService:
                                          "nor a bot account")
             names.append(name)
         kind = "match" if body.get("boards") else "game"
-        if kind == "match":
-            self._match_options(variant, body.get("options"), body.get("move_time_s"))
-        else:
-            self._game_options(variant, body.get("options"), body.get("move_time_s"))
+        self._rule_options(variant, body.get("options"), body.get("move_time_s"), board=kind == "match")
         challenge_id = secrets.token_urlsafe(12)
         challenge = {"challenge_id": challenge_id, "from": challenger, "from_kind": "person" if person else "bot",
                      "to": challenged, "with": others, "kind": kind, "variant": variant,
@@ -659,20 +657,6 @@ class ArenaService:
                                 rated=c["from_kind"] == "bot", seat_tokens=tokens)
         return made["match_id"]
 
-    @staticmethod
-    def _game_options(variant: str, options: dict | None, move_time: int | None) -> dict:
-        """The rule options of a challenge's game (the time per move as the turn clock); InvalidMatch if unfit."""
-        options = dict(options or {})
-        if move_time:
-            options["turn_timeout_s"] = move_time
-        try:
-            from service.rules import variants
-
-            variants.normalise_options(variant, options)
-        except Exception as err:  # noqa: BLE001 (a RulesError: the options do not fit the variant)
-            raise InvalidMatch(f"the options do not fit {variant}: {err}") from None
-        return options
-
     def _challenge_game(self, c: dict) -> str:
         players = []
         for name, kind in ((c["from"], c["from_kind"]), (c["to"], "bot"),
@@ -684,7 +668,8 @@ class ArenaService:
             else:
                 players.append({"name": name, "token_hash": c["person_token_hash"]})
         spec = game.GameSpec(variant=c["variant"], players=players,
-                             options=self._game_options(c["variant"], c["options"], c.get("move_time_s")) or None,
+                             options=self._rule_options(c["variant"], c["options"], c.get("move_time_s"),
+                                                        board=False) or None,
                              seed=secrets.token_bytes(32))
         game_id = self.games.id_factory()
         try:
