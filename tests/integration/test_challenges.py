@@ -122,6 +122,18 @@ def test_a_three_hand_match_challenge_seats_the_person_and_both_others_at_every_
         assert view.status_code == 200 and view.get_json()["viewer"] == table["seats"].index("ann")
         assert view.get_json()["hand"] is not None
     assert {s["name"]: s["kind"] for s in match["standings"]} == {"ann": "person", "alpha": "bot", "basic": "policy"}
+    # a bot's three-hand match challenge, the third participant another bot account: it is seated too
+    beta, gamma = register(api, "beta"), register(api, "gamma")
+    cid = api.post("/challenges", json={"to": "alpha", "variant": "three-hand", "with": ["gamma"], "boards": 1},
+                   token=beta).get_json()["challenge_id"]
+    match_id = api.post(f"/challenges/{cid}/accept", token=alpha).get_json()["match_id"]
+    match = api.get(f"/matches/{match_id}").get_json()
+    assert [(p["name"], p["kind"]) for p in match["participants"]] == [("beta", "bot"), ("alpha", "bot"),
+                                                                         ("gamma", "bot")]
+    assert api.get("/bots/gamma").get_json()["recent_matches"] == [match_id]
+    game_id = match["board_results"][0]["tables"][0]["game_id"]
+    assert api.get(f"/games/{game_id}", token=gamma).get_json()["viewer"] == match["board_results"][0]["tables"][0][
+        "seats"].index("gamma")
 
 
 @pytest.mark.slow
