@@ -112,12 +112,13 @@ _ARENA = {
                               "A participant is neither a built-in policy nor a registered bot account. Nothing "
                               "was created."),
     "duplicate_participant": _t(422, "Participant named twice",
-                                "A bot account holds one place in a match (a built-in policy may play itself). "
+                                "A bot account holds one place in a match (a built-in policy may play itself), "
+                                "and each participant of a challenge, a person too, has a name of its own. "
                                 "Nothing was created."),
     "invalid_match": _t(422, "Invalid match",
                         "The variant, the number of participants, the options or the time per move do not fit "
                         "together (or a challenge asks what cannot be: a bot challenging itself, a person "
-                        "challenging to a match). Nothing was created."),
+                        "who gives no name, a `with` of the wrong length for the variant). Nothing was created."),
     "invalid_last_event_id": _t(422, "Invalid Last-Event-ID",
                                 "Last-Event-ID (or `after`) is not an id of the bot's stream (`<digits>-<digits>`)."),
 }
