@@ -93,3 +93,70 @@ def test_it_plays_on_when_the_opponents_knock_would_be_undercut(monkeypatch):
     0.5 * 26 + 0.5 * (0 * 35 + 1 * (1 - 2)) = 13 - 0.5 = 12.5 > 1: play on."""
     move = position(monkeypatch, q=0.5, their={10: 1.0}, g=0.0)
     assert move == Discard("KH")
+
+
+# ---- the end of the stock (RULES.md §1 drawn hand: a discard that leaves two cards in the stock
+# draws the hand unless it is a knock)
+
+def drained(mine: list[str], theirs: list[str], stock_head: list[str], draws: int, options: dict | None = None):
+    """A gin-rami hand in which both seats passed the upcard (8S) and then drew ``draws`` stock
+    cards in turn, each thrown straight back. The stock starts with ``stock_head`` (the rest
+    follows in deck order); seat 0 moves first."""
+    used = set(mine) | set(theirs) | {"8S"} | set(stock_head)
+    rest = [c for c in C.DECK if c not in used]
+    stock = stock_head + rest
+    d = [c for pair in zip(mine, theirs) for c in pair] + ["8S"] + stock
+    table = Table.start(G.GameSpec(variant="gin-rami", players=[{"name": "a"}, {"name": "b"}],
+                                   options={"target_score": 100, **(options or STANDARD)}, seed=b"end-tests",
+                                   decks=[d], first_dealer=1))
+    table.play(0, PASS_UPCARD)
+    table.play(1, PASS_UPCARD)
+    for turn in range(draws):
+        seat = turn % 2
+        table.play(seat, DRAW_STOCK)
+        table.play(seat, Discard(stock[turn]))
+    return table
+
+
+# seat 0: 5C 6C 7C and 9D TD JD melded; 2S 3S 9H KC loose (24 deadwood, no knock)
+FAR = ["5C", "6C", "7C", "9D", "TD", "JD", "2S", "3S", "9H", "KC"]
+THEIRS = ["KD", "JC", "8D", "7D", "AC", "2C", "3C", "AD", "2D", "QH"]
+
+
+def draw_choice(stock_left: int, top: str) -> object:
+    """Seat 0's draw when ``top`` is on the pile (seat 1 just threw it) and ``stock_left`` cards are in the stock."""
+    draws = 31 - stock_left  # an even count: seat 1 drew last and threw ``top``
+    filler = [c for c in C.DECK if c not in set(FAR) | set(THEIRS) | {"8S", top}][: draws - 1]
+    table = drained(FAR, THEIRS, filler + [top], draws)
+    view = views.view_state(table.state, 0)
+    assert view["stock_size"] == stock_left and view["discard_top"] == top and sorted(view["hand"]) == sorted(FAR)
+    return ExpertPolicy(budget_s=None).choose(view, random.Random(0), table.seen[0])
+
+
+def test_the_last_draw_takes_a_pile_card_only_to_knock_with_it():
+    """With three cards in the stock this is seat 0's last draw: after it, seat 0 knocks or the
+    hand is drawn. 8C extends 5C-7C (deadwood 14 after throwing KC: no knock), so it takes the
+    stock card, its only chance to knock; earlier in the hand it takes 8C. 4S melds 2S 3S 4S:
+    9H alone is left after throwing KC, 9 <= 10, a knock, so it takes 4S."""
+    assert draw_choice(11, "8C").TYPE == "draw_discard"
+    assert draw_choice(3, "8C").TYPE == "draw_stock"
+    assert draw_choice(3, "4S").TYPE == "draw_discard"
+
+
+def test_a_discard_that_ends_the_hand_knocks_at_any_gain(monkeypatch):
+    """The position of test_it_plays_on_when_the_opponents_knock_would_be_undercut, with seat 0's
+    draw (KH) leaving two cards in the stock: a discard now draws the hand (0 points), so the
+    knock worth 1 is taken although the opponent's expected knock would be undercut."""
+    draws = 28  # seat 1 drew last; seat 0 now draws KH and leaves 2
+    theirs = ["KC", "KD", "JC", "8D", "7D", "AC", "2C", "3C", "AD", "2D"]
+    filler = [c for c in C.DECK if c not in set(MINE) | set(theirs) | {"8S", "KH"}]
+    table = drained(MINE, theirs, filler[:draws] + ["KH"], draws)
+    table.play(0, DRAW_STOCK)
+    view = views.view_state(table.state, 0)
+    assert view["stock_size"] == 2 and "KH" in view["hand"]
+    opp = C.mask(PINNED)
+    monkeypatch.setattr(E._Search, "samples", lambda self: [(opp, 1.0, 10)])
+    monkeypatch.setattr(E._Search, "urgency", lambda self: (0.5, {10: 1.0}))
+    monkeypatch.setattr(E._Search, "e1", lambda self, h: (10.0, 0.5, 0.0))
+    move = ExpertPolicy(budget_s=None, rollouts=False, later_decay=2.0).choose(view, random.Random(0), table.seen[0])
+    assert isinstance(move, Knock) and move.discard == "KH"

@@ -23,13 +23,16 @@ How it decides:
   the opponent melds the card thrown.
 * Draw: the pile card (or the upcard) is taken when the best hand after taking it beats the
   expected best hand after a stock draw by ``take_margin`` (taking a card shows it to the
-  opponent, and the stock draw may be better than its mean).
+  opponent, and the stock draw may be better than its mean). The last draw (three cards in the
+  stock: after a stock draw this seat knocks or the hand is drawn) takes a pile card only when
+  it lets this seat knock; any other pile card would only give the opponent the last draw.
 * Knock: each allowed knock is scored over the sampled opponent hands with their own lay-offs
   (undercuts included), laying out the arrangement that lets the least be laid off. Playing on
   instead is worth, one turn ahead (:func:`play_on_value`): the opponent knocks first with chance
   ``q`` (from the sampled hands; costs the deadwood kept, or wins the undercut), else this seat
   goes gin on its draw with chance ``g`` or knocks then; near the end of the stock the hand is
-  drawn instead. The expert knocks when knocking now is worth at least that. Big gin is always
+  drawn instead, and a discard that leaves two cards in the stock draws it at once (0 points:
+  any knock with a gain is taken). The expert knocks when knocking now is worth at least that. Big gin is always
   taken; gin unless a plain knock is expected to score ``gin_margin`` more.
 * Search. When the rules' best discards (or knock against discard) lie within ``search_gap``
   points of each other, every candidate is played out to the end of the hand against the same
@@ -376,6 +379,8 @@ class _Search:
         total = sum(w for _, w, _ in samples) or 1.0
         opp_dw = sum(w * dw for _, w, dw in samples) / total
         gin_value = opts["gin_bonus"] + (opp_dw if opts["gin_adds_deadwood"] else 0)
+        if k.stock_size <= 2:
+            return 0.0  # this discard leaves two cards in the stock: the hand is drawn
         last_turn = k.stock_size <= 3
         return play_on_value(q, loss, g, gin_value, knock_ev - self.params.later_decay, last_turn)
 
@@ -482,6 +487,16 @@ class ExpertPolicy:
         if take.TYPE not in types or k.top < 0:
             return _fresh(other, "the pile card cannot be taken")
         top = k.top
+        if not upcard and k.stock_size == 3:
+            # The last draw (RULES.md §1 drawn hand): after a stock draw this seat knocks or the
+            # hand is drawn (0 points); a pile card it cannot knock with only gives the opponent
+            # the last draw, against this hand. So it takes the pile card only to knock with it.
+            h = k.hand | bit(top)
+            with_top = min(deadwood_mask(h & ~bit(c)) for c in cards.cards_of(k.hand))
+            # (a hand that can knock already does as well from the stock: it throws the card back)
+            if with_top <= k.knock_limit and with_top < deadwood_mask(k.hand):
+                return _fresh(take, f"the last draw: {cards.code(top)} lets this hand knock")
+            return _fresh(other, "the last draw: only a stock card can still let this hand knock")
         take_cost, throw = search.best_discard(k.hand | bit(top), forbidden=top)
         stock_cost = search.stock_value()
         gain = stock_cost - take_cost
