@@ -107,7 +107,7 @@ _ARENA = {
                          "This is only available once the match is over (the audit reveals every board's seed)."),
     "invalid_bot_name": _t(422, "Invalid bot name",
                            "A bot's name is 2 to 32 letters, digits, `_` or `-`, and neither a built-in policy's "
-                           "name (random, basic, expert) nor `me`."),
+                           "name (random, basic, advanced, expert) nor `me`."),
     "unknown_participant": _t(422, "Unknown participant",
                               "A participant is neither a built-in policy nor a registered bot account. Nothing "
                               "was created."),

@@ -13,5 +13,6 @@ OVER = "over"
 #: every status of a game, in the order of its life
 STATUSES: tuple[str, ...] = (WAITING, PLAYING, OVER)
 
-#: the bot policies the server plays a seat with (workers.policies.make_policy builds each)
-BOT_POLICY_NAMES: tuple[str, ...] = ("random", "basic", "expert")
+#: the bot policies the server plays a seat with (workers.policies.make_policy builds each), weakest
+#: first: ``advanced`` is the expert's estimate and rules without its playout search
+BOT_POLICY_NAMES: tuple[str, ...] = ("random", "basic", "advanced", "expert")

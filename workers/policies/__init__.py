@@ -1,7 +1,7 @@
 """Bot policies: each sees only one seat's view (and its redacted events) and picks a legal move.
 
-``make_policy(name, budget_s=None)`` builds one of ``POLICY_NAMES``; a policy has
-``choose(view, rng, events=None) -> Command``. ``advice_text(command)`` words a move for the
+``make_policy(name, budget_s=None)`` builds one of ``POLICY_NAMES`` (weakest first: random,
+basic, advanced, expert); a policy has ``choose(view, rng, events=None) -> Command``. ``advice_text(command)`` words a move for the
 three-hand advisor's message to its captain.
 """
 
@@ -18,12 +18,28 @@ from .simple import BasicPolicy, RandomPolicy, basic_move
 POLICY_NAMES = BOT_POLICY_NAMES
 
 
+class AdvancedPolicy(ExpertPolicy):
+    """The expert's opponent estimate, hand values and knock rule without its playout search.
+
+    It plays every move the rules choose, close calls too. With no search there is no time
+    budget to spend, so a move depends only on the view, the events and the random generator.
+    """
+
+    name = "advanced"
+
+    def __init__(self, params: ExpertParams | None = None, **overrides):
+        super().__init__(params, **{**overrides, "rollouts": False, "budget_s": None})
+
+
 def make_policy(name: str, budget_s: float | None = None):
-    """The policy called ``name``; ``budget_s`` is the expert's time budget per move."""
+    """The policy called ``name``; ``budget_s`` is the expert's time budget per move (the other
+    policies, ``advanced`` included, do not search and ignore it)."""
     if name == "random":
         return RandomPolicy()
     if name == "basic":
         return BasicPolicy()
+    if name == "advanced":
+        return AdvancedPolicy()
     if name == "expert":
         return ExpertPolicy() if budget_s is None else ExpertPolicy(budget_s=budget_s)
     raise ValueError(f"unknown bot policy {name!r}: expected one of {', '.join(POLICY_NAMES)}")
@@ -60,6 +76,7 @@ def _move_text(command: Command) -> str:
 
 __all__ = [
     "POLICY_NAMES",
+    "AdvancedPolicy",
     "BasicPolicy",
     "ExpertParams",
     "ExpertPolicy",

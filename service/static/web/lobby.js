@@ -6,7 +6,9 @@ const $ = (sel, root = document) => root.querySelector(sel);
 const form = $("#create-form");
 const SEAT_KINDS = [
   ["you", "You"], ["open", "Open seat (someone joins)"],
-  ["bot:basic", "Bot: basic"], ["bot:expert", "Bot: expert"], ["bot:random", "Bot: random"],
+  // the built-in bots, weakest first
+  ["bot:random", "Bot: random"], ["bot:basic", "Bot: basic"], ["bot:advanced", "Bot: advanced"],
+  ["bot:expert", "Bot: expert"],
 ];
 /** Seconds the first deal waits for the client seeds of the seats this browser takes (then deals without them). */
 const CLIENT_SEED_WAIT_S = 30;
