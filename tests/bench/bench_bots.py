@@ -1,16 +1,18 @@
 """Bot policies against each other: gin-rami hands in duplicate format, in-process (no Redis).
 
-Each deal is played twice with the seats swapped (same deck, same dealer seat), so luck of the
-cards cancels out. For each pair of policies it prints the first policy's share of hands won
-and net points per hand (its points minus the other's) with 95% confidence intervals computed
-over deals (the two hands of a deal are one observation, since they share the cards), a
-breakdown of how hands ended, and each policy's CPU time per move (median, p99), overall and
-per decision kind (upcard, draw, discard, knock). ``--scoring`` runs the pairs under the
-standard scoring of the gin AI literature (gin 25 plus the defender's deadwood, undercut 25, no
-big gin) and/or under the gin-rami defaults.
+By default each level plays the next one up (random < basic < advanced < expert), and the
+expert also plays basic and random. Each deal is played twice with the seats swapped (same
+deck, same dealer seat), so luck of the cards cancels out. For each pair of policies it prints
+the first policy's share of hands won and net points per hand (its points minus the other's)
+with 95% confidence intervals computed over deals (the two hands of a deal are one observation,
+since they share the cards), a breakdown of how hands ended, and each policy's CPU time per
+move (median, p99), overall and per decision kind (upcard, draw, discard, knock). ``--scoring``
+runs the pairs under the standard scoring of the gin AI literature (gin 25 plus the defender's
+deadwood, undercut 25, no big gin) and/or under the gin-rami defaults.
 
     python tests/bench/bench_bots.py --hands 4000
     python tests/bench/bench_bots.py --pairs expert:basic --hands 400 --scoring standard --param danger_weight=3
+    python tests/bench/bench_bots.py --pairs advanced:basic --hands 800 --scoring standard
 
 Targets (standard scoring, the worker's 200 ms budget): expert against basic at least +4 points
 a hand with the 95% interval's lower end above +2.5 and at least 56% of hands won; expert's
@@ -37,8 +39,8 @@ from service.rules import cards as C  # noqa: E402
 from workers.arena import play_hand  # noqa: E402
 from workers.policies import ExpertParams, ExpertPolicy, make_policy  # noqa: E402
 
-#: each level against the next, and the top against the bottom
-DEFAULT_PAIRS = ("basic:random", "expert:basic", "expert:random")
+#: each level against the next (random < basic < advanced < expert), and the expert against basic and random
+DEFAULT_PAIRS = ("basic:random", "advanced:basic", "expert:advanced", "expert:basic", "expert:random")
 
 
 def deck_for(seed: str, deal: int) -> list[str]:
