@@ -32,7 +32,9 @@ from service.rules.names import BOT_POLICY_NAMES
 from workers.arena import Table
 from workers.policies import (
     POLICY_NAMES,
+    AdvancedPolicy,
     BasicPolicy,
+    ExpertParams,
     ExpertPolicy,
     RandomPolicy,
     advice_text,
@@ -40,6 +42,7 @@ from workers.policies import (
     owner_moves,
     read,
 )
+from workers.policies import expert as expert_module
 
 EXPERT_FIXED = dict(budget_s=None)  # fixed effort: a move depends only on view, events and rng
 
@@ -84,7 +87,7 @@ def random_tables(n: int, variant: str = "gin-rami"):
 # --------------------------------------------------------------------------- every policy
 
 
-@pytest.mark.parametrize("name", ["random", "basic", "expert"])
+@pytest.mark.parametrize("name", ["random", "basic", "advanced", "expert"])
 def test_every_policy_picks_one_of_the_seats_legal_moves(name):
     policy = ExpertPolicy(**EXPERT_FIXED) if name == "expert" else make_policy(name)
     rng = random.Random(5)
@@ -98,7 +101,7 @@ def test_every_policy_picks_one_of_the_seats_legal_moves(name):
     assert {"upcard", "draw", "discard"} <= set(checked)
 
 
-@pytest.mark.parametrize("name", ["random", "basic", "expert"])
+@pytest.mark.parametrize("name", ["random", "basic", "advanced", "expert"])
 def test_a_policy_decides_from_the_view_alone_so_hidden_cards_do_not_change_its_move(name):
     """Two deals that differ only in cards the seat cannot see give it one view and one move."""
     policy = ExpertPolicy(**EXPERT_FIXED) if name == "expert" else make_policy(name)
@@ -287,6 +290,89 @@ def test_expert_always_takes_gin():
     move = ExpertPolicy(**EXPERT_FIXED).choose(views.view_state(table.state, 0), random.Random(0), table.seen[0])
     assert move == Knock("QC", move.melds) and M.deadwood([c for m in move.melds for c in m]) == 0
     assert sum(len(m) for m in move.melds) == 10
+
+
+# --------------------------------------------------------------------------- advanced
+
+
+def move_key(command) -> tuple:
+    """A move as the legal-move list names it (a knock's melds are the knocker's choice)."""
+    return command.TYPE, getattr(command, "card", None) or getattr(command, "discard", None)
+
+
+@pytest.mark.parametrize("variant", ["gin-rami", "three-hand"])
+def test_advanced_plays_whole_hands_with_legal_moves_only(variant):
+    """advanced in every seat plays hands to their end; in three-hand its advice as advisor
+    is one of the captain's moves too (RULES.md §2)."""
+    policy = make_policy("advanced")
+    seats = 3 if variant == "three-hand" else 2
+    moves = advised = 0
+    for i in range(3):
+        table = Table.start(G.GameSpec(variant=variant, players=[{"name": f"p{s}"} for s in range(seats)],
+                                       seed=f"advanced-{variant}-{i}".encode()))
+        rng = random.Random(i)
+        while table.state.status == "playing" and table.state.hand_no == 1:
+            state = table.state
+            seat = state.to_act[0]
+            move = policy.choose(views.view_state(state, seat), rng, table.seen[seat])
+            legal = {move_key(m) for m in G.legal_moves(state, seat)}
+            assert move_key(move) in legal
+            if variant == "three-hand" and seat == state.roles["captain"]:
+                advisor = state.roles["advisor"]
+                advice = policy.choose(views.view_state(state, advisor), rng, table.seen[advisor])
+                assert move_key(advice) in legal
+                advised += 1
+            table.play(seat, move)  # the engine accepts it (a knock's melds included)
+            moves += 1
+        # the hand ended: scored (or drawn) and recorded
+        assert len(table.state.results) == 1
+    assert moves > 3 * 2 * seats
+    assert advised > 0 or variant == "gin-rami"
+
+
+def test_advanced_is_the_expert_without_the_playout_search(monkeypatch):
+    """advanced plays exactly the expert's rules (ExpertPolicy with rollouts=False) and never
+    calls the search, on positions where the full expert does search and sometimes moves
+    differently."""
+    searched = Counter()  # rollout_choice calls, by the policy that was choosing
+    real = expert_module._Search.rollout_choice
+
+    def counted(self, options):
+        searched[chooser] += 1
+        return real(self, options)
+
+    monkeypatch.setattr(expert_module._Search, "rollout_choice", counted)
+    advanced = make_policy("advanced", budget_s=0.5)  # the budget does not apply: it never searches
+    rules_only = ExpertPolicy(rollouts=False, budget_s=None)
+    full = ExpertPolicy(**EXPERT_FIXED)
+    positions = differs_from_full = 0
+    for i in range(12):
+        table = Table.start(G.GameSpec(variant="gin-rami", players=[{"name": "a"}, {"name": "b"}],
+                                       seed=f"advanced-search-{i}".encode()))
+        while table.state.status == "playing" and table.state.hand_no == 1:
+            seat = table.state.to_act[0]
+            view = views.view_state(table.state, seat)
+            played = {}
+            for chooser, policy in (("advanced", advanced), ("rules_only", rules_only), ("full", full)):
+                played[chooser] = policy.choose(view, random.Random(positions), table.seen[seat])
+            assert played["advanced"] == played["rules_only"]
+            assert played["advanced"].reason == played["rules_only"].reason
+            differs_from_full += played["advanced"] != played["full"]
+            positions += 1
+            table.play(seat, played["advanced"])
+    assert searched["advanced"] == 0
+    # the comparison means something: the full expert searched these positions and its
+    # search changed some of their moves
+    assert searched["full"] > 10
+    assert differs_from_full > 0
+
+
+def test_advanced_reports_its_own_name_and_ignores_the_budget():
+    policy = make_policy("advanced", budget_s=0.5)
+    assert policy.name == "advanced" and make_policy("expert").name == "expert"
+    assert policy.params.rollouts is False and policy.params.budget_s is None
+    # built from explicit parameters it still never searches
+    assert AdvancedPolicy(ExpertParams(), rollouts=True).params.rollouts is False
 
 
 # --------------------------------------------------------------------------- knowledge
