@@ -202,13 +202,15 @@ def test_a_game_survives_its_worker_killed_with_sigkill_and_no_turn_is_played_tw
     assert final["scores"][final["winner"]] >= 60
 
 
-def test_a_human_seat_waits_for_its_player_while_the_bot_answers_each_move(app, client, workers):
-    """gin-rami, seat 0 human, seat 1 basic: the bot moves only when its turn comes."""
-    resp = client.post("/games", json={"variant": "gin-rami", "seats": [{"name": "ann"}, {"bot": "basic"}],
+@pytest.mark.parametrize("bot", ["basic", "advanced"])
+def test_a_human_seat_waits_for_its_player_while_the_bot_answers_each_move(app, client, workers, bot):
+    """gin-rami, seat 0 human, seat 1 a built-in bot: the bot moves only when its turn comes."""
+    resp = client.post("/games", json={"variant": "gin-rami", "seats": [{"name": "ann"}, {"bot": bot}],
                                        "first_dealer": 1})
     assert resp.status_code == 201
     body = resp.get_json()
     game_id = body["game_id"]
+    assert spectate(client, game_id)["players"][1]["bot"] == bot
     token = next(s["token"] for s in body["seats"] if s["seat"] == 0)
     workers.start()
     auth = {"Authorization": f"Bearer {token}"}
