@@ -8,9 +8,11 @@ card 22 the top of the stock).
 from __future__ import annotations
 
 import random
+import re
 import subprocess
 import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -425,3 +427,10 @@ def test_the_registry_builds_exactly_the_engines_bot_names():
         assert make_policy(name).name == name
     with pytest.raises(ValueError, match="unknown bot policy"):
         make_policy("grandmaster")
+
+
+def test_the_lobby_offers_every_built_in_bot_weakest_first():
+    """The web client's seat choices name the engine's bot policies, in the same order."""
+    lobby = Path(__file__).resolve().parents[2] / "service" / "static" / "web" / "lobby.js"
+    offered = re.findall(r'\["bot:([a-z]+)", "Bot: \1"\]', lobby.read_text(encoding="utf-8"))
+    assert tuple(offered) == BOT_POLICY_NAMES
