@@ -153,6 +153,12 @@ def deadwood_mask(m: int) -> int:
     run_dw = RUN_DW
     if not t:
         return run_dw[a] + run_dw[b] + run_dw[c] + run_dw[d]
+    return _least_with_sets(m, t)
+
+
+def _least_with_sets(m: int, t: int) -> int:
+    """Least deadwood of hand mask ``m`` whose ranks ``t`` are held three or four times."""
+    run_dw = RUN_DW
     best = _NO_CARD
     for x in _set_candidates(m, t):
         v = run_dw[x & _SUIT] + run_dw[x >> 13 & _SUIT] + run_dw[x >> 26 & _SUIT] + run_dw[x >> 39]
@@ -184,6 +190,13 @@ def deadwood_after_discard_mask(m: int) -> int:
     delta = _DISCARD_DELTA
     if not t:
         return run_dw[a] + run_dw[b] + run_dw[c] + run_dw[d] + min(delta[a], delta[b], delta[c], delta[d])
+    return _least_after_discard_with_sets(m, t)
+
+
+def _least_after_discard_with_sets(m: int, t: int) -> int:
+    """``deadwood_after_discard_mask`` of ``m`` whose ranks ``t`` are held three or four times."""
+    run_dw = RUN_DW
+    delta = _DISCARD_DELTA
     best = _NO_CARD
     for x in _set_candidates(m, t):
         a = x & _SUIT
@@ -204,10 +217,10 @@ def deadwood(cards: Iterable[int | str]) -> int:
     """Least deadwood of some cards (indexes or codes).
 
     A list or tuple of distinct codes goes to its mask in one C-level sum (as ``cards.mask``
-    does first, without the call), then through ``deadwood_mask``'s steps inline: the codes
-    cost that sum and the duplicate check more than a mask. Anything else (indexes, another
-    iterable, a repeated or unknown card) goes through ``cards.mask``, which refuses what is
-    not a set of cards.
+    does first, without the call), then through ``deadwood_mask``'s steps inline (the set case
+    is one function both share): the codes cost that sum and the duplicate check more than a
+    mask. Anything else (indexes, another iterable, a repeated or unknown card) goes through
+    ``cards.mask``, which refuses what is not a set of cards.
     """
     if type(cards) is list or type(cards) is tuple:
         try:
@@ -224,13 +237,7 @@ def deadwood(cards: Iterable[int | str]) -> int:
                 run_dw = RUN_DW
                 if not t:
                     return run_dw[a] + run_dw[b] + run_dw[c] + run_dw[d]
-                # deadwood_mask's set case, without a second call splitting the mask again
-                best = _NO_CARD
-                for x in _set_candidates(m, t):
-                    v = run_dw[x & _SUIT] + run_dw[x >> 13 & _SUIT] + run_dw[x >> 26 & _SUIT] + run_dw[x >> 39]
-                    if v < best:
-                        best = v
-                return best
+                return _least_with_sets(m, t)
     return deadwood_mask(_cards.mask(cards))
 
 
@@ -252,17 +259,7 @@ def deadwood_after_discard(cards: Iterable[int | str]) -> int:
                 delta = _DISCARD_DELTA
                 if not t:
                     return run_dw[a] + run_dw[b] + run_dw[c] + run_dw[d] + min(delta[a], delta[b], delta[c], delta[d])
-                # deadwood_after_discard_mask's set case, without a second call splitting the mask again
-                best = _NO_CARD
-                for x in _set_candidates(m, t):
-                    a = x & _SUIT
-                    b = x >> 13 & _SUIT
-                    c = x >> 26 & _SUIT
-                    d = x >> 39
-                    v = run_dw[a] + run_dw[b] + run_dw[c] + run_dw[d] + min(delta[a], delta[b], delta[c], delta[d])
-                    if v < best:
-                        best = v
-                return best
+                return _least_after_discard_with_sets(m, t)
     return deadwood_after_discard_mask(_cards.mask(cards))
 
 
