@@ -8,15 +8,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import threading
 import time
 
 import pytest
-from werkzeug.serving import make_server
 
 from service.rules import duplicate as D
 from support.apiclient import ValidatingClient
-from test_matches import REPO, worker_pool, check_recorded_from_the_games, wait_over
+from support.arena_fixtures import app, arena_settings, base, workers  # noqa: F401 (fixtures)
+from test_matches import REPO, check_recorded_from_the_games, wait_over
 
 pytestmark = pytest.mark.slow
 BOARDS = 20
@@ -24,35 +23,10 @@ BOARDS = 20
 
 @pytest.fixture
 def settings(redis_url, key_prefix):
-    from service.config import Settings
-
-    return Settings(redis_url=redis_url, key_prefix=key_prefix, queue_name=f"{key_prefix}-bots",
-                    rate_limit_per_minute=1_000_000, bot_stall_s=2.0,
-                    extra={"stream_keepalive_s": 1.0, "stream_max_s": 20.0})
+    return arena_settings(redis_url, key_prefix, extra={"stream_keepalive_s": 1.0, "stream_max_s": 20.0})
 
 
-@pytest.fixture
-def app(settings):
-    from service.app import create_app
-    from service.composition import make_bot_scheduler
 
-    return create_app(settings, bot_scheduler=make_bot_scheduler(settings))
-
-
-@pytest.fixture
-def base(app):
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-
-
-@pytest.fixture
-def workers(settings, tmp_path):
-    w = worker_pool(settings, tmp_path)
-    yield w
-    w.stop_all()
 
 
 def bot_process(base: str, token: str, tmp_path, name: str, *args: str) -> subprocess.Popen:

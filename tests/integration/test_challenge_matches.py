@@ -12,38 +12,13 @@ from __future__ import annotations
 import time
 
 import pytest
-from support.apiclient import ValidatingClient
-from support.servers import WorkerPool
+from support.arena_fixtures import app, client, settings, workers  # noqa: F401 (fixtures)
 
-from service.composition import make_bot_scheduler
-from service.config import Settings
 from service.rules import duplicate as D
 
 
-@pytest.fixture
-def settings(redis_url, key_prefix) -> Settings:
-    return Settings(redis_url=redis_url, key_prefix=key_prefix, queue_name=f"{key_prefix}-bots",
-                    rate_limit_per_minute=1_000_000, bot_stall_s=2.0)
 
 
-@pytest.fixture
-def app(settings):
-    from service.app import create_app
-
-    return create_app(settings, bot_scheduler=make_bot_scheduler(settings))
-
-
-@pytest.fixture
-def client(app):
-    return ValidatingClient(app)
-
-
-@pytest.fixture
-def workers(settings, tmp_path):
-    w = WorkerPool(settings.redis_url, settings.key_prefix, tmp_path, GINBOX_QUEUE=settings.queue_name,
-                   GINBOX_BOT_STALL_S=settings.bot_stall_s)
-    yield w
-    w.stop_all()
 
 
 def register(client, name: str) -> str:

@@ -10,13 +10,11 @@ game is left out of ``GET /games``. Once the match is over its games read like a
 from __future__ import annotations
 
 import json
-import threading
 
 import pytest
-from support.apiclient import ValidatingClient
+from support.arena_fixtures import app, arena_settings, base, client, workers  # noqa: F401 (fixtures)
 from test_arena_outside_bots import bot_process
-from test_matches import wait_over, worker_pool
-from werkzeug.serving import make_server
+from test_matches import wait_over
 
 from service.rules import duplicate as D
 
@@ -26,40 +24,11 @@ READ_ROUTES = ("", "/events", "/state?version=1", "/stream?once=1", "/advice", "
 
 @pytest.fixture
 def settings(redis_url, key_prefix):
-    from service.config import Settings
-
-    return Settings(redis_url=redis_url, key_prefix=key_prefix, queue_name=f"{key_prefix}-bots",
-                    rate_limit_per_minute=1_000_000, bot_stall_s=2.0,
-                    extra={"stream_keepalive_s": 1.0, "stream_max_s": 20.0})
+    return arena_settings(redis_url, key_prefix, extra={"stream_keepalive_s": 1.0, "stream_max_s": 20.0})
 
 
-@pytest.fixture
-def app(settings):
-    from service.app import create_app
-    from service.composition import make_bot_scheduler
-
-    return create_app(settings, bot_scheduler=make_bot_scheduler(settings))
 
 
-@pytest.fixture
-def client(app):
-    return ValidatingClient(app)
-
-
-@pytest.fixture
-def base(app):
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-
-
-@pytest.fixture
-def workers(settings, tmp_path):
-    w = worker_pool(settings, tmp_path)
-    yield w
-    w.stop_all()
 
 
 def register(client, name: str) -> str:

@@ -13,46 +13,17 @@ from pathlib import Path
 
 import pytest
 
-from service.composition import make_bot_scheduler
-from service.config import Settings
 from service.rules import duplicate as D
 from service.rules.ratings import rate_period
-from support.apiclient import ValidatingClient
-from support.servers import WorkerPool
+from support.arena_fixtures import app, client, settings, workers  # noqa: F401 (fixtures)
 
 REPO = Path(__file__).resolve().parents[2]
 MATCH_DEADLINE_S = 400
 
 
-@pytest.fixture
-def settings(redis_url, key_prefix) -> Settings:
-    return Settings(redis_url=redis_url, key_prefix=key_prefix, queue_name=f"{key_prefix}-bots",
-                    rate_limit_per_minute=1_000_000, bot_stall_s=2.0)
 
 
-@pytest.fixture
-def app(settings):
-    from service.app import create_app
 
-    return create_app(settings, bot_scheduler=make_bot_scheduler(settings))
-
-
-@pytest.fixture
-def client(app):
-    return ValidatingClient(app)
-
-
-def worker_pool(settings: Settings, tmp_path: Path) -> WorkerPool:
-    """``ginbox worker`` processes on the test's Redis, key prefix and queue (stopped by the caller)."""
-    return WorkerPool(settings.redis_url, settings.key_prefix, tmp_path, GINBOX_QUEUE=settings.queue_name,
-                      GINBOX_BOT_STALL_S=settings.bot_stall_s)
-
-
-@pytest.fixture
-def workers(settings, tmp_path):
-    w = worker_pool(settings, tmp_path)
-    yield w
-    w.stop_all()
 
 
 def wait_over(client, match_id: str, deadline_s: float = MATCH_DEADLINE_S, on_progress=None) -> dict:

@@ -11,7 +11,8 @@ import pytest
 from werkzeug.serving import make_server
 
 from service.rules import duplicate as D
-from test_matches import REPO, worker_pool, app, settings  # noqa: F401 (fixtures)
+from support.arena_fixtures import app, settings, worker_pool  # noqa: F401 (fixtures)
+from test_matches import REPO
 from workers.arena_match import run_local
 
 ROW = re.compile(r"^(\S+)\s+(\d+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s+\[(-?[\d.]+), (-?[\d.]+)\]$")
