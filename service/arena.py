@@ -23,7 +23,7 @@ import logging
 import re
 import secrets
 import time
-from typing import Any, Callable, Iterator
+from typing import Callable, Iterator
 
 from rq import Retry
 from rq.exceptions import DuplicateJobError
@@ -328,7 +328,7 @@ class ArenaService:
                         s = D.evolve(s, event)
                         new.append(event)
             started_before = s.started
-            for decide in (D.decide_start, lambda st: D.decide_finish(st, seed)):
+            for decide in (D.decide_start, lambda st, seed=seed: D.decide_finish(st, seed)):
                 event = decide(s)
                 if event is not None:
                     s = D.evolve(s, event)
