@@ -23,7 +23,7 @@ import logging
 import re
 import secrets
 import time
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from rq import Retry
 from rq.exceptions import DuplicateJobError
