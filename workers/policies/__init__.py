@@ -1,8 +1,8 @@
 """Bot policies: each sees only one seat's view (and its redacted events) and picks a legal move.
 
 ``make_policy(name, budget_s=None)`` builds one of ``POLICY_NAMES`` (weakest first: random,
-basic, advanced, expert); a policy has ``choose(view, rng, events=None) -> Command``. ``advice_text(command)`` words a move for the
-three-hand advisor's message to its captain.
+basic, advanced, expert); a policy has ``choose(view, rng, events=None) -> Command``.
+``advice_text(command)`` words a move for the three-hand advisor's message to its captain.
 """
 
 from __future__ import annotations
