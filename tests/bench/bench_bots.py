@@ -3,7 +3,9 @@
 By default each level plays the next one up (random < basic < advanced < expert), and the
 expert also plays basic and random. Each deal is played twice with the seats swapped (same
 deck, same dealer seat), so luck of the cards cancels out. For each pair of policies it prints
-the first policy's share of hands won and net points per hand (its points minus the other's)
+the first policy's share of hands won, its share of hands in which it could knock before the
+other could (who built a knockable hand first: the race that hand wins mostly follow), and net
+points per hand (its points minus the other's)
 with 95% confidence intervals computed over deals (the two hands of a deal are one observation,
 since they share the cards), a breakdown of how hands ended, and each policy's CPU time per
 move (median, p99), overall and per decision kind (upcard, draw, discard, knock). ``--scoring``
@@ -55,14 +57,21 @@ SCORINGS = {"standard": STANDARD_SCORING, "default": {}}
 
 
 class Timed:
-    """A policy that records its thinking time per decision kind (upcard, draw, discard, knock)."""
+    """A policy that records its thinking time per decision kind (upcard, draw, discard, knock),
+    and the move of the hand at which it could first knock (``first_knock``; ``clock`` counts
+    the hand's moves and is shared by both seats)."""
 
     def __init__(self, policy):
         self.policy = policy
         self.name = policy.name
         self.times: dict = {}
+        self.clock = [0]
+        self.first_knock: int | None = None
 
     def choose(self, view, rng, events=None):
+        self.clock[0] += 1
+        if self.first_knock is None and any(m.get("type") == "knock" for m in view.get("legal_moves") or ()):
+            self.first_knock = self.clock[0]
         t0 = time.process_time()
         command = self.policy.choose(view, rng, events)
         spent = time.process_time() - t0
@@ -90,10 +99,14 @@ def play_deals(job: tuple) -> tuple[list, dict, Counter]:
         deck = deck_for(seed, deal)
         dealer = deal % 2
         rng = random.Random(f"{seed}:{deal}:moves")
-        nets, wins = [], []
+        nets, wins, firsts = [], [], []
         for a_seat in (0, 1):
             seats = [pa, pb] if a_seat == 0 else [pb, pa]
+            pa.clock = pb.clock = [0]
+            pa.first_knock = pb.first_knock = None
             r = play_hand(deck, dealer, seats, rng, options=options)
+            fa, fb = pa.first_knock or math.inf, pb.first_knock or math.inf
+            firsts.append(0.5 if fa == fb else float(fa < fb))
             if r["outcome"] == "drawn":
                 net, won = 0, 0
                 outcomes["drawn"] += 1
@@ -108,7 +121,7 @@ def play_deals(job: tuple) -> tuple[list, dict, Counter]:
                 outcomes[f"{who} {r['outcome']} points"] += r["points"]
             nets.append(net)
             wins.append(won)
-        per_deal.append((sum(nets) / 2, sum(wins) / 2))
+        per_deal.append((sum(nets) / 2, sum(wins) / 2, sum(firsts) / 2))
     for side, policy in (("", pa), ("2", pb)):
         label = policy.name + (side if a == b else "")
         for kind, xs in policy.times.items():
@@ -140,11 +153,13 @@ def run_pair(pool, a: str, b: str, deals: int, args, budget_s: float, params: di
         for key, xs in t.items():
             timings.setdefault(key, []).extend(xs)
         outcomes += o
-    pts, pts_hw = interval([p for p, _ in per_deal])
-    win, win_hw = interval([w for _, w in per_deal])
+    pts, pts_hw = interval([p for p, _, _ in per_deal])
+    win, win_hw = interval([w for _, w, _ in per_deal])
+    first, first_hw = interval([f for _, _, f in per_deal])
     print(f"\n{a} vs {b}: {2 * len(per_deal)} hands in {time.perf_counter() - t0:.0f}s")
     print(f"  {a} hand wins     {100 * win:6.2f}% +- {100 * win_hw:.2f}  "
           f"[{100 * (win - win_hw):.2f}, {100 * (win + win_hw):.2f}]")
+    print(f"  {a} first able to knock {100 * first:6.2f}% +- {100 * first_hw:.2f}  (of hands; neither: half each)")
     print(f"  {a} points/hand   {pts:+7.2f}  +- {pts_hw:.2f}  [{pts - pts_hw:+.2f}, {pts + pts_hw:+.2f}]")
     counts = {k: v for k, v in outcomes.items() if not k.endswith(" points")}
     print("  outcomes (count, mean points): " + ", ".join(
@@ -159,7 +174,7 @@ def run_pair(pool, a: str, b: str, deals: int, args, budget_s: float, params: di
                           for kind in ("upcard", "draw", "discard", "knock") if (name, kind) in timings)
         print(f"  {name:9s} CPU per move median {ms(xs, 0.5):7.2f} ms  p99 {ms(xs, 0.99):7.2f} ms  ({len(xs)} moves; "
               f"median/p99 ms by kind: {kinds})")
-    return {"points": pts, "half_width": pts_hw, "wins": win}
+    return {"points": pts, "half_width": pts_hw, "wins": win, "first_knock": first}
 
 
 def main(argv: list[str] | None = None) -> int:
