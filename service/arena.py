@@ -18,6 +18,7 @@ boards' games have ids fixed by (match, board, table), so none is started twice.
 from __future__ import annotations
 
 import contextvars
+import hmac
 import json
 import logging
 import re
@@ -37,6 +38,7 @@ from service.errors import (
     ChallengeNotPending,
     DomainError,
     DuplicateParticipant,
+    Forbidden,
     GameNotFound,
     InvalidBotName,
     InvalidMatch,
@@ -487,6 +489,35 @@ class ArenaService:
             "standings": D.standings(state),
             "board_results": D.board_details(state, match_id),
         }
+
+    def match_turns(self, match_id: str, token: str) -> dict:
+        """The games of the match in play where the person whose token this is is to act.
+
+        The match is moved on first, as its view does. The token's hash is compared with the hash
+        of each person of the match (every one, in constant time); a token that holds no person's
+        place (a bot's, another match's, any other) is refused alike, and learns nothing of the seats.
+        """
+        state = self.advance(match_id)
+        presented, participant = hash_token(token), None
+        for index, stored in self.store.match_seat_tokens(match_id).items():
+            if hmac.compare_digest(presented, stored):
+                participant = index
+        if participant is None:
+            raise Forbidden("this token holds no person's place in this match")
+        turns = []
+        for index in state.in_flight() if state.status != "over" else ():
+            board, table = divmod(index, state.tables)
+            game_id = D.game_id_for(match_id, board, table)
+            seat = D.seating(state.variant, table).index(participant)
+            try:
+                g = self.games.state(game_id)
+            except GameNotFound:
+                continue  # started in the log, not made yet: the next look at the match makes it
+            if g.status == "playing" and seat in g.to_act:
+                turns.append({"game_id": game_id, "board": board, "table": table, "seat": seat,
+                              "phase": g.phase, "version": g.version})
+        return {"match_id": match_id, "participant": state.participants[participant]["name"],
+                "status": state.status, "turns": turns}
 
     def match_list(self, limit: int = 50) -> list[dict]:
         out = []

@@ -75,6 +75,12 @@ def get_match(match_id: str):
     return json_response(_arena().match_view(match_id))
 
 
+@bp.get("/matches/<match_id>/turns")
+def match_turns(match_id: str):
+    """The games of the match in play where the person whose token is presented is to act."""
+    return json_response(_arena().match_turns(match_id, presented_token(required=True)))
+
+
 @bp.get("/matches/<match_id>/stream")
 def match_stream(match_id: str):
     """Server-sent progress of a match until it is over."""
