@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import threading
 import time
@@ -148,17 +149,33 @@ class ArenaBot:
             log(f"challenge {challenge_id}: {status} {doc}")
 
 
-def main(argv=None) -> int:
+#: where the bot's token may come from instead of the command line (which other users can list)
+TOKEN_ENV = "GINBOX_BOT_TOKEN"
+
+
+def parse_args(argv=None, environ=None) -> argparse.Namespace:
+    """The command line; the token from it or, when it names none, from ``GINBOX_BOT_TOKEN``."""
     parser = argparse.ArgumentParser(prog="python -m workers.arena_bot",
                                      description="Play every game a ginbox bot account is given, over one stream.")
     parser.add_argument("base", help="the server, e.g. http://127.0.0.1:8000")
-    parser.add_argument("token", help="the bot's token (from POST /bots)")
+    parser.add_argument("token", nargs="?", default=None,
+                        help=f"the bot's token (from POST /bots); or set {TOKEN_ENV}, which keeps it out of the "
+                             "process list (a token that begins with '-' goes after '--')")
     parser.add_argument("--threads", type=int, default=8, help="turns played at once (8)")
     parser.add_argument("--accept-challenges", action="store_true", help="accept every challenge")
     parser.add_argument("--exit-after-matches", type=int, default=None,
                         help="exit once this many matches the bot plays in are over")
     parser.add_argument("--deadline", type=float, default=3600, help="give up after this many seconds (3600)")
     args = parser.parse_args(argv)
+    if not args.token:
+        args.token = (os.environ if environ is None else environ).get(TOKEN_ENV) or None
+    if not args.token:
+        parser.error(f"the bot's token is needed: as the second argument or in {TOKEN_ENV}")
+    return args
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
     bot = ArenaBot(args.base, args.token, threads=args.threads, accept_challenges=args.accept_challenges,
                    deadline_s=args.deadline)
     try:

@@ -13,8 +13,16 @@ KNOWN_TOKENS = 10_000
 
 
 def issue_token() -> str:
-    """A fresh seat token (shown to its holder once, stored only as a hash)."""
-    return secrets.token_urlsafe(32)
+    """A fresh seat token (shown to its holder once, stored only as a hash).
+
+    Never one that begins with '-' (one in 64 would): a token is often a word on a command line
+    (``python -m workers.arena_bot URL TOKEN``, a shell variable in ``curl``), where a leading '-'
+    reads as an option.
+    """
+    while True:
+        token = secrets.token_urlsafe(32)
+        if token[0] != "-":
+            return token
 
 
 def hash_token(token: str) -> str:
