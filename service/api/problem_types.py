@@ -53,8 +53,9 @@ _REQUEST = {
                        "token presented is malformed or belongs to no seat of this game. Tokens are given once, "
                        "when the game is created or a seat is claimed."),
     "forbidden": _t(403, "Forbidden",
-                    "The token's seat may not send this request at all (for example, advice in gin-rami, "
-                    "which has no advisor)."),
+                    "The token may not send this request at all: its seat has no such move (for example, "
+                    "advice in gin-rami, which has no advisor), or it holds no place where the request "
+                    "applies (a match's turns read with a token that plays no person's seat of that match)."),
     "invite_required": _t(403, "Invite required",
                           "This open seat was created by invitation (`private` game): claim it with the "
                           "seat's invite secret in the body (`invite`), as given once to the game's creator. "
