@@ -1,4 +1,4 @@
-"""The web client: the lobby, the table, the spectator's and the replay pages, and their assets.
+"""The web client: the lobby, the table, the spectator's, the replay and the match pages, and their assets.
 
 The pages are static files (HTML, CSS and JavaScript modules under ``service/static/web``) that
 talk to the API exactly as any other client does; nothing here reads a game.
@@ -50,6 +50,7 @@ _PAGES = {
     "lobby": ("lobby.js", ()),
     "table": ("table.js", ("api.js", "cards.js")),
     "replay": ("replay.js", ()),
+    "match": ("match.js", ("api.js", "seats.js")),
 }
 
 
@@ -99,6 +100,14 @@ def watch_page(game_id: str):
 def replay_page(game_id: str):
     """A finished game, stepped event by event with every hand face up."""
     return _game_page(game_id, "replay")
+
+
+@bp.get("/match/<match_id>")
+def match_page(match_id: str):
+    """A duplicate match: standings and boards, and the turns of the person whose token this browser holds."""
+    if not _GAME_ID.match(match_id):
+        raise ApiError(404, "not_found", "a match id is 16 letters, digits, '_' or '-'")
+    return _page("match")
 
 
 @bp.get("/web/<asset>")

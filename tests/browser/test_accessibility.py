@@ -1,10 +1,11 @@
-"""The four pages have no serious or critical accessibility violation under axe-core (vendored,
+"""The five pages have no serious or critical accessibility violation under axe-core (vendored,
 see tests/browser/vendor/README.md), on a desktop and on a phone's width, and the table can be
 played with the keyboard alone."""
 
 from __future__ import annotations
 
 import hashlib
+import uuid
 
 import pytest
 from selenium.webdriver.common.action_chains import ActionChains
@@ -26,7 +27,7 @@ def fits(driver) -> bool:
 
 
 @pytest.mark.parametrize("width,height", [(1280, 900), (390, 844)], ids=["desktop", "phone"])
-def test_no_serious_violation_on_the_four_pages(live_server, new_browser, width, height):
+def test_no_serious_violation_on_the_five_pages(live_server, new_browser, width, height):
     api = Api(live_server)
     replay_id = finished_game(api)
     status, created = api.call("POST", "/games", {"variant": "gin-rami", "seats": [{"name": "ann"}, {"bot": "basic"}]})
@@ -54,6 +55,23 @@ def test_no_serious_violation_on_the_four_pages(live_server, new_browser, width,
     wait_for(driver, lambda d: "created" in text_of(d, "#event-text"), what="the replay")
     driver.find_element("id", "last").click()
     wait_for(driver, lambda d: "Game over" in text_of(d, "#event-text"), what="the end of the replay")
+    assert serious_violations(driver) == [] and fits(driver) and console_errors(driver) == []
+
+    # a match page, for the person whose challenge a bot account accepted (its token where the lobby keeps it)
+    bot = f"a11y{uuid.uuid4().hex[:8]}"
+    status, registered = api.call("POST", "/bots", {"name": bot})
+    assert status == 201, registered
+    status, challenge = api.call("POST", "/challenges", {"to": bot, "variant": "gin-rami", "name": "ann", "boards": 1})
+    assert status == 201, challenge
+    status, accepted = api.call("POST", f"/challenges/{challenge['challenge_id']}/accept", token=registered["token"])
+    assert status == 200, accepted
+    driver.execute_script(
+        "localStorage.setItem('ginbox.challenges.v1', JSON.stringify({[arguments[0]]: {challenge_id: arguments[0],"
+        " to: arguments[1], variant: 'gin-rami', boards: 1, name: 'ann', token: arguments[2], status: 'accepted',"
+        " match_id: arguments[3], created: 1}}))",
+        challenge["challenge_id"], bot, challenge["token"], accepted["match_id"])
+    driver.get(f"{live_server}/match/{accepted['match_id']}")
+    wait_for(driver, lambda d: d.find_elements("css selector", "#turn-list a.play"), what="the match page")
     assert serious_violations(driver) == [] and fits(driver) and console_errors(driver) == []
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from support.apiclient import ValidatingClient, load_openapi, make_app
 
-PAGES = ["/", "/play/AAAAAAAAAAAAAAAA", "/watch/AAAAAAAAAAAAAAAA", "/replay/AAAAAAAAAAAAAAAA"]
+PAGES = ["/", "/play/AAAAAAAAAAAAAAAA", "/watch/AAAAAAAAAAAAAAAA", "/replay/AAAAAAAAAAAAAAAA", "/match/AAAAAAAAAAAAAAAA"]
 
 
 @pytest.fixture
@@ -29,7 +29,7 @@ def test_every_page_and_every_asset_it_names_is_served(api):
 
 
 def test_every_module_a_script_imports_is_served(api):
-    seen, todo = set(), ["/web/lobby.js", "/web/table.js", "/web/replay.js"]
+    seen, todo = set(), ["/web/lobby.js", "/web/table.js", "/web/replay.js", "/web/match.js"]
     while todo:
         path = todo.pop()
         if path in seen:
@@ -43,7 +43,8 @@ def test_every_module_a_script_imports_is_served(api):
 
 
 @pytest.mark.parametrize("path", ["/web/nothing.js", "/web/lobby.html", "/web/icon.png", "/web/..%2Fdocs.html",
-                                  "/play/short", "/watch/not-sixteen-chars", "/replay/AAAAAAAAAAAAAAA!"])
+                                  "/play/short", "/watch/not-sixteen-chars", "/replay/AAAAAAAAAAAAAAA!",
+                                  "/match/short"])
 def test_unknown_assets_and_malformed_game_ids_are_404_problems(api, path):
     resp = api.get(path)
     assert resp.status_code == 404

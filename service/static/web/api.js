@@ -83,6 +83,15 @@ export const auditGame = (id) => call("GET", `${g(id)}/audit`);
 export const exportGame = async (id) => (await call("GET", `${g(id)}/export`, { headers: { Accept: "application/x-ndjson" } })).text;
 export const analyseMelds = (cards) => call("POST", "/analysis/melds", { body: { cards } });
 
+const m = (id) => `/matches/${encodeURIComponent(id)}`;
+/** A person's challenge to a bot account (no token: the answer holds the person's own, once). */
+export const createChallenge = (body) => call("POST", "/challenges", { body });
+export const getChallenge = (id) => call("GET", `/challenges/${encodeURIComponent(id)}`);
+export const getRatings = (variant) => call("GET", `/ratings?variant=${encodeURIComponent(variant)}`);
+export const getMatch = (id) => call("GET", m(id));
+/** The games of a match where the person whose token this is is to act. */
+export const matchTurns = (id, token) => call("GET", `${m(id)}/turns`, { token });
+
 /** Every event of a game the caller may see, following next_after page by page. */
 export async function allEvents(id, token) {
   const out = [];

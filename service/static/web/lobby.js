@@ -1,6 +1,9 @@
 // The lobby: create a game, list the server's games, join an open seat, resume your own games.
 import * as api from "./api.js";
-import { forgetGame, inviteLink, myGames, saveInvites, saveSeat, seatsOf } from "./seats.js";
+import {
+  forgetChallenge, forgetGame, inviteLink, myChallenges, myGames, saveChallenge, saveInvites, saveSeat, seatsOf,
+  updateChallenge,
+} from "./seats.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
 const form = $("#create-form");
@@ -248,6 +251,107 @@ async function loadGames(append = false) {
   }
 }
 
+// ---------------------------------------------------------------- challenges to bot accounts
+
+const challengeForm = $("#challenge-form");
+/** Seconds between two looks at the challenges still pending. */
+const CHALLENGE_POLL_MS = 2000;
+let challengePoll = null;
+
+/** The rated bot accounts of gin rami, offered in the form (any other name may still be typed). */
+async function loadBotNames() {
+  try {
+    const { data } = await api.getRatings("gin-rami");
+    const list = $("#bot-names");
+    list.replaceChildren(...data.ratings.filter((r) => r.kind === "bot")
+      .map((r) => el("option", { value: r.name, text: `${r.name} (rating ${Math.round(r.rating)})` })));
+  } catch { /* the name is typed instead */ }
+}
+
+function challengeBody() {
+  const f = challengeForm.elements;
+  const body = { to: f.to.value.trim(), variant: "gin-rami", name: f.name.value.trim() };
+  const boards = f.boards.value.trim();
+  if (boards !== "") body.boards = Number(boards);
+  const moveTime = f.move_time_s.value.trim();
+  if (moveTime !== "") body.move_time_s = Number(moveTime);
+  return body;
+}
+
+async function onChallenge(event) {
+  event.preventDefault();
+  const out = $("#challenge-error");
+  out.textContent = "";
+  const body = challengeBody();
+  if (!body.to) { out.textContent = "Name the bot account to challenge."; return; }
+  if (!body.name) { out.textContent = "Give your name in the match."; return; }
+  if (!Number.isInteger(body.boards)) { out.textContent = "Say how many boards (1 to 1000)."; return; }
+  const button = $("#challenge-button");
+  button.disabled = true;
+  try {
+    const { data } = await api.createChallenge(body);
+    saveChallenge(data, data.token, body.name);
+    localStorage.setItem("ginbox.name", body.name);
+    renderMyChallenges();
+    watchChallenges();
+  } catch (err) {
+    out.textContent = `The challenge was refused: ${describeError(err)}`;
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function challengeState(c) {
+  if (c.status === "accepted" && c.match_id) {
+    return el("a", { class: "button match-link", href: `/match/${c.match_id}`, "data-match": c.match_id,
+      text: `Accepted: go to the match` });
+  }
+  if (c.status === "declined") return el("strong", { text: "Declined" });
+  if (c.status === "gone") return el("strong", { text: "No longer on this server" });
+  return el("span", { class: "status", text: "Pending: waiting for the bot to answer" });
+}
+
+function renderMyChallenges() {
+  const mine = myChallenges();
+  const box = $("#my-challenges");
+  if (!mine.length) {
+    box.replaceChildren(el("p", { class: "muted", text: "None yet: this browser made no challenge." }));
+    return;
+  }
+  const ul = el("ul", { class: "challenges" });
+  for (const c of mine) {
+    const what = `${c.name} against ${c.to}, ${c.variant}, ${c.boards} board${c.boards === 1 ? "" : "s"}` +
+      `${c.move_time_s ? `, ${c.move_time_s} s a move` : ""}: `;
+    ul.append(el("li", { "data-challenge": c.challenge_id, "data-status": c.status },
+      el("span", { text: what }), challengeState(c), " ",
+      el("button", { type: "button", class: "forget", text: "Forget",
+        "aria-label": `Forget the challenge to ${c.to} (its token leaves this browser)`,
+        onclick: () => { forgetChallenge(c.challenge_id); renderMyChallenges(); } })));
+  }
+  box.replaceChildren(ul);
+}
+
+/** Ask after every pending challenge until none is left pending. */
+function watchChallenges() {
+  if (challengePoll !== null) return;
+  const look = async () => {
+    const pending = myChallenges().filter((c) => c.status === "pending");
+    for (const c of pending) {
+      try {
+        const { data } = await api.getChallenge(c.challenge_id);
+        if (data.status !== c.status || data.match_id !== c.match_id) { updateChallenge(data); renderMyChallenges(); }
+      } catch (err) {
+        if (err instanceof api.ApiError && err.status === 404) {
+          updateChallenge({ challenge_id: c.challenge_id, status: "gone", match_id: null });
+          renderMyChallenges();
+        }
+      }
+    }
+    challengePoll = myChallenges().some((c) => c.status === "pending") ? setTimeout(look, CHALLENGE_POLL_MS) : null;
+  };
+  challengePoll = setTimeout(look, 0);
+}
+
 const yourName = $("#your-name");
 yourName.value = localStorage.getItem("ginbox.name") || "";
 yourName.addEventListener("change", () => {
@@ -256,9 +360,17 @@ yourName.addEventListener("change", () => {
   if (first && form.elements.seat0.value === "you") first.value = yourName.value.trim();
 });
 form.addEventListener("submit", onCreate);
+challengeForm.addEventListener("submit", onChallenge);
+challengeForm.elements.name.value = yourName.value;
+yourName.addEventListener("change", () => {
+  if (!challengeForm.elements.name.value.trim()) challengeForm.elements.name.value = yourName.value.trim();
+});
 for (const radio of form.elements.variant) radio.addEventListener("change", renderSeatRows);
 $("#filter-form").addEventListener("submit", (e) => { e.preventDefault(); loadGames(); });
 $("#more-games").addEventListener("click", () => loadGames(true));
 renderSeatRows();
 renderMyGames();
+renderMyChallenges();
+watchChallenges();
+loadBotNames();
 loadGames();

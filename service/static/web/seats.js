@@ -63,3 +63,55 @@ export function forgetGame(gameId) {
   delete all[gameId];
   writeAll(all);
 }
+
+// A person's challenges to bot accounts, in a record of their own: {<challenge_id>: {challenge_id,
+// to, variant, boards, move_time_s, name, token, status, match_id, created}}. The token, given once
+// by POST /challenges, plays the person's seat in every game of the match the bot accepts.
+const CHALLENGES = "ginbox.challenges.v1";
+
+function readChallenges() {
+  try {
+    const data = JSON.parse(localStorage.getItem(CHALLENGES) || "{}");
+    return data && typeof data === "object" ? data : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Remember a challenge just made (the server's answer) with its token and the person's name. */
+export function saveChallenge(challenge, token, name) {
+  const all = readChallenges();
+  all[challenge.challenge_id] = {
+    challenge_id: challenge.challenge_id, to: challenge.to, variant: challenge.variant, boards: challenge.boards,
+    move_time_s: challenge.move_time_s, name, token, status: challenge.status, match_id: challenge.match_id,
+    created: Date.now(),
+  };
+  localStorage.setItem(CHALLENGES, JSON.stringify(all));
+}
+
+/** Note what came of a challenge (its status and match id, from GET /challenges/{id}). */
+export function updateChallenge(challenge) {
+  const all = readChallenges();
+  const mine = all[challenge.challenge_id];
+  if (!mine) return;
+  mine.status = challenge.status;
+  mine.match_id = challenge.match_id;
+  localStorage.setItem(CHALLENGES, JSON.stringify(all));
+}
+
+/** Every challenge this browser made, newest first. */
+export function myChallenges() {
+  return Object.values(readChallenges()).sort((a, b) => (b.created || 0) - (a.created || 0));
+}
+
+/** The challenge of this browser that became match ``matchId`` ({token, name, ...}), or null. */
+export function challengeOfMatch(matchId) {
+  return myChallenges().find((c) => c.match_id === matchId && c.token) || null;
+}
+
+/** Forget a challenge (its token is gone from this browser). */
+export function forgetChallenge(challengeId) {
+  const all = readChallenges();
+  delete all[challengeId];
+  localStorage.setItem(CHALLENGES, JSON.stringify(all));
+}
