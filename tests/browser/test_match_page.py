@@ -112,8 +112,11 @@ def test_a_person_challenges_a_bot_account_and_plays_its_turns_from_the_match_pa
                              headers={"If-Match": f'"{view1["version"]}"'})
     assert status == 200, moved
 
-    # back on the match page the listing has changed: table 0 waits for the bot, table 1 for ann
-    driver.back()
+    # back on the match page (the table page of a match game links to it): the listing has
+    # changed, table 0 waits for the bot, table 1 for ann
+    assert driver.find_element("css selector", "#match-link").get_attribute("href").endswith(f"/match/{match_id}")
+    shoot(driver, tmp_path / "match-table.png")
+    click_when_ready(driver, "#match-link", "the table page's link to the match")
     wait_for(driver, lambda d: listed_games(d) == [table1], what="the turn at table 1 alone")
     status, turns = api.call("GET", f"/matches/{match_id}/turns", token=token)
     assert status == 200 and [t["game_id"] for t in turns["turns"]] == [table1] and turns["turns"][0]["seat"] == 1

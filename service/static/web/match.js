@@ -26,7 +26,8 @@ function mySeat(table) {
 
 /** Save the person's token as the seat of a game of the match, and the link that plays it. */
 function playLink(gameId, seat, text, attrs = {}) {
-  saveSeat(gameId, state.match.variant, seat, state.mine.token, state.turns ? state.turns.participant : state.mine.name);
+  saveSeat(gameId, state.match.variant, seat, state.mine.token, state.turns ? state.turns.participant : state.mine.name,
+    state.match.match_id);
   return el("a", { class: "button", href: `/play/${gameId}#seat=${seat}`, "data-game": gameId, text, ...attrs });
 }
 

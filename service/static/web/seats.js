@@ -17,11 +17,12 @@ function writeAll(data) {
   localStorage.setItem(KEY, JSON.stringify(data));
 }
 
-/** Remember a seat's token. */
-export function saveSeat(gameId, variant, seat, token, name) {
+/** Remember a seat's token (and, for a game of a duplicate match, the match it belongs to). */
+export function saveSeat(gameId, variant, seat, token, name, matchId = null) {
   const all = readAll();
   const game = all[gameId] || { game_id: gameId, variant, seats: {}, created: Date.now() };
   game.seats[String(seat)] = { token, name };
+  if (matchId) game.match = matchId;
   all[gameId] = game;
   writeAll(all);
 }
@@ -50,6 +51,12 @@ export function inviteLink(gameId, seat, secret) {
 export function seatsOf(gameId) {
   const game = readAll()[gameId];
   return game ? game.seats : null;
+}
+
+/** The match a game of this browser's belongs to (saved from the match page), or null. */
+export function matchOf(gameId) {
+  const game = readAll()[gameId];
+  return (game && game.match) || null;
 }
 
 /** Every game this browser holds a seat in, newest first. */

@@ -3,7 +3,7 @@
 // look again, so what a viewer sees is always exactly what the server lets that viewer see.
 import * as api from "./api.js";
 import { backElement, cardElement, deadwood, isMeld, isRun, isSet, label, short, sortCards, sortMeld } from "./cards.js";
-import { inviteLink, invitesOf, saveSeat, seatsOf } from "./seats.js";
+import { inviteLink, invitesOf, matchOf, saveSeat, seatsOf } from "./seats.js";
 import { cardsText, el, playerName, resultSection, scoreSheet } from "./ui.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -618,7 +618,16 @@ function renderInvites(view) {
 const connectionStates = [];
 globalThis.ginboxConnectionStates = connectionStates;
 
+/** A game of a duplicate match this browser plays: a way back to the match page, beside the lobby's. */
+function linkToMatch() {
+  const matchId = matchOf(gameId);
+  const lobby = document.querySelector("header.top a[href='/']");
+  if (!matchId || !lobby) return;
+  lobby.before(el("a", { href: `/match/${encodeURIComponent(matchId)}`, id: "match-link", text: "Match" }), " ");
+}
+
 async function start() {
+  linkToMatch();
   const invite = invitation();
   if (state.mode === "play" && invite && !(seatsOf(gameId) || {})[invite.seat]) {
     $("#connection").textContent = "not joined";
