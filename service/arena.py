@@ -46,6 +46,8 @@ from service.errors import (
     MatchNotFound,
     MatchNotOver,
     NotChallenged,
+    NotChallenger,
+    Unauthorized,
     UnknownParticipant,
 )
 from service.rules import duplicate as D
@@ -668,6 +670,34 @@ class ArenaService:
         if decided is None:
             raise ChallengeNotPending("the challenge was answered already")
         self._tell_challenger(decided)
+        return _public(decided)
+
+    def withdraw_challenge(self, challenge_id: str, token: str | None) -> dict:
+        """The challenger withdraws its pending challenge; the challenged bot is told (``challenge_withdrawn``).
+
+        A bot withdraws with its own token, a person with the token its challenge's answer gave
+        (compared with the hash kept with the challenge, in constant time). The move from pending
+        is the same WATCH-guarded one as an answer's, so of a withdrawal and an answer at once only
+        one succeeds and the other is refused as not pending.
+        """
+        full = self.store.challenge(challenge_id) if isinstance(challenge_id, str) else None
+        if full is None:
+            raise ChallengeNotFound(f"there is no challenge {challenge_id!r}")
+        if full["from_kind"] == "bot":
+            if self.bot_of(token) != full["from"]:
+                raise NotChallenger("only the challenger may withdraw this challenge")
+        else:
+            if not token:
+                raise Unauthorized("withdrawing a person's challenge needs the token its answer gave: "
+                                   "'Authorization: Bearer <token>'")
+            if not hmac.compare_digest(hash_token(token), full["person_token_hash"]):
+                raise NotChallenger("only the challenger may withdraw this challenge")
+        if full["status"] != "pending":
+            raise ChallengeNotPending(f"the challenge was {full['status']} already")
+        decided = self.store.decide_challenge(challenge_id, "withdrawn", {})
+        if decided is None:
+            raise ChallengeNotPending("the challenge was answered or withdrawn already")
+        self.store.notify(decided["to"], "challenge_withdrawn", _public(decided))
         return _public(decided)
 
     def _challenge_match(self, c: dict) -> str:

@@ -127,12 +127,16 @@ class NotChallenged(Forbidden, code="not_challenged"):
     """Only the bot a challenge is addressed to may accept or decline it."""
 
 
+class NotChallenger(Forbidden, code="not_challenger"):
+    """Only the challenger may withdraw its challenge."""
+
+
 class BotNameTaken(Conflict, code="bot_name_taken"):
     """A bot account of that name exists already."""
 
 
 class ChallengeNotPending(Conflict, code="challenge_not_pending"):
-    """The challenge was accepted or declined already."""
+    """The challenge was accepted, declined or withdrawn already."""
 
 
 class MatchNotOver(Conflict, code="match_not_over"):

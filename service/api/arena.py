@@ -125,3 +125,9 @@ def accept_challenge(challenge_id: str):
 def decline_challenge(challenge_id: str):
     """The challenged bot declines."""
     return json_response(_arena().answer_challenge(challenge_id, presented_token(required=False), False))
+
+
+@bp.post("/challenges/<challenge_id>/withdraw")
+def withdraw_challenge(challenge_id: str):
+    """The challenger withdraws its pending challenge."""
+    return json_response(_arena().withdraw_challenge(challenge_id, presented_token(required=False)))

@@ -51,7 +51,8 @@ _REQUEST = {
     "unauthorized": _t(401, "Seat token needed",
                        "The request needs the seat token of this game (`Authorization: Bearer <token>`), or the "
                        "token presented is malformed or belongs to no seat of this game. Tokens are given once, "
-                       "when the game is created or a seat is claimed."),
+                       "when the game is created or a seat is claimed (to withdraw a person's challenge, the token "
+                       "its answer gave is needed)."),
     "forbidden": _t(403, "Forbidden",
                     "The token may not send this request at all: its seat has no such move (for example, "
                     "advice in gin-rami, which has no advisor), or it holds no place where the request "
@@ -102,8 +103,12 @@ _ARENA = {
     "not_challenged": _t(403, "Not the challenged bot",
                          "Only the bot a challenge is addressed to may accept or decline it; another bot's "
                          "token changes nothing."),
+    "not_challenger": _t(403, "Not the challenger",
+                         "Only the challenger may withdraw a challenge: a bot with its own token, a person with "
+                         "the token its challenge's answer gave. Any other token (the challenged bot's too) "
+                         "changes nothing."),
     "bot_name_taken": _t(409, "Bot name taken", "A bot account of this name exists already: choose another."),
-    "challenge_not_pending": _t(409, "Challenge answered", "The challenge was accepted or declined already."),
+    "challenge_not_pending": _t(409, "Challenge answered", "The challenge was accepted, declined or withdrawn already."),
     "match_not_over": _t(409, "Match not over",
                          "This is only available once the match is over (the audit reveals every board's seed)."),
     "invalid_bot_name": _t(422, "Invalid bot name",

@@ -1,0 +1,190 @@
+"""The challenger withdraws a pending challenge, on a real Redis.
+
+Only the challenger may (a bot with its token, a person with the token its challenge gave), only
+while the challenge is pending; the challenged bot's stream is told, and an answer after it is
+refused. A refused withdrawal changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import urllib.error
+import urllib.request
+
+from support.arena_fixtures import app, base, client, settings  # noqa: F401 (fixtures)
+
+
+def register(client, name: str) -> str:
+    resp = client.post("/bots", json={"name": name})
+    assert resp.status_code == 201, resp.get_data(as_text=True)
+    return resp.get_json()["token"]
+
+
+def stream_events(client, token: str) -> list[tuple[str, dict]]:
+    """(type, data) of every event on the bot's stream so far (read page after page with ``after``)."""
+    out, after = [], "0"
+    while True:
+        text = client.get(f"/bots/me/stream?once=1&after={after}", token=token).get_data(as_text=True)
+        page = []
+        for block in text.split("\n\n"):
+            fields = dict(line.split(": ", 1) for line in block.splitlines() if not line.startswith(":"))
+            if "event" in fields:
+                page.append((fields["event"], json.loads(fields["data"])))
+                after = fields["id"]
+        if not page:
+            return out
+        out.extend(page)
+
+
+def person_challenge(client, to: str = "alpha", name: str = "ann", **extra) -> tuple[str, str]:
+    """(challenge id, the person's token) of a new person's challenge to a game of gin rami."""
+    made = client.post("/challenges", json={"to": to, "variant": "gin-rami", "name": name, **extra})
+    assert made.status_code == 201, made.get_data(as_text=True)
+    return made.get_json()["challenge_id"], made.get_json()["token"]
+
+
+def refused(resp, status: int, code: str) -> None:
+    assert resp.status_code == status, resp.get_data(as_text=True)
+    assert resp.get_json()["code"] == code
+
+
+def test_a_person_withdraws_its_pending_challenge_and_the_bot_is_told(client):
+    alpha = register(client, "alpha")
+    cid, ann = person_challenge(client)
+
+    resp = client.post(f"/challenges/{cid}/withdraw", token=ann)
+    assert resp.status_code == 200, resp.get_data(as_text=True)
+    body = resp.get_json()
+    assert body["status"] == "withdrawn" and body["challenge_id"] == cid
+    assert body["game_id"] is None and body["match_id"] is None
+    assert "token" not in body and "person_token_hash" not in body
+
+    view = client.get(f"/challenges/{cid}").get_json()
+    assert view["status"] == "withdrawn" and view["from"] == "ann" and view["from_kind"] == "person"
+
+    # the bot's stream: the challenge, then its withdrawal, in that order, with nothing of the token
+    events = [(kind, data) for kind, data in stream_events(client, alpha) if kind.startswith("challenge")]
+    assert [kind for kind, _ in events] == ["challenge", "challenge_withdrawn"]
+    assert events[1][1]["challenge_id"] == cid and events[1][1]["status"] == "withdrawn"
+    assert ann not in json.dumps(events) and "token_hash" not in json.dumps(events)
+
+    # the bot can no longer answer it, and it cannot be withdrawn twice
+    refused(client.post(f"/challenges/{cid}/accept", token=alpha), 409, "challenge_not_pending")
+    refused(client.post(f"/challenges/{cid}/decline", token=alpha), 409, "challenge_not_pending")
+    refused(client.post(f"/challenges/{cid}/withdraw", token=ann), 409, "challenge_not_pending")
+    assert client.get(f"/challenges/{cid}").get_json() == view
+    assert client.get("/bots/alpha").get_json()["games"] == 0
+    assert [k for k, _ in stream_events(client, alpha) if k.startswith("challenge")] == \
+        ["challenge", "challenge_withdrawn"]
+
+
+def test_a_bot_withdraws_its_own_challenge_with_its_token(client):
+    alpha = register(client, "alpha")
+    beta = register(client, "beta")
+    made = client.post("/challenges", json={"to": "alpha", "variant": "gin-rami", "boards": 3}, token=beta)
+    assert made.status_code == 201, made.get_data(as_text=True)
+    cid = made.get_json()["challenge_id"]
+    assert made.get_json()["from"] == "beta" and made.get_json()["from_kind"] == "bot"
+
+    resp = client.post(f"/challenges/{cid}/withdraw", token=beta)
+    assert resp.status_code == 200, resp.get_data(as_text=True)
+    assert resp.get_json()["status"] == "withdrawn" and resp.get_json()["kind"] == "match"
+    assert client.get(f"/challenges/{cid}").get_json()["status"] == "withdrawn"
+
+    told = [data for kind, data in stream_events(client, alpha) if kind == "challenge_withdrawn"]
+    assert [d["challenge_id"] for d in told] == [cid] and told[0]["from"] == "beta"
+    # the challenger withdrew it itself: its own stream is not told
+    assert not [k for k, _ in stream_events(client, beta) if k.startswith("challenge")]
+    refused(client.post(f"/challenges/{cid}/accept", token=alpha), 409, "challenge_not_pending")
+    assert client.get("/matches").get_json()["matches"] == []
+
+
+def test_an_answered_challenge_cannot_be_withdrawn_and_nothing_changes(client):
+    alpha = register(client, "alpha")
+    accepted_id, ann = person_challenge(client)
+    accepted = client.post(f"/challenges/{accepted_id}/accept", token=alpha)
+    assert accepted.status_code == 200, accepted.get_data(as_text=True)
+    game_id = accepted.get_json()["game_id"]
+    assert game_id and accepted.get_json()["status"] == "accepted"
+    declined_id, bob = person_challenge(client, name="bob")
+    assert client.post(f"/challenges/{declined_id}/decline", token=alpha).status_code == 200
+    before = {cid: client.get(f"/challenges/{cid}").get_json() for cid in (accepted_id, declined_id)}
+    game_before = client.get(f"/games/{game_id}", token=ann).get_json()
+
+    refused(client.post(f"/challenges/{accepted_id}/withdraw", token=ann), 409, "challenge_not_pending")
+    refused(client.post(f"/challenges/{declined_id}/withdraw", token=bob), 409, "challenge_not_pending")
+
+    assert {cid: client.get(f"/challenges/{cid}").get_json() for cid in before} == before
+    assert before[accepted_id]["game_id"] == game_id and before[declined_id]["status"] == "declined"
+    game_after = client.get(f"/games/{game_id}", token=ann).get_json()
+    assert game_after["status"] == "playing" and game_after["version"] == game_before["version"]
+    assert not [k for k, _ in stream_events(client, alpha) if k == "challenge_withdrawn"]
+
+
+def test_only_the_challenger_s_token_withdraws_and_a_refusal_changes_nothing(client):
+    alpha = register(client, "alpha")
+    beta = register(client, "beta")
+    gamma = register(client, "gamma")
+    person_id, ann = person_challenge(client)
+    _, bob = person_challenge(client, name="bob")
+    bot_made = client.post("/challenges", json={"to": "alpha", "variant": "gin-rami"}, token=beta)
+    assert bot_made.status_code == 201, bot_made.get_data(as_text=True)
+    bot_id = bot_made.get_json()["challenge_id"]
+    before = {cid: client.get(f"/challenges/{cid}").get_json() for cid in (person_id, bot_id)}
+    assert all(c["status"] == "pending" for c in before.values())
+
+    # a person's challenge: no token, a malformed header, the challenged bot's token, another
+    # bot's, another challenge's person token, a made-up token
+    refused(client.post(f"/challenges/{person_id}/withdraw"), 401, "unauthorized")
+    refused(client.post(f"/challenges/{person_id}/withdraw", headers={"Authorization": "Basic abc"}),
+            401, "unauthorized")
+    for token in (alpha, gamma, bob, "not-anybodys-token"):
+        refused(client.post(f"/challenges/{person_id}/withdraw", token=token), 403, "not_challenger")
+    # a bot's challenge: no token or one of no bot is 401, the challenged bot's or a third bot's 403,
+    # and a person's token is no bot's
+    refused(client.post(f"/challenges/{bot_id}/withdraw"), 401, "bot_token_required")
+    refused(client.post(f"/challenges/{bot_id}/withdraw", token="not-anybodys-token"), 401, "bot_token_required")
+    refused(client.post(f"/challenges/{bot_id}/withdraw", token=ann), 401, "bot_token_required")
+    for token in (alpha, gamma):
+        refused(client.post(f"/challenges/{bot_id}/withdraw", token=token), 403, "not_challenger")
+    # an unknown challenge
+    refused(client.post("/challenges/no-such-challenge/withdraw", token=ann), 404, "challenge_not_found")
+
+    assert {cid: client.get(f"/challenges/{cid}").get_json() for cid in before} == before
+    assert not [k for k, _ in stream_events(client, alpha) if k == "challenge_withdrawn"]
+    # still pending: the challenged bot can accept them
+    assert client.post(f"/challenges/{person_id}/accept", token=alpha).get_json()["status"] == "accepted"
+    assert client.post(f"/challenges/{bot_id}/accept", token=alpha).get_json()["status"] == "accepted"
+
+
+def _post(url: str, token: str, out: list, barrier: threading.Barrier) -> None:
+    req = urllib.request.Request(url, method="POST", headers={"Authorization": f"Bearer {token}"})
+    barrier.wait()
+    try:
+        with urllib.request.urlopen(req, timeout=30) as resp:
+            out.append((resp.status, json.load(resp)))
+    except urllib.error.HTTPError as err:
+        out.append((err.code, json.load(err)))
+
+
+def test_a_withdrawal_and_a_decline_at_once_leave_one_of_them(client, base):
+    alpha = register(client, "alpha")
+    for i in range(8):
+        cid, ann = person_challenge(client, name=f"ann{i}")
+        withdrawn, declined = [], []
+        barrier = threading.Barrier(2)
+        threads = [threading.Thread(target=_post, args=(f"{base}/challenges/{cid}/withdraw", ann, withdrawn, barrier)),
+                   threading.Thread(target=_post, args=(f"{base}/challenges/{cid}/decline", alpha, declined, barrier))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        statuses = sorted([withdrawn[0][0], declined[0][0]])
+        assert statuses == [200, 409], (withdrawn, declined)
+        winner = "withdrawn" if withdrawn[0][0] == 200 else "declined"
+        loser = declined if winner == "withdrawn" else withdrawn
+        assert loser[0][1]["code"] == "challenge_not_pending"
+        assert client.get(f"/challenges/{cid}").get_json()["status"] == winner
+    kinds = [k for k, _ in stream_events(client, alpha)]
+    assert kinds.count("challenge") == 8
