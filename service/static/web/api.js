@@ -87,6 +87,8 @@ const m = (id) => `/matches/${encodeURIComponent(id)}`;
 /** A person's challenge to a bot account (no token: the answer holds the person's own, once). */
 export const createChallenge = (body) => call("POST", "/challenges", { body });
 export const getChallenge = (id) => call("GET", `/challenges/${encodeURIComponent(id)}`);
+/** The person who made a challenge takes it back while it is pending (with the token its answer gave). */
+export const withdrawChallenge = (id, token) => call("POST", `/challenges/${encodeURIComponent(id)}/withdraw`, { token });
 export const getRatings = (variant) => call("GET", `/ratings?variant=${encodeURIComponent(variant)}`);
 export const getMatch = (id) => call("GET", m(id));
 /** The games of a match where the person whose token this is is to act. */

@@ -271,8 +271,9 @@ async function loadBotNames() {
 function challengeBody() {
   const f = challengeForm.elements;
   const body = { to: f.to.value.trim(), variant: "gin-rami", name: f.name.value.trim() };
+  // a single game has no boards: without them the challenge is to one game
   const boards = f.boards.value.trim();
-  if (boards !== "") body.boards = Number(boards);
+  if (f.kind.value === "match") body.boards = boards === "" ? NaN : Number(boards);
   const moveTime = f.move_time_s.value.trim();
   if (moveTime !== "") body.move_time_s = Number(moveTime);
   return body;
@@ -284,8 +285,10 @@ async function onChallenge(event) {
   out.textContent = "";
   const body = challengeBody();
   if (!body.to) { out.textContent = "Name the bot account to challenge."; return; }
-  if (!body.name) { out.textContent = "Give your name in the match."; return; }
-  if (!Number.isInteger(body.boards)) { out.textContent = "Say how many boards (1 to 1000)."; return; }
+  if (!body.name) { out.textContent = "Give your name at the table."; return; }
+  if ("boards" in body && !Number.isInteger(body.boards)) {
+    out.textContent = "Say how many boards the match has (1 to 1000)."; return;
+  }
   const button = $("#challenge-button");
   button.disabled = true;
   try {
@@ -302,11 +305,16 @@ async function onChallenge(event) {
 }
 
 function challengeState(c) {
+  if (c.status === "accepted" && c.game_id) {
+    return el("a", { class: "button game-link", href: `/play/${c.game_id}`, "data-game": c.game_id,
+      text: "Accepted: play the game", onclick: (event) => openGame(event, c) });
+  }
   if (c.status === "accepted" && c.match_id) {
     return el("a", { class: "button match-link", href: `/match/${c.match_id}`, "data-match": c.match_id,
       text: `Accepted: go to the match` });
   }
   if (c.status === "declined") return el("strong", { text: "Declined" });
+  if (c.status === "withdrawn") return el("strong", { text: "Withdrawn" });
   if (c.status === "gone") return el("strong", { text: "No longer on this server" });
   return el("span", { class: "status", text: "Pending: waiting for the bot to answer" });
 }
@@ -320,15 +328,65 @@ function renderMyChallenges() {
   }
   const ul = el("ul", { class: "challenges" });
   for (const c of mine) {
-    const what = `${c.name} against ${c.to}, ${c.variant}, ${c.boards} board${c.boards === 1 ? "" : "s"}` +
+    const size = c.boards ? `a match of ${c.boards} board${c.boards === 1 ? "" : "s"}` : "a single game";
+    const what = `${c.name} against ${c.to}, ${c.variant}, ${size}` +
       `${c.move_time_s ? `, ${c.move_time_s} s a move` : ""}: `;
-    ul.append(el("li", { "data-challenge": c.challenge_id, "data-status": c.status },
-      el("span", { text: what }), challengeState(c), " ",
-      el("button", { type: "button", class: "forget", text: "Forget",
+    const li = el("li", { "data-challenge": c.challenge_id, "data-status": c.status },
+      el("span", { text: what }), challengeState(c), " ");
+    if (c.status === "pending" && c.token) {
+      li.append(el("button", { type: "button", class: "withdraw", text: "Withdraw",
+        "aria-label": `Withdraw the challenge to ${c.to} (the bot can no longer accept it)`,
+        onclick: (event) => withdraw(c, event.currentTarget) }), " ");
+    }
+    ul.append(li);
+    li.append(el("button", { type: "button", class: "forget", text: "Forget",
         "aria-label": `Forget the challenge to ${c.to} (its token leaves this browser)`,
-        onclick: () => { forgetChallenge(c.challenge_id); renderMyChallenges(); } })));
+        onclick: () => { forgetChallenge(c.challenge_id); renderMyChallenges(); } }));
   }
   box.replaceChildren(ul);
+}
+
+/**
+ * Keep the challenge's token as the person's seat of the game the bot accepted, so that the table
+ * page plays it (and "Your games" lists it). The seat is the one the game's view, read with the
+ * token, says it holds.
+ */
+async function seatChallengeGame(c) {
+  const held = Object.entries(seatsOf(c.game_id) || {}).find(([, seat]) => seat.token === c.token);
+  if (held) return Number(held[0]);
+  const { data } = await api.getGame(c.game_id, c.token);
+  saveSeat(c.game_id, data.variant || c.variant, data.viewer, c.token, c.name);
+  renderMyGames();
+  return data.viewer;
+}
+
+/** Open the accepted game at its table, the token saved as its seat first. */
+async function openGame(event, c) {
+  event.preventDefault();
+  try {
+    const seat = await seatChallengeGame(c);
+    location.assign(`/play/${c.game_id}#seat=${seat}`);
+  } catch (err) {
+    $("#challenge-error").textContent = `Could not open the game: ${describeError(err)}`;
+  }
+}
+
+/** Take back a pending challenge on the server (the token it gave proves who made it). */
+async function withdraw(c, button) {
+  const out = $("#challenge-error");
+  out.textContent = "";
+  button.disabled = true;
+  try {
+    const { data } = await api.withdrawChallenge(c.challenge_id, c.token);
+    updateChallenge(data);
+  } catch (err) {
+    if (err instanceof api.ApiError && err.code === "challenge_not_pending") {
+      // the bot answered first: show what it said
+      try { updateChallenge((await api.getChallenge(c.challenge_id)).data); } catch { /* the poll will */ }
+    }
+    out.textContent = `The challenge could not be withdrawn: ${describeError(err)}`;
+  }
+  renderMyChallenges();
 }
 
 /** Ask after every pending challenge until none is left pending. */
@@ -339,7 +397,13 @@ function watchChallenges() {
     for (const c of pending) {
       try {
         const { data } = await api.getChallenge(c.challenge_id);
-        if (data.status !== c.status || data.match_id !== c.match_id) { updateChallenge(data); renderMyChallenges(); }
+        if (data.status !== c.status || data.match_id !== c.match_id || data.game_id !== (c.game_id || null)) {
+          updateChallenge(data);
+          if (data.game_id) {
+            try { await seatChallengeGame({ ...c, game_id: data.game_id }); } catch { /* the link saves it */ }
+          }
+          renderMyChallenges();
+        }
       } catch (err) {
         if (err instanceof api.ApiError && err.status === 404) {
           updateChallenge({ challenge_id: c.challenge_id, status: "gone", match_id: null });
@@ -361,6 +425,12 @@ yourName.addEventListener("change", () => {
 });
 form.addEventListener("submit", onCreate);
 challengeForm.addEventListener("submit", onChallenge);
+/** The boards only count for a match. */
+function onChallengeKind() {
+  challengeForm.elements.boards.disabled = challengeForm.elements.kind.value !== "match";
+}
+for (const radio of challengeForm.elements.kind) radio.addEventListener("change", onChallengeKind);
+onChallengeKind();
 challengeForm.elements.name.value = yourName.value;
 yourName.addEventListener("change", () => {
   if (!challengeForm.elements.name.value.trim()) challengeForm.elements.name.value = yourName.value.trim();

@@ -72,8 +72,9 @@ export function forgetGame(gameId) {
 }
 
 // A person's challenges to bot accounts, in a record of their own: {<challenge_id>: {challenge_id,
-// to, variant, boards, move_time_s, name, token, status, match_id, created}}. The token, given once
-// by POST /challenges, plays the person's seat in every game of the match the bot accepts.
+// to, variant, kind, boards, move_time_s, name, token, status, match_id, game_id, created}}. The
+// token, given once by POST /challenges, plays the person's seat of the game (kind "game") or in
+// every game of the match (kind "match") the bot accepts, and withdraws the challenge until then.
 const CHALLENGES = "ginbox.challenges.v1";
 
 function readChallenges() {
@@ -89,20 +90,21 @@ function readChallenges() {
 export function saveChallenge(challenge, token, name) {
   const all = readChallenges();
   all[challenge.challenge_id] = {
-    challenge_id: challenge.challenge_id, to: challenge.to, variant: challenge.variant, boards: challenge.boards,
-    move_time_s: challenge.move_time_s, name, token, status: challenge.status, match_id: challenge.match_id,
-    created: Date.now(),
+    challenge_id: challenge.challenge_id, to: challenge.to, variant: challenge.variant, kind: challenge.kind,
+    boards: challenge.boards, move_time_s: challenge.move_time_s, name, token, status: challenge.status,
+    match_id: challenge.match_id, game_id: challenge.game_id, created: Date.now(),
   };
   localStorage.setItem(CHALLENGES, JSON.stringify(all));
 }
 
-/** Note what came of a challenge (its status and match id, from GET /challenges/{id}). */
+/** Note what came of a challenge (its status and match or game id, from GET /challenges/{id}). */
 export function updateChallenge(challenge) {
   const all = readChallenges();
   const mine = all[challenge.challenge_id];
   if (!mine) return;
   mine.status = challenge.status;
   mine.match_id = challenge.match_id;
+  mine.game_id = challenge.game_id || null;
   localStorage.setItem(CHALLENGES, JSON.stringify(all));
 }
 

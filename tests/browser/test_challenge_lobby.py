@@ -1,0 +1,151 @@
+"""The lobby's challenges to a bot account: withdrawing a pending one, and a single game.
+
+The bot account is registered over HTTP and answered for by the test with its token (the server
+plays none of its moves). The person uses the lobby's challenge form; the token the challenge's
+answer holds stays in the browser's storage, and is what withdraws the challenge or, once a
+single-game challenge is accepted, plays the person's seat of that game.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.by import By
+
+from helpers import Api, click_when_ready, console_errors, css, hand_cards, serious_violations, text_of, wait_for
+from screenshots import shoot
+
+CHALLENGES = "ginbox.challenges.v1"
+SEATS = "ginbox.seats.v1"
+
+
+def register_bot(api: Api) -> tuple[str, str]:
+    name = f"b{uuid.uuid4().hex[:10]}"
+    status, bot = api.call("POST", "/bots", {"name": name, "description": "answers by hand"})
+    assert status == 201, bot
+    return name, bot["token"]
+
+
+def stored(driver, key: str) -> dict:
+    return json.loads(driver.execute_script("return localStorage.getItem(arguments[0]) || '{}'", key))
+
+
+def send_challenge(driver, base: str, to: str, name: str, boards: str | None) -> str:
+    """Fill and send the lobby's challenge form (``boards`` None: a single game); the challenge's id."""
+    driver.get(base + "/")
+    wait_for(driver, lambda d: css(d, "#challenge-form"), what="the challenge form")
+    driver.find_element(By.ID, "challenge-kind-game" if boards is None else "challenge-kind-match").click()
+    fields = [("challenge-to", to), ("challenge-name", name)] + ([("challenge-boards", boards)] if boards else [])
+    for field, value in fields:
+        box = driver.find_element(By.ID, field)
+        box.clear()
+        box.send_keys(value)
+    driver.find_element(By.ID, "challenge-button").click()
+    row = wait_for(driver, lambda d: css(d, "#my-challenges li[data-challenge]"), what="the challenge listed")[0]
+    return row.get_attribute("data-challenge")
+
+
+def row_of(challenge_id: str) -> str:
+    return f'#my-challenges li[data-challenge="{challenge_id}"]'
+
+
+def test_a_person_withdraws_a_pending_challenge_from_the_lobby(live_server, new_browser, tmp_path):
+    api = Api(live_server)
+    bot, bot_token = register_bot(api)
+    driver = new_browser()
+
+    challenge_id = send_challenge(driver, live_server, bot, "ann", "3")
+    row = row_of(challenge_id)
+    assert "Pending" in text_of(driver, row) and "3 boards" in text_of(driver, row)
+    assert stored(driver, CHALLENGES)[challenge_id]["status"] == "pending"
+    shoot(driver, tmp_path / "lobby-challenge-pending.png")
+
+    click_when_ready(driver, f"{row} button.withdraw", "the Withdraw button")
+    wait_for(driver, lambda d: css(d, f'{row}[data-status="withdrawn"]'), what="the challenge shown withdrawn")
+    assert "Withdrawn" in text_of(driver, row) and not css(driver, f"{row} button.withdraw")
+    # the server says so, and the bot can no longer accept it
+    status, seen = api.call("GET", f"/challenges/{challenge_id}")
+    assert status == 200 and seen["status"] == "withdrawn" and seen["from"] == "ann"
+    status, problem = api.call("POST", f"/challenges/{challenge_id}/accept", token=bot_token)
+    assert status == 409 and problem["code"] == "challenge_not_pending"
+    # the browser still lists it (with its token) until it is forgotten
+    assert stored(driver, CHALLENGES)[challenge_id]["status"] == "withdrawn"
+    assert text_of(driver, "#challenge-error") == ""
+    shoot(driver, tmp_path / "lobby-challenge-withdrawn.png")
+    assert serious_violations(driver) == [] and console_errors(driver) == []
+
+    click_when_ready(driver, f"{row} button.forget", "the Forget button")
+    wait_for(driver, lambda d: "None yet" in text_of(d, "#my-challenges"), what="the challenge forgotten")
+    assert stored(driver, CHALLENGES) == {}
+
+
+def test_a_withdrawal_after_the_bot_accepted_shows_the_match(live_server, new_browser):
+    api = Api(live_server)
+    bot, bot_token = register_bot(api)
+    driver = new_browser()
+    challenge_id = send_challenge(driver, live_server, bot, "ann", "1")
+    wait_for(driver, lambda d: css(d, f"{row_of(challenge_id)} button.withdraw"), what="the Withdraw button")
+    # the lobby asks every two seconds: accept and click before it looks again
+    status, accepted = api.call("POST", f"/challenges/{challenge_id}/accept", token=bot_token)
+    assert status == 200, accepted
+    clicked = False
+    for button in css(driver, f"{row_of(challenge_id)} button.withdraw"):
+        try:
+            button.click()
+            clicked = True
+        except StaleElementReferenceException:  # the lobby saw the acceptance first and drew the row again
+            pass
+    # whether the click reached the server or the lobby saw the acceptance first, it ends accepted
+    wait_for(driver, lambda d: css(d, f'{row_of(challenge_id)} a.match-link[data-match="{accepted["match_id"]}"]'),
+             what="the match link")
+    if clicked:
+        error = wait_for(driver, lambda d: text_of(d, "#challenge-error"), what="the refusal")
+        assert "[challenge_not_pending]" in error, error
+    assert api.call("GET", f"/challenges/{challenge_id}")[1]["status"] == "accepted"
+
+
+def test_a_single_game_challenge_accepted_by_the_bot_opens_at_the_table_with_the_person_s_hand(
+        live_server, new_browser, tmp_path):
+    api = Api(live_server)
+    bot, bot_token = register_bot(api)
+    driver = new_browser()
+
+    challenge_id = send_challenge(driver, live_server, bot, "ann", None)
+    row = row_of(challenge_id)
+    assert "a single game" in text_of(driver, row) and "Pending" in text_of(driver, row)
+    assert driver.find_element(By.ID, "challenge-boards").get_attribute("disabled") is not None
+    mine = stored(driver, CHALLENGES)[challenge_id]
+    token = mine["token"]
+    assert mine["kind"] == "game" and mine["boards"] is None and len(token) >= 32
+    status, seen = api.call("GET", f"/challenges/{challenge_id}")
+    assert status == 200 and seen["kind"] == "game" and seen["boards"] is None and seen["status"] == "pending"
+    assert seen["from"] == "ann" and seen["from_kind"] == "person"
+    shoot(driver, tmp_path / "lobby-single-game-pending.png")
+
+    # the bot accepts over HTTP: the lobby, asking after the challenge, links to the game's table
+    status, accepted = api.call("POST", f"/challenges/{challenge_id}/accept", token=bot_token)
+    assert status == 200 and accepted["match_id"] is None, accepted
+    game_id = accepted["game_id"]
+    link = f'{row} a.game-link[data-game="{game_id}"]'
+    wait_for(driver, lambda d: css(d, link), what="the game link")
+    assert "play the game" in text_of(driver, row)
+    # the person's seat, as the bot's token sees the game: ann holds the other one
+    bot_view = api.view(game_id, bot_token)
+    ann_seat = 1 - bot_view["viewer"]
+    assert bot_view["players"][ann_seat]["name"] == "ann"
+    wait_for(driver, lambda d: game_id in stored(d, SEATS), what="the token saved as the game's seat")
+    assert stored(driver, SEATS)[game_id]["seats"] == {str(ann_seat): {"token": token, "name": "ann"}}
+    assert css(driver, f'#my-games a.resume[data-game="{game_id}"]')
+    shoot(driver, tmp_path / "lobby-single-game-accepted.png")
+    assert serious_violations(driver) == [] and console_errors(driver) == []
+
+    click_when_ready(driver, link, "the game link")
+    wait_for(driver, lambda d: d.current_url.startswith(f"{live_server}/play/{game_id}"), what="the table page")
+    wait_for(driver, lambda d: len(hand_cards(d)) == 10, what="ann's hand")
+    ann_view = api.view(game_id, token)
+    assert ann_view["viewer"] == ann_seat and sorted(hand_cards(driver)) == sorted(ann_view["hand"])
+    assert token not in driver.current_url and not driver.get_cookies()
+    shoot(driver, tmp_path / "table-single-game.png")
+    assert console_errors(driver) == []
