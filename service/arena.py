@@ -77,6 +77,9 @@ ADVANCE_ATTEMPTS = 50
 #: how often (ms) one process reads every game of a match in play, rather than trusting the marks
 #: of the games seen to end
 LOOK_EVERY_MS = 5_000
+#: an accept that claimed a challenge and did not finish within this long (its process died) is
+#: taken over by the next accept
+ACCEPT_STALE_MS = 60_000
 
 
 def plays_whole(state) -> bool:
@@ -660,13 +663,30 @@ class ArenaService:
                 raise ChallengeNotPending("the challenge was answered already")
             self._tell_challenger(decided)
             return _public(decided)
-        full = self.store.challenge(challenge_id)
-        if full["kind"] == "match":
-            # the match is made before the challenge is marked: a failure leaves it pending
-            made = {"match_id": self._challenge_match(full)}
-        else:
-            made = {"game_id": self._challenge_game(full)}
-        decided = self.store.decide_challenge(challenge_id, "accepted", made)
+        # The challenge is claimed before its game or match is made, so that a withdrawal (or a
+        # second accept) arriving meanwhile is refused instead of leaving a game nobody recorded.
+        # A failure to make it puts the challenge back to pending; a claim whose process died is
+        # taken over by the next accept after ACCEPT_STALE_MS (the wire shows it pending meanwhile).
+        now = self.clock_ms()
+        claimed = self.store.decide_challenge(
+            challenge_id, "accepting", {"accepting_since": now},
+            may=lambda c: c["status"] == "pending"
+            or (c["status"] == "accepting" and now - c.get("accepting_since", 0) >= ACCEPT_STALE_MS))
+        if claimed is None:
+            raise ChallengeNotPending("the challenge was answered already, or is being accepted")
+
+        def ours(c: dict) -> bool:
+            return c["status"] == "accepting" and c.get("accepting_since") == now
+
+        try:
+            if claimed["kind"] == "match":
+                made = {"match_id": self._challenge_match(claimed)}
+            else:
+                made = {"game_id": self._challenge_game(claimed)}
+        except BaseException:
+            self.store.decide_challenge(challenge_id, "pending", {"accepting_since": None}, may=ours)
+            raise
+        decided = self.store.decide_challenge(challenge_id, "accepted", {**made, "accepting_since": None}, may=ours)
         if decided is None:
             raise ChallengeNotPending("the challenge was answered already")
         self._tell_challenger(decided)
@@ -692,6 +712,8 @@ class ArenaService:
                                    "'Authorization: Bearer <token>'")
             if not hmac.compare_digest(hash_token(token), full["person_token_hash"]):
                 raise NotChallenger("only the challenger may withdraw this challenge")
+        if full["status"] == "accepting":
+            raise ChallengeNotPending("the challenge is being accepted")
         if full["status"] != "pending":
             raise ChallengeNotPending(f"the challenge was {full['status']} already")
         decided = self.store.decide_challenge(challenge_id, "withdrawn", {})
@@ -749,8 +771,12 @@ class ArenaService:
 
 
 def _public(c: dict) -> dict:
-    # "with" is absent from the challenges stored before three-hand challenges
-    return {"with": [], **{k: v for k, v in c.items() if k != "person_token_hash"}}
+    # "with" is absent from the challenges stored before three-hand challenges; an accept in
+    # progress ("accepting", a moment inside one request) reads as pending
+    out = {"with": [], **{k: v for k, v in c.items() if k not in ("person_token_hash", "accepting_since")}}
+    if out["status"] == "accepting":
+        out["status"] = "pending"
+    return out
 
 
 def _rating_wire(r: dict) -> dict:

@@ -197,8 +197,10 @@ class RedisArenaStore:
         raw = self.redis.hget(self._k("challenges"), challenge_id)
         return None if raw is None else json.loads(raw)
 
-    def decide_challenge(self, challenge_id: str, status: str, extra: dict) -> dict | None:
-        """Move a pending challenge to ``status`` once (None if it was not pending): WATCH-guarded."""
+    def decide_challenge(self, challenge_id: str, status: str, extra: dict,
+                         may: Callable[[dict], bool] | None = None) -> dict | None:
+        """Move a challenge to ``status`` once, if ``may`` says it can move (by default: it is pending);
+        None if it cannot. WATCH-guarded: of two moves at once, only one finds it movable."""
         key = self._k("challenges")
         while True:
             with self.redis.pipeline(transaction=True) as pipe:
@@ -208,9 +210,10 @@ class RedisArenaStore:
                     if raw is None:
                         return None
                     challenge = json.loads(raw)
-                    if challenge["status"] != "pending":
+                    if not (may(challenge) if may is not None else challenge["status"] == "pending"):
                         return None
-                    challenge = {**challenge, "status": status, **extra}
+                    challenge = {k: v for k, v in {**challenge, "status": status, **extra}.items() if v is not None
+                                 or k not in extra}
                     pipe.multi()
                     pipe.hset(key, challenge_id, json.dumps(challenge, sort_keys=True))
                     pipe.execute()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 import urllib.error
 import urllib.request
 
@@ -188,3 +189,63 @@ def test_a_withdrawal_and_a_decline_at_once_leave_one_of_them(client, base):
         assert client.get(f"/challenges/{cid}").get_json()["status"] == winner
     kinds = [k for k, _ in stream_events(client, alpha)]
     assert kinds.count("challenge") == 8
+
+
+def _claimed(app, cid: str, since_ms: int) -> None:
+    """Leave the challenge as an accept leaves it between its claim and its game (or as one whose process died)."""
+    store = app.extensions["ginbox"].arena.store
+    store.save_challenge(cid, {**store.challenge(cid), "status": "accepting", "accepting_since": since_ms})
+
+
+def test_an_accept_under_way_refuses_a_withdrawal_and_every_other_answer(client, app):
+    alpha = register(client, "alpha")
+    cid, ann = person_challenge(client)
+    _claimed(app, cid, int(time.time() * 1000))
+    # on the wire it is still pending: the accept is a moment inside one request
+    seen = client.get(f"/challenges/{cid}").get_json()
+    assert seen["status"] == "pending" and "accepting_since" not in seen
+    refused(client.post(f"/challenges/{cid}/withdraw", token=ann), 409, "challenge_not_pending")
+    refused(client.post(f"/challenges/{cid}/decline", token=alpha), 409, "challenge_not_pending")
+    refused(client.post(f"/challenges/{cid}/accept", token=alpha), 409, "challenge_not_pending")
+    assert app.extensions["ginbox"].arena.store.challenge(cid)["status"] == "accepting"
+    assert client.get("/games").get_json()["games"] == []  # no game was made by the refused accept
+    assert not [k for k, _ in stream_events(client, alpha) if k == "challenge_withdrawn"]
+
+
+def test_a_claim_whose_accept_never_finished_is_taken_over_by_the_next_accept(client, app):
+    from service.arena import ACCEPT_STALE_MS
+
+    alpha = register(client, "alpha")
+    cid, ann = person_challenge(client)
+    _claimed(app, cid, int(time.time() * 1000) - ACCEPT_STALE_MS - 1000)
+    accepted = client.post(f"/challenges/{cid}/accept", token=alpha)
+    assert accepted.status_code == 200, accepted.get_data(as_text=True)
+    body = accepted.get_json()
+    assert body["status"] == "accepted" and body["game_id"] and "accepting_since" not in body
+    assert "accepting_since" not in app.extensions["ginbox"].arena.store.challenge(cid)
+    assert client.get(f"/games/{body['game_id']}", token=ann).status_code == 200  # the person's seat plays it
+
+
+def test_an_accept_and_a_withdrawal_at_once_leave_one_of_them_and_no_game_unrecorded(client, base):
+    alpha = register(client, "alpha")
+    accepted_games = []
+    for i in range(8):
+        cid, ann = person_challenge(client, name=f"ann{i}")
+        withdrawn, accepted = [], []
+        barrier = threading.Barrier(2)
+        threads = [threading.Thread(target=_post, args=(f"{base}/challenges/{cid}/withdraw", ann, withdrawn, barrier)),
+                   threading.Thread(target=_post, args=(f"{base}/challenges/{cid}/accept", alpha, accepted, barrier))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted([withdrawn[0][0], accepted[0][0]]) == [200, 409], (withdrawn, accepted)
+        final = client.get(f"/challenges/{cid}").get_json()
+        if accepted[0][0] == 200:
+            assert final["status"] == "accepted" and final["game_id"] == accepted[0][1]["game_id"]
+            accepted_games.append(final["game_id"])
+        else:
+            assert final["status"] == "withdrawn" and final["game_id"] is None
+    # every game made is the game of an accepted challenge: a withdrawal never leaves one behind
+    listed = client.get("/games?limit=50").get_json()["games"]
+    assert sorted(g["game_id"] for g in listed) == sorted(accepted_games)
