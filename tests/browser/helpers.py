@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import time
 import urllib.request
+import uuid
 from pathlib import Path
 from typing import Any, Callable
 
@@ -125,3 +126,16 @@ def serious_violations(driver) -> list[str]:
 def console_errors(driver) -> list[str]:
     """The page's console errors since the last call (script errors, refused loads, policy violations)."""
     return [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def register_bot(api: Api) -> tuple[str, str]:
+    """A new bot account with a fresh name, registered over HTTP: (name, token)."""
+    name = f"b{uuid.uuid4().hex[:10]}"
+    status, bot = api.call("POST", "/bots", {"name": name, "description": "answers by hand"})
+    assert status == 201, bot
+    return name, bot["token"]
+
+
+def stored(driver, key: str) -> dict:
+    """What the page keeps in ``localStorage`` under ``key`` (a JSON object; {} when nothing)."""
+    return json.loads(driver.execute_script("return localStorage.getItem(arguments[0]) || '{}'", key))

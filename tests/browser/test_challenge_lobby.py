@@ -8,28 +8,16 @@ single-game challenge is accepted, plays the person's seat of that game.
 
 from __future__ import annotations
 
-import json
-import uuid
 
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 
-from helpers import Api, click_when_ready, console_errors, css, hand_cards, serious_violations, text_of, wait_for
+from helpers import (Api, click_when_ready, console_errors, css, hand_cards, register_bot, serious_violations, stored,
+                     text_of, wait_for)
 from screenshots import shoot
 
 CHALLENGES = "ginbox.challenges.v1"
 SEATS = "ginbox.seats.v1"
-
-
-def register_bot(api: Api) -> tuple[str, str]:
-    name = f"b{uuid.uuid4().hex[:10]}"
-    status, bot = api.call("POST", "/bots", {"name": name, "description": "answers by hand"})
-    assert status == 201, bot
-    return name, bot["token"]
-
-
-def stored(driver, key: str) -> dict:
-    return json.loads(driver.execute_script("return localStorage.getItem(arguments[0]) || '{}'", key))
 
 
 def send_challenge(driver, base: str, to: str, name: str, boards: str | None) -> str:

@@ -14,26 +14,16 @@ table 1 (the person, dealer there, is then offered it), the listing holds table 
 
 from __future__ import annotations
 
-import json
 import uuid
 
 from selenium.webdriver.common.by import By
 
-from helpers import Api, click_when_ready, console_errors, css, hand_cards, serious_violations, text_of, wait_for
+from helpers import (Api, click_when_ready, console_errors, css, hand_cards, register_bot, serious_violations, stored,
+                     text_of, wait_for)
+from support.arena_http import short_game_move
 from screenshots import shoot
 
 CHALLENGES = "ginbox.challenges.v1"
-
-
-def register_bot(api: Api) -> tuple[str, str]:
-    name = f"b{uuid.uuid4().hex[:10]}"
-    status, bot = api.call("POST", "/bots", {"name": name, "description": "answers by hand"})
-    assert status == 201, bot
-    return name, bot["token"]
-
-
-def stored(driver, key: str) -> dict:
-    return json.loads(driver.execute_script("return localStorage.getItem(arguments[0]) || '{}'", key))
 
 
 def fill_challenge(driver, base: str, to: str, name: str, boards: str = "1") -> None:
@@ -44,14 +34,6 @@ def fill_challenge(driver, base: str, to: str, name: str, boards: str = "1") -> 
         box.clear()
         box.send_keys(value)
     driver.find_element(By.ID, "challenge-button").click()
-
-
-def short_game_move(moves: list[dict]) -> dict:
-    """Knock when allowed, else pass the upcard, draw from the stock or discard the first card offered."""
-    knock = next((m for m in moves if m["type"] == "knock"), None)
-    if knock:
-        return knock
-    return next((m for m in moves if m["type"] in ("pass_upcard", "draw_stock")), moves[0])
 
 
 def listed_games(driver) -> list[str]:

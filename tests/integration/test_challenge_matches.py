@@ -13,36 +13,13 @@ import time
 
 import pytest
 from support.arena_fixtures import app, client, settings, workers  # noqa: F401 (fixtures)
+from support.arena_http import register, stream_events
 
 from service.rules import duplicate as D
 
 
 
 
-
-
-def register(client, name: str) -> str:
-    resp = client.post("/bots", json={"name": name})
-    assert resp.status_code == 201, resp.get_data(as_text=True)
-    return resp.get_json()["token"]
-
-
-def stream_events(client, token: str) -> list[tuple[str, dict]]:
-    """(type, data) of every event on the bot's stream so far (read page after page with ``after``)."""
-    import json
-
-    out, after = [], "0"
-    while True:
-        text = client.get(f"/bots/me/stream?once=1&after={after}", token=token).get_data(as_text=True)
-        page = []
-        for block in text.split("\n\n"):
-            fields = dict(line.split(": ", 1) for line in block.splitlines() if not line.startswith(":"))
-            if "event" in fields:
-                page.append((fields["event"], json.loads(fields["data"])))
-                after = fields["id"]
-        if not page:
-            return out
-        out.extend(page)
 
 
 def accepted_by_stream(client, bot_token: str) -> dict:

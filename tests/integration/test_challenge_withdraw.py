@@ -14,28 +14,7 @@ import urllib.error
 import urllib.request
 
 from support.arena_fixtures import app, base, client, settings  # noqa: F401 (fixtures)
-
-
-def register(client, name: str) -> str:
-    resp = client.post("/bots", json={"name": name})
-    assert resp.status_code == 201, resp.get_data(as_text=True)
-    return resp.get_json()["token"]
-
-
-def stream_events(client, token: str) -> list[tuple[str, dict]]:
-    """(type, data) of every event on the bot's stream so far (read page after page with ``after``)."""
-    out, after = [], "0"
-    while True:
-        text = client.get(f"/bots/me/stream?once=1&after={after}", token=token).get_data(as_text=True)
-        page = []
-        for block in text.split("\n\n"):
-            fields = dict(line.split(": ", 1) for line in block.splitlines() if not line.startswith(":"))
-            if "event" in fields:
-                page.append((fields["event"], json.loads(fields["data"])))
-                after = fields["id"]
-        if not page:
-            return out
-        out.extend(page)
+from support.arena_http import register, stream_events
 
 
 def person_challenge(client, to: str = "alpha", name: str = "ann", **extra) -> tuple[str, str]:
@@ -169,23 +148,29 @@ def _post(url: str, token: str, out: list, barrier: threading.Barrier) -> None:
         out.append((err.code, json.load(err)))
 
 
+def at_once(base: str, cid: str, first: tuple[str, str], second: tuple[str, str]) -> tuple[tuple, tuple]:
+    """Two answers to challenge ``cid`` sent at the same moment over HTTP, each (action, token):
+    their (status, body)."""
+    results: tuple[list, list] = ([], [])
+    barrier = threading.Barrier(2)
+    threads = [threading.Thread(target=_post, args=(f"{base}/challenges/{cid}/{action}", token, out, barrier))
+               for (action, token), out in zip((first, second), results)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return results[0][0], results[1][0]
+
+
 def test_a_withdrawal_and_a_decline_at_once_leave_one_of_them(client, base):
     alpha = register(client, "alpha")
     for i in range(8):
         cid, ann = person_challenge(client, name=f"ann{i}")
-        withdrawn, declined = [], []
-        barrier = threading.Barrier(2)
-        threads = [threading.Thread(target=_post, args=(f"{base}/challenges/{cid}/withdraw", ann, withdrawn, barrier)),
-                   threading.Thread(target=_post, args=(f"{base}/challenges/{cid}/decline", alpha, declined, barrier))]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        statuses = sorted([withdrawn[0][0], declined[0][0]])
-        assert statuses == [200, 409], (withdrawn, declined)
-        winner = "withdrawn" if withdrawn[0][0] == 200 else "declined"
+        withdrawn, declined = at_once(base, cid, ("withdraw", ann), ("decline", alpha))
+        assert sorted([withdrawn[0], declined[0]]) == [200, 409], (withdrawn, declined)
+        winner = "withdrawn" if withdrawn[0] == 200 else "declined"
         loser = declined if winner == "withdrawn" else withdrawn
-        assert loser[0][1]["code"] == "challenge_not_pending"
+        assert loser[1]["code"] == "challenge_not_pending"
         assert client.get(f"/challenges/{cid}").get_json()["status"] == winner
     kinds = [k for k, _ in stream_events(client, alpha)]
     assert kinds.count("challenge") == 8
@@ -231,18 +216,11 @@ def test_an_accept_and_a_withdrawal_at_once_leave_one_of_them_and_no_game_unreco
     accepted_games = []
     for i in range(8):
         cid, ann = person_challenge(client, name=f"ann{i}")
-        withdrawn, accepted = [], []
-        barrier = threading.Barrier(2)
-        threads = [threading.Thread(target=_post, args=(f"{base}/challenges/{cid}/withdraw", ann, withdrawn, barrier)),
-                   threading.Thread(target=_post, args=(f"{base}/challenges/{cid}/accept", alpha, accepted, barrier))]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        assert sorted([withdrawn[0][0], accepted[0][0]]) == [200, 409], (withdrawn, accepted)
+        withdrawn, accepted = at_once(base, cid, ("withdraw", ann), ("accept", alpha))
+        assert sorted([withdrawn[0], accepted[0]]) == [200, 409], (withdrawn, accepted)
         final = client.get(f"/challenges/{cid}").get_json()
-        if accepted[0][0] == 200:
-            assert final["status"] == "accepted" and final["game_id"] == accepted[0][1]["game_id"]
+        if accepted[0] == 200:
+            assert final["status"] == "accepted" and final["game_id"] == accepted[1]["game_id"]
             accepted_games.append(final["game_id"])
         else:
             assert final["status"] == "withdrawn" and final["game_id"] is None

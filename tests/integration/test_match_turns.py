@@ -11,15 +11,10 @@ from __future__ import annotations
 import random
 
 from support.arena_fixtures import app, client, settings  # noqa: F401 (fixtures)
+from support.arena_http import register, turns, view
 from support.randomplay import choose_move
 
 from service.rules import duplicate as D
-
-
-def register(client, name: str) -> str:
-    resp = client.post("/bots", json={"name": name})
-    assert resp.status_code == 201, resp.get_data(as_text=True)
-    return resp.get_json()["token"]
 
 
 def person_match(client, person: str, bot: str, bot_token: str, boards: int) -> tuple[str, str]:
@@ -29,18 +24,6 @@ def person_match(client, person: str, bot: str, bot_token: str, boards: int) -> 
     accepted = client.post(f"/challenges/{made.get_json()['challenge_id']}/accept", token=bot_token)
     assert accepted.status_code == 200, accepted.get_data(as_text=True)
     return accepted.get_json()["match_id"], made.get_json()["token"]
-
-
-def turns(client, match_id: str, token: str) -> dict:
-    resp = client.get(f"/matches/{match_id}/turns", token=token)
-    assert resp.status_code == 200, resp.get_data(as_text=True)
-    return resp.get_json()
-
-
-def view(client, game_id: str, token: str) -> dict:
-    resp = client.get(f"/games/{game_id}", token=token)
-    assert resp.status_code == 200, resp.get_data(as_text=True)
-    return resp.get_json()
 
 
 def play(client, game_id: str, token: str, move_type: str, version: int) -> None:

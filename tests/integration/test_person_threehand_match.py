@@ -20,6 +20,7 @@ import time
 
 import pytest
 from support.arena_fixtures import app, client, settings, workers  # noqa: F401 (fixtures)
+from support.arena_http import register, short_game_move, turns, view
 
 from service.rules import duplicate as D
 
@@ -28,32 +29,6 @@ PARTICIPANTS = ["ann", "alpha", "basic"]
 SEATS = [["ann", "alpha", "basic"], ["alpha", "basic", "ann"], ["basic", "ann", "alpha"]]
 BOX, CAPTAIN, ADVISOR = 0, 1, 2
 ROUNDS = 6000
-
-
-def register(client, name: str) -> str:
-    resp = client.post("/bots", json={"name": name})
-    assert resp.status_code == 201, resp.get_data(as_text=True)
-    return resp.get_json()["token"]
-
-
-def view(client, game_id: str, token: str) -> dict:
-    resp = client.get(f"/games/{game_id}", token=token)
-    assert resp.status_code == 200, resp.get_data(as_text=True)
-    return resp.get_json()
-
-
-def turns(client, match_id: str, token: str) -> dict:
-    resp = client.get(f"/matches/{match_id}/turns", token=token)
-    assert resp.status_code == 200, resp.get_data(as_text=True)
-    return resp.get_json()
-
-
-def short_game_move(moves: list[dict]) -> dict:
-    """Knock when allowed, else pass the upcard, draw from the stock or discard the first card offered."""
-    knock = next((m for m in moves if m["type"] == "knock"), None)
-    if knock:
-        return knock
-    return next((m for m in moves if m["type"] in ("pass_upcard", "draw_stock")), moves[0])
 
 
 def play(client, game_id: str, token: str, seat_view: dict) -> None:

@@ -1,0 +1,54 @@
+"""Small HTTP steps the arena's tests share: a bot account, its stream, a person's turns, a seat's view.
+
+Each takes the test's client (a ValidatingClient on the app: every answer is checked against the
+spec) and asserts the status it expects, so that a failing step names the request that failed.
+"""
+
+from __future__ import annotations
+
+import json
+
+
+def register(client, name: str) -> str:
+    """A new bot account ``name``; its token."""
+    resp = client.post("/bots", json={"name": name})
+    assert resp.status_code == 201, resp.get_data(as_text=True)
+    return resp.get_json()["token"]
+
+
+def stream_events(client, token: str) -> list[tuple[str, dict]]:
+    """(type, data) of every event on the bot's stream so far (read page after page with ``after``)."""
+    out, after = [], "0"
+    while True:
+        text = client.get(f"/bots/me/stream?once=1&after={after}", token=token).get_data(as_text=True)
+        page = []
+        for block in text.split("\n\n"):
+            fields = dict(line.split(": ", 1) for line in block.splitlines() if not line.startswith(":"))
+            if "event" in fields:
+                page.append((fields["event"], json.loads(fields["data"])))
+                after = fields["id"]
+        if not page:
+            return out
+        out.extend(page)
+
+
+def turns(client, match_id: str, token: str) -> dict:
+    """``GET /matches/{id}/turns`` with a person's token (200 expected)."""
+    resp = client.get(f"/matches/{match_id}/turns", token=token)
+    assert resp.status_code == 200, resp.get_data(as_text=True)
+    return resp.get_json()
+
+
+def view(client, game_id: str, token: str) -> dict:
+    """A seat's view of a game (200 expected)."""
+    resp = client.get(f"/games/{game_id}", token=token)
+    assert resp.status_code == 200, resp.get_data(as_text=True)
+    return resp.get_json()
+
+
+def short_game_move(moves: list[dict]) -> dict:
+    """Knock when allowed, else pass the upcard, draw from the stock or discard the first card offered."""
+    knock = next((m for m in moves if m["type"] == "knock"), None)
+    if knock:
+        return knock
+    return next((m for m in moves if m["type"] in ("pass_upcard", "draw_stock")), moves[0])
