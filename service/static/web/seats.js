@@ -4,18 +4,22 @@
 
 const KEY = "ginbox.seats.v1";
 
-function readAll() {
+/** The object kept under ``key`` ({} when there is none or it does not parse). */
+function readRecord(key) {
   try {
-    const data = JSON.parse(localStorage.getItem(KEY) || "{}");
+    const data = JSON.parse(localStorage.getItem(key) || "{}");
     return data && typeof data === "object" ? data : {};
   } catch {
     return {};
   }
 }
 
-function writeAll(data) {
-  localStorage.setItem(KEY, JSON.stringify(data));
+function writeRecord(key, data) {
+  localStorage.setItem(key, JSON.stringify(data));
 }
+
+const readAll = () => readRecord(KEY);
+const writeAll = (data) => writeRecord(KEY, data);
 
 /** Remember a seat's token (and, for a game of a duplicate match, the match it belongs to). */
 export function saveSeat(gameId, variant, seat, token, name, matchId = null) {
@@ -77,14 +81,7 @@ export function forgetGame(gameId) {
 // every game of the match (kind "match") the bot accepts, and withdraws the challenge until then.
 const CHALLENGES = "ginbox.challenges.v1";
 
-function readChallenges() {
-  try {
-    const data = JSON.parse(localStorage.getItem(CHALLENGES) || "{}");
-    return data && typeof data === "object" ? data : {};
-  } catch {
-    return {};
-  }
-}
+const readChallenges = () => readRecord(CHALLENGES);
 
 /** Remember a challenge just made (the server's answer) with its token and the person's name. */
 export function saveChallenge(challenge, token, name) {
@@ -94,7 +91,7 @@ export function saveChallenge(challenge, token, name) {
     boards: challenge.boards, move_time_s: challenge.move_time_s, name, token, status: challenge.status,
     match_id: challenge.match_id, game_id: challenge.game_id, created: Date.now(),
   };
-  localStorage.setItem(CHALLENGES, JSON.stringify(all));
+  writeRecord(CHALLENGES, all);
 }
 
 /** Note what came of a challenge (its status and match or game id, from GET /challenges/{id}). */
@@ -105,7 +102,7 @@ export function updateChallenge(challenge) {
   mine.status = challenge.status;
   mine.match_id = challenge.match_id;
   mine.game_id = challenge.game_id || null;
-  localStorage.setItem(CHALLENGES, JSON.stringify(all));
+  writeRecord(CHALLENGES, all);
 }
 
 /** Every challenge this browser made, newest first. */
@@ -122,5 +119,5 @@ export function challengeOfMatch(matchId) {
 export function forgetChallenge(challengeId) {
   const all = readChallenges();
   delete all[challengeId];
-  localStorage.setItem(CHALLENGES, JSON.stringify(all));
+  writeRecord(CHALLENGES, all);
 }
