@@ -131,6 +131,28 @@ def test_a_person_challenges_a_bot_account_and_plays_its_turns_from_the_match_pa
     shoot(driver, tmp_path / "match-over-phone.png")
     assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
 
+    # the lobby lists the match's games (saved as seats by the match page) as games of that match,
+    # each named by its board and table, with a link to the match page; Forget still forgets one
+    driver.set_window_size(1280, 900)
+    driver.get(live_server + "/")
+    wait_for(driver, lambda d: len(css(d, f'#my-games li.match-game[data-match="{match_id}"]')) == 2,
+             what="the match's games in the lobby")
+    entries = driver.execute_script(
+        "return Array.from(document.querySelectorAll('#my-games li.match-game'), li => [li.querySelector('a.resume')"
+        ".dataset.game, li.innerText, li.querySelector('a.resume').pathname, li.querySelector('a.match-page').pathname])")
+    by_game = {game: (text, resume, page) for game, text, resume, page in entries}
+    assert by_game[table0][0].startswith("Match game (board 1, table 1)") and by_game[table0][1] == f"/play/{table0}"
+    assert by_game[table1][0].startswith("Match game (board 1, table 2)") and by_game[table1][1] == f"/play/{table1}"
+    assert by_game[table0][2] == by_game[table1][2] == f"/match/{match_id}"
+    assert table0 not in by_game[table0][0]  # named by its place in the match, not by its id
+    shoot(driver, tmp_path / "lobby-match-games.png")
+    assert serious_violations(driver) == []
+    click_when_ready(driver, f'#my-games button.forget[data-game="{table1}"]', "the Forget button of table 2")
+    wait_for(driver, lambda d: len(css(d, "#my-games li.match-game")) == 1, what="table 2 forgotten")
+    assert table1 not in stored(driver, "ginbox.seats.v1") and table0 in stored(driver, "ginbox.seats.v1")
+    click_when_ready(driver, f'#my-games li[data-match="{match_id}"] a.match-page', "the link to the match page")
+    wait_for(driver, lambda d: d.current_url == f"{live_server}/match/{match_id}", what="the match page from the lobby")
+
 
 def test_a_refused_challenge_shows_the_problem_and_stores_nothing(live_server, new_browser):
     api = Api(live_server)

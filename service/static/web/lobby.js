@@ -161,14 +161,29 @@ function renderMyGames() {
   const ul = el("ul");
   for (const game of games) {
     const seats = Object.entries(game.seats);
-    const li = el("li", {});
-    for (const [seat, info] of seats) {
-      li.append(el("a", { href: `/play/${game.game_id}#seat=${seat}`, class: "button resume",
-        "data-game": game.game_id, text: `Resume ${game.game_id} as ${info.name || "seat " + seat}` }), " ");
+    // a game of a duplicate match, saved by the match page, is named by its place in the match,
+    // which has a page of its own (its turns, standings and boards)
+    const place = Number.isInteger(game.board) && Number.isInteger(game.table)
+      ? `board ${game.board + 1}, table ${game.table + 1}` : game.game_id;
+    const what = game.match ? `the match game at ${place}` : `game ${game.game_id}`;
+    const li = game.match ? el("li", { class: "match-game", "data-match": game.match }) : el("li", {});
+    if (game.match) {
+      li.append(el("span", { text: `Match game (${place}): ` }));
+      for (const [seat, info] of seats) {
+        li.append(el("a", { href: `/play/${game.game_id}#seat=${seat}`, class: "button resume", "data-game": game.game_id,
+          text: "Resume", "aria-label": `Resume ${what} as ${info.name || "seat " + seat}` }), " ");
+      }
+      li.append(el("a", { href: `/match/${game.match}`, class: "button match-page", "data-match": game.match,
+        text: "Match page", "aria-label": `Match page of ${what}` }), " ");
+    } else {
+      for (const [seat, info] of seats) {
+        li.append(el("a", { href: `/play/${game.game_id}#seat=${seat}`, class: "button resume",
+          "data-game": game.game_id, text: `Resume ${game.game_id} as ${info.name || "seat " + seat}` }), " ");
+      }
     }
     li.append(el("span", { class: "muted", text: ` ${game.variant} ` }),
       el("button", { type: "button", class: "forget", "data-game": game.game_id,
-        "aria-label": `Forget game ${game.game_id} (its seat tokens leave this browser)`, text: "Forget",
+        "aria-label": `Forget ${what} (its seat tokens leave this browser)`, text: "Forget",
         onclick: () => { forgetGame(game.game_id); renderMyGames(); } }));
     ul.append(li);
   }

@@ -24,10 +24,10 @@ function mySeat(table) {
   return name ? table.seats.indexOf(name) : -1;
 }
 
-/** Save the person's token as the seat of a game of the match, and the link that plays it. */
-function playLink(gameId, seat, text, attrs = {}) {
+/** Save the person's token as the seat of a game of the match (at its board and table), and the link that plays it. */
+function playLink(gameId, seat, place, text, attrs = {}) {
   saveSeat(gameId, state.match.variant, seat, state.mine.token, state.turns ? state.turns.participant : state.mine.name,
-    state.match.match_id);
+    state.match.match_id, place);
   return el("a", { class: "button", href: `/play/${gameId}#seat=${seat}`, "data-game": gameId, text, ...attrs });
 }
 
@@ -74,7 +74,7 @@ function renderBoards() {
         game = el("a", { class: "button replay", href: `/replay/${table.game_id}`, "data-game": table.game_id,
           text: `Replay board ${board.board + 1}, table ${table.table + 1}` });
       } else if (state.mine && table.points === null && mySeat(table) >= 0) {
-        game = playLink(table.game_id, mySeat(table), `Your table ${table.table + 1} of board ${board.board + 1}`,
+        game = playLink(table.game_id, mySeat(table), { board: board.board, table: table.table }, `Your table ${table.table + 1} of board ${board.board + 1}`,
           { class: "button table-link" });
       } else game = el("span", { class: "muted", text: table.points === null ? "in play (sealed)" : "over (sealed)" });
       const row = el("tr", { "data-board": String(board.board), "data-table": String(table.table) });
@@ -116,7 +116,7 @@ function renderTurns() {
   for (const t of state.turns.turns) {
     ul.append(el("li", { "data-game": t.game_id, "data-phase": t.phase },
       el("span", { text: `Board ${t.board + 1}, table ${t.table + 1} (seat ${t.seat}): ${PHASE[t.phase] || t.phase}. ` }),
-      playLink(t.game_id, t.seat, "Play", { class: "button primary play",
+      playLink(t.game_id, t.seat, { board: t.board, table: t.table }, "Play", { class: "button primary play",
         "aria-label": `Play board ${t.board + 1}, table ${t.table + 1}` })));
   }
   box.replaceChildren(ul);

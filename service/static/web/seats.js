@@ -1,6 +1,7 @@
 // The seat tokens this browser holds, in localStorage (never in a cookie or a URL the server sees).
 // One record per game: {game_id, variant, seats: {<seat>: {token, name}}, invites: {<seat>: secret},
-// created}. Invite secrets are kept so that whoever created a private game can share its links again.
+// created}, and for a game of a duplicate match also match (its id), board and table (from 0).
+// Invite secrets are kept so that whoever created a private game can share its links again.
 
 const KEY = "ginbox.seats.v1";
 
@@ -21,12 +22,16 @@ function writeRecord(key, data) {
 const readAll = () => readRecord(KEY);
 const writeAll = (data) => writeRecord(KEY, data);
 
-/** Remember a seat's token (and, for a game of a duplicate match, the match it belongs to). */
-export function saveSeat(gameId, variant, seat, token, name, matchId = null) {
+/**
+ * Remember a seat's token (and, for a game of a duplicate match, the match it belongs to and its
+ * place there: {board, table}, both from 0).
+ */
+export function saveSeat(gameId, variant, seat, token, name, matchId = null, place = null) {
   const all = readAll();
   const game = all[gameId] || { game_id: gameId, variant, seats: {}, created: Date.now() };
   game.seats[String(seat)] = { token, name };
   if (matchId) game.match = matchId;
+  if (matchId && place) Object.assign(game, { board: place.board, table: place.table });
   all[gameId] = game;
   writeAll(all);
 }
