@@ -123,6 +123,9 @@ def test_a_person_challenges_a_bot_account_and_plays_its_turns_from_the_match_pa
     assert "no more turns" in text_of(driver, "#turn-list") and listed_games(driver) == []
     replays = driver.execute_script("return Array.from(document.querySelectorAll('#boards a.replay'), a => a.pathname)")
     assert replays == [f"/replay/{table0}", f"/replay/{table1}"]
+    # each reads "Replay" (its row names the board and table), and a screen reader hears which
+    assert [e.get_attribute("aria-label") for e in css(driver, "#boards a.replay")] == [
+        "Replay board 1, table 1", "Replay board 1, table 2"]
     assert not css(driver, "#boards a.table-link")
     shoot(driver, tmp_path / "match-over.png")
     assert serious_violations(driver) == []
@@ -130,6 +133,11 @@ def test_a_person_challenges_a_bot_account_and_plays_its_turns_from_the_match_pa
     driver.set_window_size(390, 844)
     shoot(driver, tmp_path / "match-over-phone.png")
     assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+    # and neither table scrolls sideways inside its frame
+    for table in ("standings", "boards"):
+        frame = driver.execute_script("const w = document.getElementById(arguments[0]).parentElement;"
+                                      "return [w.className, w.scrollWidth, w.clientWidth]", table)
+        assert frame[0] == "table-wrap" and frame[1] <= frame[2], (table, frame)
 
     # the lobby lists the match's games (saved as seats by the match page) as games of that match,
     # each named by its board and table, with a link to the match page; Forget still forgets one

@@ -57,7 +57,7 @@ function renderStandings() {
   const rows = state.match.standings.map((s) => el("tr", { "data-name": s.name },
     el("th", { scope: "row", text: `${s.name}${s.kind === "person" ? " (person)" : s.kind === "bot" ? " (bot account)" : ""}` }),
     el("td", { text: num(s.total) }), el("td", { text: num(s.mean_per_board, 2) }),
-    el("td", { text: s.ci95 ? `${num(s.ci95[0], 2)} to ${num(s.ci95[1], 2)}` : "—" }),
+    el("td", { class: "wide-only", text: s.ci95 ? `${num(s.ci95[0], 2)} to ${num(s.ci95[1], 2)}` : "—" }),
     el("td", { text: String(s.boards) })));
   body.replaceChildren(...rows);
 }
@@ -71,11 +71,12 @@ function renderBoards() {
       let game;
       if (!table.game_id) game = el("span", { class: "muted", text: "not started" });
       else if (m.status === "over") {
+        // the row names the board and table: the link's text need not (a screen reader hears them)
         game = el("a", { class: "button replay", href: `/replay/${table.game_id}`, "data-game": table.game_id,
-          text: `Replay board ${board.board + 1}, table ${table.table + 1}` });
+          text: "Replay", "aria-label": `Replay board ${board.board + 1}, table ${table.table + 1}` });
       } else if (state.mine && table.points === null && mySeat(table) >= 0) {
-        game = playLink(table.game_id, mySeat(table), { board: board.board, table: table.table }, `Your table ${table.table + 1} of board ${board.board + 1}`,
-          { class: "button table-link" });
+        game = playLink(table.game_id, mySeat(table), { board: board.board, table: table.table }, "Play",
+          { class: "button table-link", "aria-label": `Play board ${board.board + 1}, table ${table.table + 1} (your seat)` });
       } else game = el("span", { class: "muted", text: table.points === null ? "in play (sealed)" : "over (sealed)" });
       const row = el("tr", { "data-board": String(board.board), "data-table": String(table.table) });
       if (i === 0) {
@@ -85,8 +86,9 @@ function renderBoards() {
         row.append(el("th", { scope: "rowgroup", rowspan: String(board.tables.length) },
           String(board.board + 1), scores ? el("br") : null, scores));
       }
-      row.append(el("td", { text: String(table.table + 1) }), el("td", { text: table.seats.join(", ") }),
-        el("td", { text: table.points ? table.seats.map((n, s) => `${n} ${table.points[s]}`).join(", ") : "—" }),
+      // the seats in order, each with its points once they are known
+      row.append(el("td", { text: String(table.table + 1) }),
+        el("td", { class: "names", text: table.seats.map((n, s) => (table.points ? `${n} ${table.points[s]}` : n)).join(", ") }),
         el("td", {}, game));
       rows.push(row);
     });
