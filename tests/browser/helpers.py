@@ -128,9 +128,9 @@ def console_errors(driver) -> list[str]:
     return [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
 
 
-def register_bot(api: Api) -> tuple[str, str]:
-    """A new bot account with a fresh name, registered over HTTP: (name, token)."""
-    name = f"b{uuid.uuid4().hex[:10]}"
+def register_bot(api: Api, name: str | None = None) -> tuple[str, str]:
+    """A new bot account, registered over HTTP under ``name`` (a fresh one by default): (name, token)."""
+    name = name or f"b{uuid.uuid4().hex[:10]}"
     status, bot = api.call("POST", "/bots", {"name": name, "description": "answers by hand"})
     assert status == 201, bot
     return name, bot["token"]

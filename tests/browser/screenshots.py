@@ -3,8 +3,8 @@
     .venv/bin/python tests/browser/screenshots.py [--out service/docs/img]
 
 Starts its own Redis, the API under gunicorn and a bot worker, plays through the pages in headless
-Chromium (the same flows as the browser tests), and writes lobby.png, table.png, result.png,
-replay.png and phone.png.
+Chromium (the same flows as the browser tests), and writes lobby.png, table.png, knock.png,
+result.png, phone.png, match.png and replay.png.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ sys.path[:0] = [str(HERE), str(HERE.parent)]
 
 from chromium import open_browser  # noqa: E402
 from finished import finished_game  # noqa: E402
-from helpers import Api, click_when_ready, hand_cards, text_of, wait_for  # noqa: E402
+from helpers import Api, click_when_ready, css, hand_cards, register_bot, stored, text_of, wait_for  # noqa: E402
+from support.arena_http import short_game_move  # noqa: E402
 from support.servers import ApiServer, WorkerProcess, service_env  # noqa: E402
 from test_play_path import click_key, create_game_in_lobby  # noqa: E402
 
@@ -41,6 +42,46 @@ def shoot(driver, path: Path, selector: str | None = None) -> None:
     else:
         driver.save_screenshot(str(path))
     print(f"{path}: {path.stat().st_size} bytes")
+
+
+def match_in_progress(driver, base: str, api: Api) -> str:
+    """A person's 2-board match against a bot account, challenged from the lobby: board 1 played
+    out over HTTP, board 2 dealt with the person to act; the match's id."""
+    # imported here: the test module imports shoot from this one
+    from test_challenge_lobby import CHALLENGES, send_challenge
+
+    bot, bot_token = register_bot(api, "rook")
+    challenge_id = send_challenge(driver, base, bot, "ann", "2")
+    token = stored(driver, CHALLENGES)[challenge_id]["token"]
+    status, accepted = api.call("POST", f"/challenges/{challenge_id}/accept", token=bot_token)
+    assert status == 200, accepted
+    match_id = accepted["match_id"]
+    status, match = api.call("GET", f"/matches/{match_id}")
+    assert status == 200, match
+    board1 = [t["game_id"] for t in match["board_results"][0]["tables"]]
+    # both seats of board 1's tables, knocking when allowed, until both games are over; at table 2
+    # the person throws the last card offered instead of the first, so that (most likely) the two
+    # tables end differently and the board's scores are not even
+    for _ in range(3000):
+        views = [(game_id, seat_token, api.view(game_id, seat_token))
+                 for game_id in board1 for seat_token in (token, bot_token)]
+        if all(view["status"] == "over" for _, _, view in views):
+            break
+        for game_id, seat_token, view in views:
+            if view["status"] == "playing" and view["viewer"] in view["to_act"]:
+                move = short_game_move(view["legal_moves"])
+                if move["type"] == "discard" and game_id == board1[1] and seat_token == token:
+                    move = [m for m in view["legal_moves"] if m["type"] == "discard"][-1]
+                status, moved = api.call("POST", f"/games/{game_id}/moves", move,
+                                         token=seat_token, headers={"If-Match": f'"{view["version"]}"'})
+                assert status == 200, moved
+    else:
+        raise AssertionError("board 1 never ended")
+    # the lobby, asking after its pending challenge, links to the match
+    click_when_ready(driver, f'#my-challenges a.match-link[data-match="{match_id}"]', "the match link")
+    wait_for(driver, lambda d: css(d, "#turn-list li[data-game]") and len(css(d, "#boards tbody tr")) == 4
+             and "1 of 2 boards scored" in text_of(d, "#match-status"), what="the match page with a turn listed")
+    return match_id
 
 
 def main() -> None:
@@ -96,6 +137,10 @@ def main() -> None:
                      what="the advisor's page")
             shoot(phone, out / "phone.png")
             phone.quit()
+
+            driver.set_window_size(960, 800)
+            match_in_progress(driver, base, api)
+            shoot(driver, out / "match.png")
 
             driver.set_window_size(960, 800)
             driver.get(base + "/")
