@@ -200,7 +200,9 @@ class RedisArenaStore:
     def decide_challenge(self, challenge_id: str, status: str, extra: dict,
                          may: Callable[[dict], bool] | None = None) -> dict | None:
         """Move a challenge to ``status`` once, if ``may`` says it can move (by default: it is pending);
-        None if it cannot. WATCH-guarded: of two moves at once, only one finds it movable."""
+        None if it cannot. ``extra`` is merged in, and a key it sets to None is removed (an accept's
+        ``accepting_since`` once it is done). WATCH-guarded: of two moves at once, only one finds it
+        movable."""
         key = self._k("challenges")
         while True:
             with self.redis.pipeline(transaction=True) as pipe:
@@ -212,8 +214,8 @@ class RedisArenaStore:
                     challenge = json.loads(raw)
                     if not (may(challenge) if may is not None else challenge["status"] == "pending"):
                         return None
-                    challenge = {k: v for k, v in {**challenge, "status": status, **extra}.items() if v is not None
-                                 or k not in extra}
+                    challenge = {**challenge, "status": status, **extra}
+                    challenge = {k: v for k, v in challenge.items() if not (k in extra and v is None)}
                     pipe.multi()
                     pipe.hset(key, challenge_id, json.dumps(challenge, sort_keys=True))
                     pipe.execute()
