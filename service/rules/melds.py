@@ -211,56 +211,65 @@ def _least_after_discard_with_sets(m: int, t: int) -> int:
 
 
 _bit_of_code = _cards.BIT_OF.__getitem__
+#: cards.py's compiled codes-to-mask function, or None where it is not built (held here too, so
+#: that the fast paths below read a global of their own)
+_codes_mask = _cards._codes_mask
 
 
 def deadwood(cards: Iterable[int | str]) -> int:
     """Least deadwood of some cards (indexes or codes).
 
-    A list or tuple of distinct codes goes to its mask in one C-level sum (as ``cards.mask``
-    does first, without the call), then through ``deadwood_mask``'s steps inline (the set case
-    is one function both share): the codes cost that sum and the duplicate check more than a
-    mask. Anything else (indexes, another iterable, a repeated or unknown card) goes through
-    ``cards.mask``, which refuses what is not a set of cards.
+    A list or tuple of distinct codes goes to its mask first through the compiled ``codes_mask``
+    where it is built (``_speedups.c``: two table look-ups a code, some 50 ns for ten), else, or
+    when that answers None, in one C-level sum (as ``cards.mask`` does, without the call), whose
+    ``map`` and duplicate check cost some 350 ns for ten codes, more than half a ``deadwood_mask``
+    call. The mask then goes through ``deadwood_mask``'s steps inline (the set case is one
+    function both share). Anything else (indexes, another iterable, a repeated or unknown card)
+    goes through ``cards.mask``, which refuses what is not a set of cards.
     """
-    if type(cards) is list or type(cards) is tuple:
+    if _codes_mask is None or (m := _codes_mask(cards)) is None:
+        if type(cards) is not list and type(cards) is not tuple:
+            return deadwood_mask(_cards.mask(cards))
         try:
             m = sum(map(_bit_of_code, cards))
         except (KeyError, TypeError):
-            pass
-        else:
-            if m.bit_count() == len(cards):
-                a = m & _SUIT
-                b = m >> 13 & _SUIT
-                c = m >> 26 & _SUIT
-                d = m >> 39
-                t = (a & b & (c | d)) | (c & d & (a | b))
-                run_dw = RUN_DW
-                if not t:
-                    return run_dw[a] + run_dw[b] + run_dw[c] + run_dw[d]
-                return _least_with_sets(m, t)
-    return deadwood_mask(_cards.mask(cards))
+            return deadwood_mask(_cards.mask(cards))
+        if m.bit_count() != len(cards):
+            return deadwood_mask(_cards.mask(cards))
+    a = m & _SUIT
+    b = m >> 13 & _SUIT
+    c = m >> 26 & _SUIT
+    d = m >> 39
+    t = (a & b & (c | d)) | (c & d & (a | b))
+    run_dw = RUN_DW
+    if not t:
+        return run_dw[a] + run_dw[b] + run_dw[c] + run_dw[d]
+    return _least_with_sets(m, t)
 
 
 def deadwood_after_discard(cards: Iterable[int | str]) -> int:
-    """Least deadwood after the best discard from some cards (indexes or codes); fast path as ``deadwood``."""
-    if type(cards) is list or type(cards) is tuple:
+    """Least deadwood after the best discard from some cards (indexes or codes); fast paths as ``deadwood``."""
+    if _codes_mask is None or (m := _codes_mask(cards)) is None:
+        if type(cards) is not list and type(cards) is not tuple:
+            return deadwood_after_discard_mask(_cards.mask(cards))
         try:
             m = sum(map(_bit_of_code, cards))
         except (KeyError, TypeError):
-            pass
-        else:
-            if m.bit_count() == len(cards) and m:
-                a = m & _SUIT
-                b = m >> 13 & _SUIT
-                c = m >> 26 & _SUIT
-                d = m >> 39
-                t = (a & b & (c | d)) | (c & d & (a | b))
-                run_dw = RUN_DW
-                delta = _DISCARD_DELTA
-                if not t:
-                    return run_dw[a] + run_dw[b] + run_dw[c] + run_dw[d] + min(delta[a], delta[b], delta[c], delta[d])
-                return _least_after_discard_with_sets(m, t)
-    return deadwood_after_discard_mask(_cards.mask(cards))
+            return deadwood_after_discard_mask(_cards.mask(cards))
+        if m.bit_count() != len(cards):
+            return deadwood_after_discard_mask(_cards.mask(cards))
+    if not m:  # no card at all: deadwood_after_discard_mask says so
+        return deadwood_after_discard_mask(m)
+    a = m & _SUIT
+    b = m >> 13 & _SUIT
+    c = m >> 26 & _SUIT
+    d = m >> 39
+    t = (a & b & (c | d)) | (c & d & (a | b))
+    run_dw = RUN_DW
+    delta = _DISCARD_DELTA
+    if not t:
+        return run_dw[a] + run_dw[b] + run_dw[c] + run_dw[d] + min(delta[a], delta[b], delta[c], delta[d])
+    return _least_after_discard_with_sets(m, t)
 
 
 def knock_discards(cards: Iterable[int | str], knock_limit: int) -> list[tuple[int, int]]:

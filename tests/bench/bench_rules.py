@@ -3,7 +3,9 @@
 Run from the repository root: ``python tests/bench/bench_rules.py``.
 Targets: 100,000 ten-card ``deadwood_mask`` hands/s and 50,000 eleven-card
 ``deadwood_after_discard_mask`` hands/s; 260 whole gin-rami hands/s of random self-play; the
-same functions on card codes within 1.5x of the mask path (the codes/masks ratio is printed).
+same functions on card codes within 1.5x of the mask path (the codes/masks ratio is printed, and
+which path turned the codes into masks: the optional "C speed-up" of service/rules/_speedups.c, or
+"pure Python" where it is not built; ``--pure-python`` takes that path even where it is built).
 
 Where OpenSpiel is installed (``pip install -e '.[native-bench]'``, optional), its C++ gin rummy
 ``min_deadwood`` runs on the same hands in the same run, and the two are checked to agree.
@@ -11,6 +13,7 @@ Where OpenSpiel is installed (``pip install -e '.[native-bench]'``, optional), i
 
 from __future__ import annotations
 
+import argparse
 import random
 import sys
 import time
@@ -46,6 +49,11 @@ def _rate(fn, items) -> float:
             fn(item)
         best = min(best, time.perf_counter() - start)
     return len(items) / best
+
+
+def codes_path() -> str:
+    """Which path turns card codes into masks in this run."""
+    return "C speed-up" if melds._codes_mask is not None else "pure Python"
 
 
 def bench_deadwood() -> None:
@@ -129,6 +137,12 @@ def bench_selfplay() -> None:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pure-python", action="store_true",
+                        help="time the pure-Python codes path even where the C speed-up is built")
+    if parser.parse_args().pure_python:
+        cards._codes_mask = melds._codes_mask = None
+    print(f"card codes to masks: {codes_path()}")
     bench_deadwood()
     bench_deadwood_after_discard()
     bench_selfplay()
