@@ -30,7 +30,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from service import composition  # noqa: E402
 from service.config import Settings  # noqa: E402
 from service.redis_process import RedisServerProcess  # noqa: E402
-from service.rules import game  # noqa: E402
 from service.store.repository import GameRepository, StateCache  # noqa: E402
 from workers import jobs  # noqa: E402
 

@@ -101,7 +101,7 @@ def main() -> None:
             replay_id = finished_game(api)
             api.call("POST", "/games", {"variant": "three-hand", "seats": [{"name": "bea"}, None, {"bot": "expert"}]})
 
-            game_id = create_game_in_lobby(driver, base)
+            create_game_in_lobby(driver, base)
             wait_for(driver, lambda d: len(hand_cards(d)) == 10, what="the hand")
             click_key(driver, "pass_upcard", "pass")
             click_key(driver, "draw_stock", "draw")

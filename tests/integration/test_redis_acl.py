@@ -51,7 +51,7 @@ def test_the_recommended_acl_lets_the_service_play_and_forbids_deleting_events(a
         resp = client.post(f"/games/{game_id}/moves", json=move,
                            headers={"Authorization": f"Bearer {tokens[seat]}", "Idempotency-Key": f"k{n}"})
         assert resp.status_code == 200, resp.get_json()
-    assert client.get(f"/games?limit=5").status_code == 200
+    assert client.get("/games?limit=5").status_code == 200
     assert client.get(f"/games/{game_id}/events").status_code == 200
 
     restricted = redis_client(acl_user)

@@ -8,7 +8,6 @@ classes are the ones every backend passes; only ``make_store`` differs.
 from __future__ import annotations
 
 import pytest
-from redis.cluster import RedisCluster
 from redis.crc import key_slot
 from support.store_behaviour import (
     EngineEventsBehaviour,

@@ -12,7 +12,6 @@ itself, so that the two cannot drift apart.
 from __future__ import annotations
 
 import json
-import re
 import socket
 import unicodedata
 from pathlib import Path

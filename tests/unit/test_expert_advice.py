@@ -22,7 +22,6 @@ def test_the_advisor_advises_the_move_the_expert_captain_plays_with_a_reason():
     checked = 0
     for i in range(6):
         table = three_hand(b"advice-%d" % i)
-        rng = random.Random(i)
         for _ in range(24):
             state = table.state
             if state.status != "playing" or state.hand_no != 1:
