@@ -1,4 +1,5 @@
-"""The lobby's challenges to a bot account: withdrawing a pending one, and a single game.
+"""The lobby's challenges to a bot account: withdrawing a pending one, a single game, and a
+three-hand (box gin) game with a third player, or refused for naming an unknown one.
 
 The bot account is registered over HTTP and answered for by the test with its token (the server
 plays none of its moves). The person uses the lobby's challenge form; the token the challenge's
@@ -8,6 +9,7 @@ single-game challenge is accepted, plays the person's seat of that game.
 
 from __future__ import annotations
 
+import json
 
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
@@ -137,3 +139,124 @@ def test_a_single_game_challenge_accepted_by_the_bot_opens_at_the_table_with_the
     assert token not in driver.current_url and not driver.get_cookies()
     shoot(driver, tmp_path / "table-single-game.png")
     assert console_errors(driver) == []
+
+
+def choose_three_hand(driver, base: str, to: str, name: str, third: str | None) -> None:
+    """Open the lobby, choose box gin and a single game, and fill the form (``third`` None: the default)."""
+    driver.get(base + "/")
+    wait_for(driver, lambda d: css(d, "#challenge-form"), what="the challenge form")
+    assert not driver.find_element(By.ID, "challenge-with").is_displayed()  # gin rami, the default, has none
+    driver.find_element(By.ID, "challenge-variant-three-hand").click()
+    driver.find_element(By.ID, "challenge-kind-game").click()
+    third_box = driver.find_element(By.ID, "challenge-with")
+    assert third_box.is_displayed() and third_box.is_enabled() and third_box.get_attribute("value") == "basic"
+    fields = [("challenge-to", to), ("challenge-name", name)] + ([("challenge-with", third)] if third else [])
+    for field, value in fields:
+        box = driver.find_element(By.ID, field)
+        box.clear()
+        box.send_keys(value)
+
+
+def challenges_told(api: Api, bot_token: str) -> list[str]:
+    """The ids of the challenges the bot's stream has told it of, from its start (caught up at once)."""
+    status, text = api.call("GET", "/bots/me/stream?after=0&once=1", token=bot_token)
+    assert status == 200, text
+    ids, event = [], None
+    for line in text.splitlines():
+        if line.startswith("event:"):
+            event = line.split(":", 1)[1].strip()
+        elif line.startswith("data:") and event == "challenge":
+            ids.append(json.loads(line.split(":", 1)[1])["challenge_id"])
+    return ids
+
+
+def test_a_three_hand_challenge_with_basic_opens_a_table_of_three(live_server, new_browser, tmp_path):
+    api = Api(live_server)
+    bot, bot_token = register_bot(api)
+    driver = new_browser()
+
+    choose_three_hand(driver, live_server, bot, "ann", None)
+    # the third player is offered from the built-in policies (and the rated bot accounts)
+    offered = driver.execute_script(
+        "return Array.from(document.querySelectorAll('#third-names option'), o => o.value)")
+    assert offered[:4] == ["random", "basic", "advanced", "expert"]
+    shoot(driver, tmp_path / "lobby-three-hand-form.png", "#challenge-form")
+    assert serious_violations(driver) == []
+    driver.find_element(By.ID, "challenge-button").click()
+    challenge_id = wait_for(driver, lambda d: css(d, "#my-challenges li[data-challenge]"),
+                            what="the challenge listed")[0].get_attribute("data-challenge")
+    row = row_of(challenge_id)
+    listed = text_of(driver, row)
+    assert f"ann against {bot} and basic, box gin (three-hand), a single game" in listed and "Pending" in listed
+    mine = stored(driver, CHALLENGES)[challenge_id]
+    token = mine["token"]
+    assert mine["with"] == ["basic"] and mine["variant"] == "three-hand" and mine["kind"] == "game"
+    # what the form sent, as the server keeps it
+    status, seen = api.call("GET", f"/challenges/{challenge_id}")
+    assert status == 200, seen
+    assert (seen["variant"], seen["with"], seen["kind"], seen["from"], seen["to"]) == \
+        ("three-hand", ["basic"], "game", "ann", bot)
+    assert text_of(driver, "#challenge-error") == ""
+
+    status, accepted = api.call("POST", f"/challenges/{challenge_id}/accept", token=bot_token)
+    assert status == 200 and accepted["match_id"] is None, accepted
+    game_id = accepted["game_id"]
+    link = f'{row} a.game-link[data-game="{game_id}"]'
+    wait_for(driver, lambda d: css(d, link), what="the game link")
+    # the person holds one seat of the three: the one the token's view of the game names
+    ann_view = api.view(game_id, token)
+    assert len(ann_view["players"]) == 3 and ann_view["players"][ann_view["viewer"]]["name"] == "ann"
+    assert sorted(p["name"] for p in ann_view["players"]) == sorted(["ann", bot, "basic"])
+    wait_for(driver, lambda d: game_id in stored(d, SEATS), what="the token saved as the game's seat")
+    assert stored(driver, SEATS)[game_id]["seats"] == {str(ann_view["viewer"]): {"token": token, "name": "ann"}}
+    assert stored(driver, SEATS)[game_id]["variant"] == "three-hand"
+    assert serious_violations(driver) == [] and console_errors(driver) == []
+
+    click_when_ready(driver, link, "the game link")
+    wait_for(driver, lambda d: d.current_url.startswith(f"{live_server}/play/{game_id}"), what="the table page")
+    headers = wait_for(driver, lambda d: len(css(d, "#score-sheet thead th")) == 5 and css(d, "#score-sheet thead th"),
+                       what="the score sheet of three")
+    names = [h.text for h in headers][2:]
+    assert names[ann_view["viewer"]] == "ann" and bot in names and "basic (basic bot)" in names
+    wait_for(driver, lambda d: "ann" in text_of(d, "#whoami"), what="ann's seat at the table")
+    # the two other seats are shown beside the person's hand (the advisor's page shows the captain's)
+    others = css(driver, "#board .pile.opponent[data-seat]")
+    assert len(others) == 2 and len(hand_cards(driver)) >= 10
+    assert token not in driver.current_url and console_errors(driver) == []
+    shoot(driver, tmp_path / "table-three-hand-challenge.png")
+
+
+def test_a_three_hand_challenge_naming_no_one_known_is_refused_in_the_form(live_server, new_browser, tmp_path):
+    api = Api(live_server)
+    bot, bot_token = register_bot(api)
+    driver = new_browser(390, 844)  # on a phone's width
+
+    choose_three_hand(driver, live_server, bot, "ann", "nobody-here")
+    assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+    driver.find_element(By.ID, "challenge-button").click()
+    error = wait_for(driver, lambda d: text_of(d, "#challenge-error"), what="the refusal")
+    assert error.startswith("The challenge was refused: ") and "[unknown_participant]" in error, error
+    assert "'nobody-here' is neither a built-in policy" in error
+    # nothing was kept: the bot was told of no challenge, and the browser holds none
+    assert challenges_told(api, bot_token) == []
+    assert stored(driver, CHALLENGES) == {} and "None yet" in text_of(driver, "#my-challenges")
+    shoot(driver, tmp_path / "lobby-three-hand-refused.png", "#challenge-form")
+    assert serious_violations(driver) == []
+    assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+
+    # the same challenge naming a known third player is taken, so the refusal was the name's alone
+    third = driver.find_element(By.ID, "challenge-with")
+    third.clear()
+    third.send_keys("expert")
+    driver.find_element(By.ID, "challenge-button").click()
+    challenge_id = wait_for(driver, lambda d: css(d, "#my-challenges li[data-challenge]"),
+                            what="the challenge listed")[0].get_attribute("data-challenge")
+    assert text_of(driver, "#challenge-error") == ""
+    assert list(stored(driver, CHALLENGES)) == [challenge_id]
+    assert api.call("GET", f"/challenges/{challenge_id}")[1]["with"] == ["expert"]
+    assert challenges_told(api, bot_token) == [challenge_id]
+    assert api.call("POST", f"/challenges/{challenge_id}/decline", token=bot_token)[0] == 200
+    wait_for(driver, lambda d: "Declined" in text_of(d, row_of(challenge_id)), what="the challenge declined")
+    # the browser logs the refused request itself, and nothing else went wrong
+    errors = console_errors(driver)
+    assert len(errors) == 1 and "/challenges - Failed to load resource" in errors[0] and "422" in errors[0], errors

@@ -273,19 +273,47 @@ const challengeForm = $("#challenge-form");
 const CHALLENGE_POLL_MS = 2000;
 let challengePoll = null;
 
-/** The rated bot accounts of gin rami, offered in the form (any other name may still be typed). */
+/** The built-in policies a three-hand challenge may name as its third player, weakest first. */
+const POLICIES = ["random", "basic", "advanced", "expert"];
+const VARIANT_NAMES = { "gin-rami": "gin rami", "three-hand": "box gin" };
+/** The rated bot accounts by variant ({variant: [{name, rating}]}), as GET /ratings gave them. */
+const ratedBots = { "gin-rami": [], "three-hand": [] };
+
+/** The rated bot accounts of both variants (any other name may still be typed). */
 async function loadBotNames() {
-  try {
-    const { data } = await api.getRatings("gin-rami");
-    const list = $("#bot-names");
-    list.replaceChildren(...data.ratings.filter((r) => r.kind === "bot")
-      .map((r) => el("option", { value: r.name, text: `${r.name} (rating ${Math.round(r.rating)})` })));
-  } catch { /* the name is typed instead */ }
+  await Promise.all(Object.keys(ratedBots).map(async (v) => {
+    try {
+      const { data } = await api.getRatings(v);
+      ratedBots[v] = data.ratings.filter((r) => r.kind === "bot");
+    } catch { /* the name is typed instead */ }
+  }));
+  renderBotNames();
+}
+
+/**
+ * Offer the bot accounts rated in the chosen variant (with their rating) and then those rated only
+ * in the other one; for three-hand, the third player may also be a built-in policy.
+ */
+function renderBotNames() {
+  const chosen = challengeForm.elements.variant.value;
+  const other = chosen === "gin-rami" ? "three-hand" : "gin-rami";
+  const seen = new Set(ratedBots[chosen].map((r) => r.name));
+  const bots = [
+    ...ratedBots[chosen].map((r) => [r.name, `${r.name} (rating ${Math.round(r.rating)})`]),
+    ...ratedBots[other].filter((r) => !seen.has(r.name))
+      .map((r) => [r.name, `${r.name} (rated at ${VARIANT_NAMES[other]})`]),
+  ];
+  const option = ([value, text]) => el("option", { value, text });
+  $("#bot-names").replaceChildren(...bots.map(option));
+  $("#third-names").replaceChildren(...POLICIES.map((p) => [p, `${p} (built-in bot)`]).map(option),
+    ...bots.map(option));
 }
 
 function challengeBody() {
   const f = challengeForm.elements;
-  const body = { to: f.to.value.trim(), variant: "gin-rami", name: f.name.value.trim() };
+  const body = { to: f.to.value.trim(), variant: f.variant.value, name: f.name.value.trim() };
+  // three-hand names its third participant; gin-rami names none
+  if (body.variant === "three-hand") body.with = [f.with.value.trim()];
   // a single game has no boards: without them the challenge is to one game
   const boards = f.boards.value.trim();
   if (f.kind.value === "match") body.boards = boards === "" ? NaN : Number(boards);
@@ -300,6 +328,9 @@ async function onChallenge(event) {
   out.textContent = "";
   const body = challengeBody();
   if (!body.to) { out.textContent = "Name the bot account to challenge."; return; }
+  if (body.with && !body.with[0]) {
+    out.textContent = "Name the third player: a built-in bot (such as basic) or another bot account."; return;
+  }
   if (!body.name) { out.textContent = "Give your name at the table."; return; }
   if ("boards" in body && !Number.isInteger(body.boards)) {
     out.textContent = "Say how many boards the match has (1 to 1000)."; return;
@@ -344,7 +375,10 @@ function renderMyChallenges() {
   const ul = el("ul", { class: "challenges" });
   for (const c of mine) {
     const size = c.boards ? `a match of ${c.boards} board${c.boards === 1 ? "" : "s"}` : "a single game";
-    const what = `${c.name} against ${c.to}, ${c.variant}, ${size}` +
+    const others = [c.to, ...(c.with || [])];
+    const against = others.length > 1 ? `${others.slice(0, -1).join(", ")} and ${others.at(-1)}` : c.to;
+    const rules = c.variant === "three-hand" ? "box gin (three-hand)" : c.variant;
+    const what = `${c.name} against ${against}, ${rules}, ${size}` +
       `${c.move_time_s ? `, ${c.move_time_s} s a move` : ""}: `;
     const li = el("li", { "data-challenge": c.challenge_id, "data-status": c.status },
       el("span", { text: what }), challengeState(c), " ");
@@ -446,6 +480,15 @@ function onChallengeKind() {
 }
 for (const radio of challengeForm.elements.kind) radio.addEventListener("change", onChallengeKind);
 onChallengeKind();
+/** The third player only counts for three-hand: hidden (and out of the form) for gin rami. */
+function onChallengeVariant() {
+  const three = challengeForm.elements.variant.value === "three-hand";
+  $("#challenge-with-row").hidden = !three;
+  challengeForm.elements.with.disabled = !three;
+  renderBotNames();
+}
+for (const radio of challengeForm.elements.variant) radio.addEventListener("change", onChallengeVariant);
+onChallengeVariant();
 challengeForm.elements.name.value = yourName.value;
 yourName.addEventListener("change", () => {
   if (!challengeForm.elements.name.value.trim()) challengeForm.elements.name.value = yourName.value.trim();

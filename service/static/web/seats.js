@@ -81,7 +81,8 @@ export function forgetGame(gameId) {
 }
 
 // A person's challenges to bot accounts, in a record of their own: {<challenge_id>: {challenge_id,
-// to, variant, kind, boards, move_time_s, name, token, status, match_id, game_id, created}}. The
+// to, with, variant, kind, boards, move_time_s, name, token, status, match_id, game_id, created}}
+// (with: a three-hand challenge's third participant, by name). The
 // token, given once by POST /challenges, plays the person's seat of the game (kind "game") or in
 // every game of the match (kind "match") the bot accepts, and withdraws the challenge until then.
 const CHALLENGES = "ginbox.challenges.v1";
@@ -92,9 +93,9 @@ const readChallenges = () => readRecord(CHALLENGES);
 export function saveChallenge(challenge, token, name) {
   const all = readChallenges();
   all[challenge.challenge_id] = {
-    challenge_id: challenge.challenge_id, to: challenge.to, variant: challenge.variant, kind: challenge.kind,
-    boards: challenge.boards, move_time_s: challenge.move_time_s, name, token, status: challenge.status,
-    match_id: challenge.match_id, game_id: challenge.game_id, created: Date.now(),
+    challenge_id: challenge.challenge_id, to: challenge.to, with: challenge.with || [], variant: challenge.variant,
+    kind: challenge.kind, boards: challenge.boards, move_time_s: challenge.move_time_s, name, token,
+    status: challenge.status, match_id: challenge.match_id, game_id: challenge.game_id, created: Date.now(),
   };
   writeRecord(CHALLENGES, all);
 }
