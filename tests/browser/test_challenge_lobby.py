@@ -260,3 +260,48 @@ def test_a_three_hand_challenge_naming_no_one_known_is_refused_in_the_form(live_
     # the browser logs the refused request itself, and nothing else went wrong
     errors = console_errors(driver)
     assert len(errors) == 1 and "/challenges - Failed to load resource" in errors[0] and "422" in errors[0], errors
+
+
+def test_a_three_hand_match_gives_the_person_a_seat_at_every_table(live_server, new_browser):
+    """A 1-board box gin match is played at three tables, the players rotated: the person sits at
+    each, and the match page saves the one token as the person's seat of every table's game."""
+    api = Api(live_server)
+    bot, bot_token = register_bot(api)
+    driver = new_browser()
+
+    choose_three_hand(driver, live_server, bot, "ann", "advanced")
+    driver.find_element(By.ID, "challenge-kind-match").click()
+    boards = driver.find_element(By.ID, "challenge-boards")
+    boards.clear()
+    boards.send_keys("1")
+    driver.find_element(By.ID, "challenge-button").click()
+    challenge_id = wait_for(driver, lambda d: css(d, "#my-challenges li[data-challenge]"),
+                            what="the challenge listed")[0].get_attribute("data-challenge")
+    listed = text_of(driver, row_of(challenge_id))
+    assert f"ann against {bot} and advanced, box gin (three-hand), a match of 1 board" in listed, listed
+    token = stored(driver, CHALLENGES)[challenge_id]["token"]
+    status, accepted = api.call("POST", f"/challenges/{challenge_id}/accept", token=bot_token)
+    assert status == 200 and accepted["game_id"] is None, accepted
+    match_id = accepted["match_id"]
+    status, match = api.call("GET", f"/matches/{match_id}")
+    assert status == 200 and match["variant"] == "three-hand", match
+    tables = match["board_results"][0]["tables"]
+    # ann sits at each of the three tables, at a different seat each time
+    seats = {t["game_id"]: t["seats"].index("ann") for t in tables}
+    assert len(seats) == 3 and sorted(seats.values()) == [0, 1, 2]
+
+    click_when_ready(driver, f'#my-challenges a.match-link[data-match="{match_id}"]', "the match link")
+    wait_for(driver, lambda d: len(css(d, "#boards tbody a.table-link")) == 3, what="a Play link at every table")
+    saved = stored(driver, SEATS)
+    assert {g: saved[g]["seats"] for g in seats} == {
+        g: {str(seat): {"token": token, "name": "ann"}} for g, seat in seats.items()}
+    assert all(saved[g]["match"] == match_id for g in seats)
+    # the token plays ann's seat at each table (the server agrees), and the table page takes it
+    for game_id, seat in seats.items():
+        assert api.view(game_id, token)["viewer"] == seat
+    game_id = tables[2]["game_id"]
+    click_when_ready(driver, f'#boards tbody a.table-link[data-game="{game_id}"]', "the third table's Play link")
+    wait_for(driver, lambda d: d.current_url.startswith(f"{live_server}/play/{game_id}"), what="the table page")
+    wait_for(driver, lambda d: f"you are ann, seat {seats[game_id]}" in text_of(d, "#whoami"), what="ann's seat")
+    assert len(wait_for(driver, lambda d: css(d, "#score-sheet thead th"), what="the score sheet")) == 5
+    assert console_errors(driver) == []
