@@ -214,14 +214,15 @@ def test_a_three_hand_challenge_with_basic_opens_a_table_of_three(live_server, n
 
     click_when_ready(driver, link, "the game link")
     wait_for(driver, lambda d: d.current_url.startswith(f"{live_server}/play/{game_id}"), what="the table page")
-    headers = wait_for(driver, lambda d: len(css(d, "#score-sheet thead th")) == 5 and css(d, "#score-sheet thead th"),
-                       what="the score sheet of three")
-    names = [h.text for h in headers][2:]
+    # the page draws itself again on every event: read the score sheet's heads in one go
+    heads = "return Array.from(document.querySelectorAll('#score-sheet thead th'), th => th.textContent)"
+    names = wait_for(driver, lambda d: len(d.execute_script(heads)) == 5 and d.execute_script(heads),
+                     what="the score sheet of three")[2:]
     assert names[ann_view["viewer"]] == "ann" and bot in names and "basic (basic bot)" in names
     wait_for(driver, lambda d: "ann" in text_of(d, "#whoami"), what="ann's seat at the table")
     # the two other seats are shown beside the person's hand (the advisor's page shows the captain's)
-    others = css(driver, "#board .pile.opponent[data-seat]")
-    assert len(others) == 2 and len(hand_cards(driver)) >= 10
+    others = driver.execute_script("return document.querySelectorAll('#board .pile.opponent[data-seat]').length")
+    assert others == 2 and len(hand_cards(driver)) >= 10
     assert token not in driver.current_url and console_errors(driver) == []
     shoot(driver, tmp_path / "table-three-hand-challenge.png")
 
@@ -303,5 +304,6 @@ def test_a_three_hand_match_gives_the_person_a_seat_at_every_table(live_server, 
     click_when_ready(driver, f'#boards tbody a.table-link[data-game="{game_id}"]', "the third table's Play link")
     wait_for(driver, lambda d: d.current_url.startswith(f"{live_server}/play/{game_id}"), what="the table page")
     wait_for(driver, lambda d: f"you are ann, seat {seats[game_id]}" in text_of(d, "#whoami"), what="ann's seat")
-    assert len(wait_for(driver, lambda d: css(d, "#score-sheet thead th"), what="the score sheet")) == 5
+    heads = "return document.querySelectorAll('#score-sheet thead th').length"
+    assert wait_for(driver, lambda d: d.execute_script(heads), what="the score sheet") == 5
     assert console_errors(driver) == []
