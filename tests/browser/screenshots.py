@@ -16,6 +16,8 @@ import time
 import uuid
 from pathlib import Path
 
+from selenium.webdriver.common.action_chains import ActionChains
+
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]
 
@@ -35,7 +37,7 @@ def shoot(driver, path: Path, selector: str | None = None) -> None:
     # the window grows to the page's height, so that neither the page nor an element is cut off
     width = driver.get_window_size()["width"]
     height = driver.execute_script("return document.documentElement.scrollHeight")
-    driver.set_window_size(width, min(max(height + 140, 400), 2000))
+    driver.set_window_size(width, min(max(height + 140, 400), 2400))
     time.sleep(0.2)
     if selector:
         driver.find_element("css selector", selector).screenshot(str(path))
@@ -146,6 +148,14 @@ def main() -> None:
             driver.get(base + "/")
             wait_for(driver, lambda d: d.find_elements("css selector", "#games-table tbody tr[data-game]"),
                      what="the games list")
+            # the challenge form as it reads for box gin: the third player shows
+            driver.find_element("css selector", "#challenge-variant-three-hand").click()
+            driver.find_element("css selector", "#challenge-to").send_keys("rook")
+            wait_for(driver, lambda d: d.find_element("css selector", "#challenge-with").is_displayed(),
+                     what="the third player's field")
+            driver.execute_script("window.scrollTo(0, 0)")  # the click scrolled the form into view
+            # the pointer rests on the page's title, not on a field it would draw hovered
+            ActionChains(driver).move_to_element(driver.find_element("css selector", "header")).perform()
             shoot(driver, out / "lobby.png")
 
             driver.set_window_size(960, 800)
