@@ -11,6 +11,8 @@ from __future__ import annotations
 import importlib.util
 import random
 import shutil
+import sysconfig
+from pathlib import Path
 
 import pytest
 
@@ -27,13 +29,16 @@ needs_extension = pytest.mark.skipif(codes_mask is None, reason="the C speed-up 
 
 def test_the_extension_is_built_where_a_c_compiler_is_present():
     """``pip install -e '.[test]'`` (CI's install) builds the extension whenever a C compiler is on
-    PATH; setup.py marks it optional, so a broken build would otherwise pass unnoticed. Without a
-    compiler (``cc`` or ``gcc``) the test checks the other half: the rules engine chose its
-    pure-Python path, which the rest of this file holds to the same results."""
+    PATH and Python's headers are installed; setup.py marks it optional, so a broken build would
+    otherwise pass unnoticed. Without either (``cc`` or ``gcc``; ``Python.h``, which a system
+    Python may leave to a separate -dev package) the test checks the other half: the rules engine
+    chose its pure-Python path, which the rest of this file holds to the same results."""
     compiler = shutil.which("cc") or shutil.which("gcc")
+    headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
     found = importlib.util.find_spec("service.rules._speedups") is not None
-    if compiler:
-        assert found, f"a C compiler ({compiler}) is present but service.rules._speedups was not built"
+    if compiler and headers.is_file():
+        assert found, (f"a C compiler ({compiler}) and {headers} are present "
+                       "but service.rules._speedups was not built")
         assert C._codes_mask is codes_mask is not None
         assert M._codes_mask is codes_mask
     else:
