@@ -160,6 +160,12 @@ def run_pair(pool, a: str, b: str, deals: int, args, budget_s: float, params: di
     print(f"  {a} hand wins     {100 * win:6.2f}% +- {100 * win_hw:.2f}  "
           f"[{100 * (win - win_hw):.2f}, {100 * (win + win_hw):.2f}]")
     print(f"  {a} first able to knock {100 * first:6.2f}% +- {100 * first_hw:.2f}  (of hands; neither: half each)")
+    # Each deal is played twice with the seats swapped: when the same cards reach a knockable hand
+    # first whoever plays them, the deal decided the race; when one policy is first both times, the play did.
+    both_a = sum(f == 1 for _, _, f in per_deal) / len(per_deal)
+    both_b = sum(f == 0 for _, _, f in per_deal) / len(per_deal)
+    print(f"  race by deal: {a} first in both seatings {100 * both_a:.1f}% of deals, {b} first in both "
+          f"{100 * both_b:.1f}%, the cards' (each first once, or a tie) {100 * (1 - both_a - both_b):.1f}%")
     print(f"  {a} points/hand   {pts:+7.2f}  +- {pts_hw:.2f}  [{pts - pts_hw:+.2f}, {pts + pts_hw:+.2f}]")
     counts = {k: v for k, v in outcomes.items() if not k.endswith(" points")}
     print("  outcomes (count, mean points): " + ", ".join(
