@@ -32,6 +32,11 @@ def send_challenge(driver, base: str, to: str, name: str, boards: str | None) ->
         box = driver.find_element(By.ID, field)
         box.clear()
         box.send_keys(value)
+    return submit_challenge(driver)
+
+
+def submit_challenge(driver) -> str:
+    """Press the form's send button; the id of the challenge the lobby then lists."""
     driver.find_element(By.ID, "challenge-button").click()
     row = wait_for(driver, lambda d: css(d, "#my-challenges li[data-challenge]"), what="the challenge listed")[0]
     return row.get_attribute("data-challenge")
@@ -182,9 +187,7 @@ def test_a_three_hand_challenge_with_basic_opens_a_table_of_three(live_server, n
     assert offered[:4] == ["random", "basic", "advanced", "expert"]
     shoot(driver, tmp_path / "lobby-three-hand-form.png", "#challenge-form")
     assert serious_violations(driver) == []
-    driver.find_element(By.ID, "challenge-button").click()
-    challenge_id = wait_for(driver, lambda d: css(d, "#my-challenges li[data-challenge]"),
-                            what="the challenge listed")[0].get_attribute("data-challenge")
+    challenge_id = submit_challenge(driver)
     row = row_of(challenge_id)
     listed = text_of(driver, row)
     assert f"ann against {bot} and basic, box gin (three-hand), a single game" in listed and "Pending" in listed
@@ -249,9 +252,7 @@ def test_a_three_hand_challenge_naming_no_one_known_is_refused_in_the_form(live_
     third = driver.find_element(By.ID, "challenge-with")
     third.clear()
     third.send_keys("expert")
-    driver.find_element(By.ID, "challenge-button").click()
-    challenge_id = wait_for(driver, lambda d: css(d, "#my-challenges li[data-challenge]"),
-                            what="the challenge listed")[0].get_attribute("data-challenge")
+    challenge_id = submit_challenge(driver)
     assert text_of(driver, "#challenge-error") == ""
     assert list(stored(driver, CHALLENGES)) == [challenge_id]
     assert api.call("GET", f"/challenges/{challenge_id}")[1]["with"] == ["expert"]
@@ -275,9 +276,7 @@ def test_a_three_hand_match_gives_the_person_a_seat_at_every_table(live_server, 
     boards = driver.find_element(By.ID, "challenge-boards")
     boards.clear()
     boards.send_keys("1")
-    driver.find_element(By.ID, "challenge-button").click()
-    challenge_id = wait_for(driver, lambda d: css(d, "#my-challenges li[data-challenge]"),
-                            what="the challenge listed")[0].get_attribute("data-challenge")
+    challenge_id = submit_challenge(driver)
     listed = text_of(driver, row_of(challenge_id))
     assert f"ann against {bot} and advanced, box gin (three-hand), a match of 1 board" in listed, listed
     token = stored(driver, CHALLENGES)[challenge_id]["token"]
