@@ -4,6 +4,7 @@ import {
   forgetChallenge, forgetGame, inviteLink, myChallenges, myGames, saveChallenge, saveInvites, saveSeat, seatsOf,
   updateChallenge,
 } from "./seats.js";
+import { el } from "./ui.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
 const form = $("#create-form");
@@ -16,17 +17,6 @@ const SEAT_KINDS = [
 /** Seconds the first deal waits for the client seeds of the seats this browser takes (then deals without them). */
 const CLIENT_SEED_WAIT_S = 30;
 let nextCursor = null;
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "text") node.textContent = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v);
-  }
-  node.append(...children);
-  return node;
-}
 
 function variant() {
   return form.elements.variant.value;

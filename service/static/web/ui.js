@@ -1,4 +1,4 @@
-// Pieces shared by the table, the spectator's and the replay pages: elements, names, a hand's
+// Pieces shared by the pages: elements, names, a hand's
 // result explained line by line, the score sheet.
 import { cardList, label, short, sortMeld } from "./cards.js";
 
