@@ -17,7 +17,9 @@ boards' games have ids fixed by (match, board, table), so none is started twice.
 
 from __future__ import annotations
 
+import base64
 import contextvars
+import hashlib
 import hmac
 import json
 import logging
@@ -270,18 +272,34 @@ class ArenaService:
                                 rated=body.get("rated", True))
 
     def _make_match(self, variant: str, participants: list[dict], boards: int, options: dict | None,
-                    move_time: int | None, *, rated: bool, seat_tokens: dict[int, str] | None = None) -> dict:
-        """Start a match of checked participants (``seat_tokens``: a person's token hash by participant index)."""
+                    move_time: int | None, *, rated: bool, seat_tokens: dict[int, str] | None = None,
+                    match_id: str | None = None) -> dict:
+        """Start a match of checked participants (``seat_tokens``: a person's token hash by participant index).
+
+        ``match_id``: the match's id if it is fixed (a challenge's), else a new random one. A fixed
+        id may be made twice (two accepts of one challenge): the first seed saved is the match's,
+        the second maker appends nothing and answers with the match the first one made.
+        """
         options = self._rule_options(variant, options, move_time, board=True)
         seed = secrets.token_bytes(32)
-        match_id = secrets.token_urlsafe(12)
+        match_id = match_id or secrets.token_urlsafe(12)
         # a match of policies alone plays each game in one job: a few games in play keep the workers busy
         window = self.window if any(p["kind"] != "policy" for p in participants) else min(self.window,
                                                                                             POLICY_MATCH_WINDOW)
-        created = D.create(variant, options, participants, boards, move_time, seed, window, rated=rated)
+
+        def created_from(seed: bytes) -> dict:
+            return D.create(variant, options, participants, boards, move_time, seed, window, rated=rated)
+
+        created = created_from(seed)  # checked before anything is written
         # the secrets first: a match whose log exists always has its seed (and its persons' token hashes)
-        self.store.save_match_seed(match_id, seed, self.clock_ms(), seat_tokens)
-        self.matches.append(match_id, [created], 0)
+        kept = self.store.save_match_seed(match_id, seed, self.clock_ms(), seat_tokens)
+        if kept != seed:
+            created = created_from(kept)  # its commitments and boards are the kept seed's
+        try:
+            self.matches.append(match_id, [created], 0)
+        except ConcurrencyError:
+            # made already by another maker of this id, which told its bots: move it on and show it
+            return self.match_view(match_id)
         for p in participants:
             if p["kind"] == "bot":
                 self.store.seat_bot(p["name"], "matches", match_id, self.clock_ms())
@@ -665,18 +683,37 @@ class ArenaService:
             return _public(decided)
         # The challenge is claimed before its game or match is made, so that a withdrawal (or a
         # second accept) arriving meanwhile is refused instead of leaving a game nobody recorded.
-        # A failure to make it puts the challenge back to pending; a claim whose process died is
-        # taken over by the next accept after ACCEPT_STALE_MS (the wire shows it pending meanwhile).
+        # A failure to make it puts the challenge back to pending (if its claim is still the
+        # current one); a claim whose process died is taken over by the next accept after
+        # ACCEPT_STALE_MS (the wire shows it pending meanwhile).
+        # The game (or match) has an id derived from the challenge's (made_id), so that an accept
+        # that was only slow and the one that took its claim over make the same one: the second to
+        # make it finds it made and uses it, and either may record it.
+        claimed = self.claim_accept(challenge_id)
+        if claimed is None:
+            raise ChallengeNotPending("the challenge was answered already, or is being accepted")
+        return self.finish_accept(claimed)
+
+    def claim_accept(self, challenge_id: str) -> dict | None:
+        """The first half of an accept: claim the challenge (pending, or claimed longer ago than
+        ACCEPT_STALE_MS); the claimed challenge, with its ``accepting_since``, or None."""
         now = self.clock_ms()
-        claimed = self.store.decide_challenge(
+        return self.store.decide_challenge(
             challenge_id, "accepting", {"accepting_since": now},
             may=lambda c: c["status"] == "pending"
             or (c["status"] == "accepting" and now - c.get("accepting_since", 0) >= ACCEPT_STALE_MS))
-        if claimed is None:
-            raise ChallengeNotPending("the challenge was answered already, or is being accepted")
+
+    def finish_accept(self, claimed: dict) -> dict:
+        """The rest of an accept that claimed the challenge: make its game or match and record it.
+
+        Its claim may have been taken over meanwhile (it was slow): the game or match it makes
+        is the same one as the taker's (made_id), so it records it under whichever claim is
+        current, or answers with it if the other accept recorded it first.
+        """
+        challenge_id, since = claimed["challenge_id"], claimed["accepting_since"]
 
         def ours(c: dict) -> bool:
-            return c["status"] == "accepting" and c.get("accepting_since") == now
+            return c["status"] == "accepting" and c.get("accepting_since") == since
 
         try:
             if claimed["kind"] == "match":
@@ -684,10 +721,16 @@ class ArenaService:
             else:
                 made = {"game_id": self._challenge_game(claimed)}
         except BaseException:
+            # only our own claim goes back to pending: a taker's may still be making it
             self.store.decide_challenge(challenge_id, "pending", {"accepting_since": None}, may=ours)
             raise
-        decided = self.store.decide_challenge(challenge_id, "accepted", {**made, "accepting_since": None}, may=ours)
+        decided = self.store.decide_challenge(challenge_id, "accepted", {**made, "accepting_since": None},
+                                              may=lambda c: c["status"] == "accepting")
         if decided is None:
+            current = self.store.challenge(challenge_id)
+            if current is not None and current["status"] == "accepted" and all(
+                    current.get(k) == v for k, v in made.items()):
+                return _public(current)  # the other accept recorded this same game or match (and told)
             raise ChallengeNotPending("the challenge was answered already")
         self._tell_challenger(decided)
         return _public(decided)
@@ -737,7 +780,8 @@ class ArenaService:
             participants.insert(0, {"name": c["from"], "kind": "person", "rating_name": None})
             tokens = {0: c["person_token_hash"]}
         made = self._make_match(c["variant"], participants, c["boards"], c["options"], c.get("move_time_s"),
-                                rated=c["from_kind"] == "bot", seat_tokens=tokens)
+                                rated=c["from_kind"] == "bot", seat_tokens=tokens,
+                                match_id=made_id("match", c["challenge_id"]))
         return made["match_id"]
 
     def _challenge_game(self, c: dict) -> str:
@@ -754,8 +798,9 @@ class ArenaService:
                              options=self._rule_options(c["variant"], c["options"], c.get("move_time_s"),
                                                         board=False) or None,
                              seed=secrets.token_bytes(32))
-        game_id = self.games.id_factory()
+        game_id = made_id("game", c["challenge_id"])
         try:
+            # False if another accept of the challenge made it first: that game is the challenge's
             self._create_game(game_id, spec, {"rated": c["from_kind"] == "bot", "challenge_id": c["challenge_id"]})
         except Exception as err:
             from service.rules.errors import RulesError
@@ -768,6 +813,14 @@ class ArenaService:
     def _tell_challenger(self, c: dict) -> None:
         if c["from_kind"] == "bot":
             self.store.notify(c["from"], f"challenge_{c['status']}", _public(c))
+
+
+def made_id(kind: str, challenge_id: str) -> str:
+    """The id of a challenge's game (``kind`` "game") or match ("match"): 16 URL-safe characters
+    fixed by the challenge, as a new game's or match's random ones are, so that every accept of
+    the challenge (a slow one and the one that took its claim over) makes the same one."""
+    digest = hashlib.sha256(f"ginbox challenge {kind}:{challenge_id}".encode()).digest()
+    return base64.urlsafe_b64encode(digest[:12]).decode()
 
 
 def _public(c: dict) -> dict:

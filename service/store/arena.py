@@ -32,6 +32,16 @@ return 1
 """
 
 
+_SAVE_SEED = """
+local kept = redis.call('HGET', KEYS[1], ARGV[1])
+if kept then return kept end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+if #ARGV > 3 then redis.call('HSET', KEYS[2], unpack(ARGV, 4)) end
+redis.call('ZADD', KEYS[3], ARGV[3], ARGV[1])
+return ARGV[2]
+"""
+
+
 def _s(value) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
@@ -43,6 +53,7 @@ class RedisArenaStore:
         self.redis = redis
         self.prefix = f"{prefix}:arena"
         self._register = redis.register_script(_REGISTER)
+        self._save_seed = redis.register_script(_SAVE_SEED)
 
     def _k(self, *parts: str) -> str:
         return ":".join((self.prefix, *parts))
@@ -128,15 +139,13 @@ class RedisArenaStore:
         return bool(self.redis.sismember(self._k("matches-over"), match_id))
 
     def save_match_seed(self, match_id: str, seed: bytes, ts_ms: int,
-                        seat_tokens: dict[int, str] | None = None) -> None:
-        """Record a new match's secret seed (and its persons' token hashes by participant) at once."""
-        pipe = self.redis.pipeline(transaction=True)
-        pipe.hset(self._k("match-seeds"), match_id, seed.hex())
-        if seat_tokens:
-            pipe.hset(self._k("match", "{" + match_id + "}", "seat-tokens"),
-                      mapping={str(i): h for i, h in seat_tokens.items()})
-        pipe.zadd(self._k("matches"), {match_id: ts_ms})
-        pipe.execute()
+                        seat_tokens: dict[int, str] | None = None) -> bytes:
+        """Record a new match's secret seed (and its persons' token hashes by participant) at once;
+        the seed kept. Only the first save of a match id writes: a later one (a second maker of
+        the same match) writes nothing and is given the first one's seed, which the match uses."""
+        keys = [self._k("match-seeds"), self._k("match", "{" + match_id + "}", "seat-tokens"), self._k("matches")]
+        pairs = [part for i, h in (seat_tokens or {}).items() for part in (str(i), h)]
+        return bytes.fromhex(_s(self._save_seed(keys=keys, args=[match_id, seed.hex(), ts_ms, *pairs])))
 
     def match_seed(self, match_id: str) -> bytes | None:
         raw = self.redis.hget(self._k("match-seeds"), match_id)
