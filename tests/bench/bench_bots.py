@@ -4,7 +4,8 @@ By default each level plays the next one up (random < basic < advanced < expert)
 expert also plays basic and random. Each deal is played twice with the seats swapped (same
 deck, same dealer seat), so luck of the cards cancels out. For each pair of policies it prints
 the first policy's share of hands won, its share of hands in which it could knock before the
-other could (who built a knockable hand first: the race that hand wins mostly follow), and net
+other could (who built a knockable hand first: the race that hand wins mostly follow), its share
+of whole games to 100 (the hands chained in deal order, once per seating), and net
 points per hand (its points minus the other's)
 with 95% confidence intervals computed over deals (the two hands of a deal are one observation,
 since they share the cards), a breakdown of how hands ended, and each policy's CPU time per
@@ -121,7 +122,7 @@ def play_deals(job: tuple) -> tuple[list, dict, Counter]:
                 outcomes[f"{who} {r['outcome']} points"] += r["points"]
             nets.append(net)
             wins.append(won)
-        per_deal.append((sum(nets) / 2, sum(wins) / 2, sum(firsts) / 2))
+        per_deal.append((sum(nets) / 2, sum(wins) / 2, sum(firsts) / 2, deal, tuple(nets)))
     for side, policy in (("", pa), ("2", pb)):
         label = policy.name + (side if a == b else "")
         for kind, xs in policy.times.items():
@@ -142,6 +143,32 @@ def ms(xs: list[float], q: float) -> float:
     return 1000 * s[min(len(s) - 1, int(q * len(s)))]
 
 
+#: the score that ends a game (the ``target_score`` default of both variants)
+TARGET_SCORE = 100
+
+
+def games_to(target: int, streams: list[list[float]]) -> tuple[int, int]:
+    """Whole games to ``target`` made of hands in order: (games finished, games the first policy won).
+
+    Each stream is one seating's run of hands, as the first policy's net points (the winner of a
+    hand scores its points; a drawn hand is 0); a game ends when either side reaches ``target``,
+    and the next begins from 0. Unfinished games at a stream's end are not counted.
+    """
+    games = wins = 0
+    for nets in streams:
+        ours = theirs = 0.0
+        for net in nets:
+            if net > 0:
+                ours += net
+            else:
+                theirs -= net
+            if ours >= target or theirs >= target:
+                games += 1
+                wins += ours >= target
+                ours = theirs = 0.0
+    return games, wins
+
+
 def run_pair(pool, a: str, b: str, deals: int, args, budget_s: float, params: dict, options: dict) -> dict:
     """Play and print one pair under one scoring; return its figures."""
     t0 = time.perf_counter()
@@ -153,20 +180,27 @@ def run_pair(pool, a: str, b: str, deals: int, args, budget_s: float, params: di
         for key, xs in t.items():
             timings.setdefault(key, []).extend(xs)
         outcomes += o
-    pts, pts_hw = interval([p for p, _, _ in per_deal])
-    win, win_hw = interval([w for _, w, _ in per_deal])
-    first, first_hw = interval([f for _, _, f in per_deal])
+    per_deal.sort(key=lambda d: d[3])
+    pts, pts_hw = interval([d[0] for d in per_deal])
+    win, win_hw = interval([d[1] for d in per_deal])
+    first, first_hw = interval([d[2] for d in per_deal])
     print(f"\n{a} vs {b}: {2 * len(per_deal)} hands in {time.perf_counter() - t0:.0f}s")
     print(f"  {a} hand wins     {100 * win:6.2f}% +- {100 * win_hw:.2f}  "
           f"[{100 * (win - win_hw):.2f}, {100 * (win + win_hw):.2f}]")
     print(f"  {a} first able to knock {100 * first:6.2f}% +- {100 * first_hw:.2f}  (of hands; neither: half each)")
     # Each deal is played twice with the seats swapped: when the same cards reach a knockable hand
     # first whoever plays them, the deal decided the race; when one policy is first both times, the play did.
-    both_a = sum(f == 1 for _, _, f in per_deal) / len(per_deal)
-    both_b = sum(f == 0 for _, _, f in per_deal) / len(per_deal)
+    both_a = sum(d[2] == 1 for d in per_deal) / len(per_deal)
+    both_b = sum(d[2] == 0 for d in per_deal) / len(per_deal)
     print(f"  race by deal: {a} first in both seatings {100 * both_a:.1f}% of deals, {b} first in both "
           f"{100 * both_b:.1f}%, the cards' (each first once, or a tie) {100 * (1 - both_a - both_b):.1f}%")
     print(f"  {a} points/hand   {pts:+7.2f}  +- {pts_hw:.2f}  [{pts - pts_hw:+.2f}, {pts + pts_hw:+.2f}]")
+    games, game_wins = games_to(TARGET_SCORE, [[d[4][seating] for d in per_deal] for seating in (0, 1)])
+    if games:
+        share = game_wins / games
+        hw = 1.96 * math.sqrt(share * (1 - share) / games)
+        print(f"  {a} games to {TARGET_SCORE} won {100 * share:6.2f}% +- {100 * hw:.2f}  ({games} games: the hands "
+              f"chained in deal order, once per seating; a game's bonuses never change who reached {TARGET_SCORE} first)")
     counts = {k: v for k, v in outcomes.items() if not k.endswith(" points")}
     print("  outcomes (count, mean points): " + ", ".join(
         f"{k} {v}" + (f" ({outcomes[k + ' points'] / v:.1f})" if k != "drawn" else "")
