@@ -708,13 +708,21 @@ class ArenaService:
 
         Its claim may have been taken over meanwhile (it was slow): the game or match it makes
         is the same one as the taker's (made_id), so it records it under whichever claim is
-        current, or answers with it if the other accept recorded it first.
+        current, or answers with it if the other accept recorded it first. A taker that failed
+        put the challenge back to pending: the slow accept records it from there. One that was
+        withdrawn or declined meanwhile is refused before anything is made.
         """
         challenge_id, since = claimed["challenge_id"], claimed["accepting_since"]
 
         def ours(c: dict) -> bool:
             return c["status"] == "accepting" and c.get("accepting_since") == since
 
+        def recordable(c: dict) -> bool:
+            return c["status"] in ("accepting", "pending")
+
+        current = self.store.challenge(challenge_id)
+        if current is None or not (recordable(current) or current["status"] == "accepted"):
+            raise ChallengeNotPending(f"the challenge was {current['status'] if current else 'removed'} meanwhile")
         try:
             if claimed["kind"] == "match":
                 made = {"match_id": self._challenge_match(claimed)}
@@ -725,7 +733,7 @@ class ArenaService:
             self.store.decide_challenge(challenge_id, "pending", {"accepting_since": None}, may=ours)
             raise
         decided = self.store.decide_challenge(challenge_id, "accepted", {**made, "accepting_since": None},
-                                              may=lambda c: c["status"] == "accepting")
+                                              may=recordable)
         if decided is None:
             current = self.store.challenge(challenge_id)
             if current is not None and current["status"] == "accepted" and all(

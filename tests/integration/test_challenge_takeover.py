@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from support.arena_fixtures import app, client, settings  # noqa: F401 (fixtures)
 from support.arena_http import register, stream_events
 
-from service.arena import ACCEPT_STALE_MS
+from service.arena import ACCEPT_STALE_MS, ChallengeNotPending
 from service.rules import duplicate as D
 from service.rules import fairness
 
@@ -91,6 +93,36 @@ def test_a_slow_accept_finishing_before_the_takeover_leaves_the_taker_its_game(c
     second = arena.finish_accept(taker)
     assert second["status"] == "accepted" and second["game_id"] == first["game_id"]
     assert_one_game(client, app, cid, first["game_id"], alpha, ann)
+
+
+def test_a_slow_accept_whose_taker_failed_records_its_game_from_pending(client, app):
+    """The taker's failure put the challenge back to pending (its claim was the current one); the
+    slow accept then makes the game and records it, rather than leaving it unrecorded."""
+    alpha = register(client, "alpha")
+    cid, ann = person_game_challenge(client)
+    slow = stale_claim(app, cid)
+    store = _arena(app).store
+    store.save_challenge(cid, {**store.challenge(cid), "status": "pending"})  # as a failed taker leaves it
+    store.save_challenge(cid, {k: v for k, v in store.challenge(cid).items() if k != "accepting_since"})
+
+    late = _arena(app).finish_accept(slow)
+    assert late["status"] == "accepted" and late["game_id"]
+    assert_one_game(client, app, cid, late["game_id"], alpha, ann)
+
+
+def test_a_slow_accept_whose_challenge_was_withdrawn_meanwhile_is_refused(client, app):
+    """Withdrawn after the taker's failure: the slow accept is refused and records nothing."""
+    register(client, "alpha")
+    cid, ann = person_game_challenge(client)
+    slow = stale_claim(app, cid)
+    store = _arena(app).store
+    store.save_challenge(cid, {k: v for k, v in store.challenge(cid).items() if k != "accepting_since"}
+                         | {"status": "pending"})
+    assert client.post(f"/challenges/{cid}/withdraw", token=ann).status_code == 200
+    with pytest.raises(ChallengeNotPending):
+        _arena(app).finish_accept(slow)
+    assert client.get(f"/challenges/{cid}").get_json()["status"] == "withdrawn"
+    assert client.get("/games?limit=50").get_json()["games"] == []  # and nothing was made
 
 
 def assert_one_match(client, app, cid: str, match_id: str, seed: bytes, alpha: str, beta: str) -> None:
