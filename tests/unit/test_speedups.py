@@ -29,7 +29,7 @@ needs_extension = pytest.mark.skipif(codes_mask is None, reason="the C speed-up 
 
 def test_the_extension_is_built_where_a_c_compiler_is_present():
     """``pip install -e '.[test]'`` (CI's install) builds the extension whenever a C compiler is on
-    PATH and Python's headers are installed; setup.py marks it optional, so a broken build would
+    PATH and Python's headers are installed; pyproject.toml marks it optional, so a broken build would
     otherwise pass unnoticed. Without either (``cc`` or ``gcc``; ``Python.h``, which a system
     Python may leave to a separate -dev package) the test checks the other half: the rules engine
     chose its pure-Python path, which the rest of this file holds to the same results."""
