@@ -20,6 +20,18 @@ from service.config import Settings
 WORKER_CLASSES = ("gevent", "gthread")
 
 
+def no_control_socket() -> list[str]:
+    """gunicorn's flag for no control socket, where it has one (27 and later).
+
+    Its default path, ~/.gunicorn/gunicorn.ctl, is shared by every server one user runs: a second
+    `ginbox serve` took it over, and stopping that one deleted the first one's. Nothing of ginbox
+    uses the control interface.
+    """
+    from gunicorn.config import KNOWN_SETTINGS
+
+    return ["--no-control-socket"] if any(s.name == "control_socket_disable" for s in KNOWN_SETTINGS) else []
+
+
 def worker_args(worker_class: str = "gevent", threads: int = 16, connections: int = 1000) -> list[str]:
     """gunicorn's options for the API's worker class (``ginbox serve``, the tests and the benchmark use these).
 
@@ -176,6 +188,7 @@ def cmd_serve(args) -> int:
             *worker_args(args.worker_class, args.threads, args.connections),
             "--timeout", "0",  # streams stay open; a hung request is cut by Redis timeouts instead
             "--config", "python:service.metrics",  # its child_exit hook drops a dead process's samples
+            *no_control_socket(),
             "service.wsgi:app",
         ]
         api = subprocess.Popen(gunicorn, env=env, preexec_fn=die_with_parent())

@@ -181,6 +181,23 @@ def test_serve_without_redis_url_is_ready_and_keeps_games_across_a_restart(tmp_p
 
 
 @pytest.mark.slow
+def test_two_servers_share_no_control_socket_in_the_home_directory(tmp_path):
+    """gunicorn 27 opens a control socket at ~/.gunicorn/gunicorn.ctl unless told otherwise: every
+    `ginbox serve` of one user would share that path, and stopping one deleted the other's. The
+    API's gunicorn runs without one (nothing of ginbox uses it)."""
+    home = tmp_path / "home"
+    home.mkdir()
+    first = _start(tmp_path / "a", free_port(), tmp_path / "a-serve", HOME=str(home))
+    try:
+        second = _start(tmp_path / "b", free_port(), tmp_path / "b-serve", HOME=str(home))
+        _stop(second)
+        assert first.poll() is None
+    finally:
+        _stop(first)
+    assert not (home / ".gunicorn").exists(), sorted(p.name for p in (home / ".gunicorn").iterdir())
+
+
+@pytest.mark.slow
 def test_one_server_per_data_dir_and_none_of_its_children_outlives_a_kill9(tmp_path):
     data = tmp_path / "data"
     port = free_port()
