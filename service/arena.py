@@ -204,9 +204,9 @@ class ArenaService:
     def _sse(self, name: str, after: str, once: bool, clock) -> Iterator[str]:
         deadline = clock() + self.stream_max_s
         yield ": connected\n\n"
-        block = None
+        wait = None
         while True:
-            entries = self.store.read_stream(name, after, block_ms=block)
+            entries = self.store.read_stream(name, after, wait_s=wait)
             for entry_id, kind, data in entries:
                 after = entry_id
                 yield f"id: {entry_id}\nevent: {kind}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"

@@ -25,6 +25,8 @@ from typing import Callable
 
 from redis.exceptions import WatchError
 
+from service.store.redis_wait import xread_waiting
+
 _REGISTER = """
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
 redis.call('HSET', KEYS[2], ARGV[3], ARGV[1])
@@ -98,14 +100,14 @@ class RedisArenaStore:
         # never trimmed: like every stream of the store it is append-only (what a bot was told stays)
         return _s(self.redis.xadd(self._bot(name, "stream"), entry))
 
-    def read_stream(self, name: str, after: str, block_ms: int | None = None, count: int = 256) -> list[tuple]:
-        """[(id, type, data)] after the entry ``after`` ("0": from the start), waiting up to ``block_ms``."""
-        reply = self.redis.xread({self._bot(name, "stream"): after}, count=count, block=block_ms)
+    def read_stream(self, name: str, after: str, wait_s: float | None = None, count: int = 256) -> list[tuple]:
+        """[(id, type, data)] after the entry ``after`` ("0": from the start), waiting up to ``wait_s``
+        seconds for the first (None: no wait), however short the client's socket timeout."""
+        entries = xread_waiting(self.redis, {self._bot(name, "stream"): after}, wait_s, count=count)
         out = []
-        for _key, entries in reply or ():
-            for entry_id, fields in entries:
-                f = {_s(k): _s(v) for k, v in fields.items()}
-                out.append((_s(entry_id), f["type"], json.loads(f["data"])))
+        for entry_id, fields in entries:
+            f = {_s(k): _s(v) for k, v in fields.items()}
+            out.append((_s(entry_id), f["type"], json.loads(f["data"])))
         return out
 
     def last_stream_id(self, name: str) -> str:

@@ -21,7 +21,6 @@ Nothing here trims, deletes or rewrites a stream entry.
 from __future__ import annotations
 
 import logging
-import time
 
 import redis
 from redis.cluster import RedisCluster
@@ -38,6 +37,7 @@ from service.store.base import (
 )
 from service.store.errors import ConcurrencyError, IdempotencyConflict, StoreError
 from service.store.redis_index import LUA_INDEX_FUNCTIONS, RedisGameIndex, check_prefix, game_key
+from service.store.redis_wait import xread_waiting
 from service.store.redis_index import text as _s
 
 log = logging.getLogger(__name__)
@@ -212,36 +212,6 @@ class RedisEventStore(EventStore):
     def wait_for_events(self, game_id, after, timeout_s) -> list[Recorded]:
         check_game_id(game_id)
         check_version("after", after)
-        stream = self._key(game_id, "stream")
-        # block in slices shorter than the client's socket timeout, which would otherwise
-        # break a long XREAD BLOCK
-        socket_timeout = self._socket_timeout()
-        slice_s = 5.0 if socket_timeout is None else max(0.05, socket_timeout * 0.5)
-        deadline = time.monotonic() + max(0.0, timeout_s)
-        while True:
-            remaining = deadline - time.monotonic()
-            block_ms = int(min(remaining, slice_s) * 1000)
-            if block_ms >= 1:
-                reply = self.redis.xread({stream: _after_version(after)}, block=block_ms)
-            else:
-                reply = self.redis.xread({stream: _after_version(after)})
-            entries = self._xread_entries(reply)
-            if entries:
-                return [self._from_entry(entry_id, fields) for entry_id, fields in entries]
-            if block_ms < 1:
-                return []
-
-    @staticmethod
-    def _xread_entries(reply) -> list:
-        if not reply:
-            return []
-        if isinstance(reply, dict):  # RESP3: {stream: [[entries]]}
-            return [entry for groups in reply.values() for entries in groups for entry in entries]
-        return [entry for _, entries in reply for entry in entries]  # RESP2: [[stream, [entries]]]
-
-    def _socket_timeout(self) -> float | None:
-        if isinstance(self.redis, RedisCluster):
-            kwargs = self.redis.get_connection_kwargs()
-        else:
-            kwargs = self.redis.connection_pool.connection_kwargs
-        return kwargs.get("socket_timeout")
+        # in slices shorter than the client's socket timeout, which would break one long XREAD BLOCK
+        entries = xread_waiting(self.redis, {self._key(game_id, "stream"): _after_version(after)}, max(0.0, timeout_s))
+        return [self._from_entry(entry_id, fields) for entry_id, fields in entries]
