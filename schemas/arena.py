@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from schemas.common import Name, QuerySchema, StrictBoolean, StrictInteger, StrictSchema
+from schemas.common import Name, QuerySchema, StrictBoolean, StrictInteger, StrictSchema, plain_text
 from schemas.games import OptionsSchema
 from service.rules.duplicate import MAX_BOARDS, PARTICIPANTS
 from service.rules.names import BOT_POLICY_NAMES
 
-#: a bot account's name (the arena refuses the built-in policies' names and "me" with 422)
+#: a bot account's name (the arena refuses with 422 the names it reserves: service.arena.reserved_bot_name)
 BOT_NAME_PATTERN = r"^[A-Za-z0-9_-]{2,32}$"
+#: the same, as the server checks it: the whole text (Python's ``$`` would let a final line break through)
+_BOT_NAME = validate.Regexp(BOT_NAME_PATTERN.replace("$", r"\Z"))
 VARIANTS = tuple(PARTICIPANTS)
 #: the longest time per move a match or challenge may give (a day, as the turn clock option)
 MAX_MOVE_TIME_S = 86_400
@@ -19,9 +21,9 @@ MAX_MOVE_TIME_S = 86_400
 class RegisterBotSchema(StrictSchema):
     """POST /bots."""
 
-    name = fields.String(required=True, validate=validate.Regexp(BOT_NAME_PATTERN))
-    description = fields.String(validate=validate.Length(0, 500))
-    owner = fields.String(validate=validate.Length(0, 200))
+    name = fields.String(required=True, validate=_BOT_NAME)
+    description = fields.String(validate=[validate.Length(0, 500), plain_text])
+    owner = fields.String(validate=[validate.Length(0, 200), plain_text])
 
 
 class CreateMatchSchema(StrictSchema):
@@ -39,7 +41,7 @@ class CreateMatchSchema(StrictSchema):
 class ChallengeSchema(StrictSchema):
     """POST /challenges."""
 
-    to = fields.String(required=True, validate=validate.Regexp(BOT_NAME_PATTERN))
+    to = fields.String(required=True, validate=_BOT_NAME)
     variant = fields.String(required=True, validate=validate.OneOf(VARIANTS))
     #: the participants besides the challenger and the challenged (three-hand: one), checked by the arena
     with_ = fields.List(fields.String(validate=validate.Length(1, 40)), data_key="with",

@@ -62,6 +62,16 @@ NAME_PATTERN = (f"^[^{_FORBIDDEN_CLASS}]*[^{_FORBIDDEN_CLASS}{_char_class(_NAME_
                 f"[^{_FORBIDDEN_CLASS}]*$")
 _NAME_FORBIDDEN_RE = re.compile(f"[{_FORBIDDEN_CLASS}]")
 _NAME_RE = re.compile(NAME_PATTERN)
+#: a free text (a bot's description, its owner): no character a name may not hold (Cc, Cf, Zl, Zp),
+#: so that no line break, zero-width or direction character hides in it (openapi.yaml's pattern)
+PLAIN_TEXT_PATTERN = f"^[^{_FORBIDDEN_CLASS}]*$"
+
+
+def plain_text(text: str) -> None:
+    """Validator: no control, format, line or paragraph separator character (PLAIN_TEXT_PATTERN)."""
+    if _NAME_FORBIDDEN_RE.search(text):
+        raise ValidationError("Control, format (zero-width, direction) and line or paragraph separator "
+                              "characters are not allowed.")
 
 
 class StrictSchema(Schema):

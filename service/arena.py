@@ -61,7 +61,14 @@ from service.store.tokens import hash_token, issue_token
 
 log = logging.getLogger(__name__)
 
-BOT_NAME = re.compile(r"^[A-Za-z0-9_-]{2,32}$")
+BOT_NAME = re.compile(r"^[A-Za-z0-9_-]{2,32}\Z")
+#: names a bot account may not take, in any case: what could pass for the server's own players
+RESERVED_BOT_NAMES = (*BOT_POLICY_NAMES, "me")
+#: the shapes of the names the server gives built-in bots (folded to lower case, '_' or '-'):
+#: ``<policy>-bot-<seat>`` at a game's seat (service.games), ``<policy>-<n>`` for a policy's next
+#: place in a match (_participants), and ``<policy>-bot`` itself
+BUILT_IN_SEAT_NAME = re.compile(
+    rf"^(?:{'|'.join(map(re.escape, BOT_POLICY_NAMES))})(?:[-_]bot(?:[-_][0-9]+)?|[-_][0-9]+)\Z")
 STREAM_ID = re.compile(r"^(0|[0-9]{1,15}-[0-9]{1,10})$")
 #: games of one match in play at once (each table of a board is a game)
 MATCH_WINDOW = 64
@@ -82,6 +89,13 @@ LOOK_EVERY_MS = 5_000
 #: an accept that claimed a challenge and did not finish within this long (its process died) is
 #: taken over by the next accept
 ACCEPT_STALE_MS = 60_000
+
+
+def reserved_bot_name(name: str) -> bool:
+    """Whether a bot account may not take ``name``: it is, in any case, a built-in policy's or
+    "me", or has the shape of a name the server gives a built-in bot (BUILT_IN_SEAT_NAME)."""
+    folded = name.lower()
+    return folded in RESERVED_BOT_NAMES or bool(BUILT_IN_SEAT_NAME.match(folded))
 
 
 def plays_whole(state) -> bool:
@@ -133,14 +147,17 @@ class ArenaService:
     def register_bot(self, body: dict) -> dict:
         """A new bot account; its token is in this answer only."""
         name = body["name"]
-        if not BOT_NAME.match(name) or name in BOT_POLICY_NAMES or name == "me":
-            raise InvalidBotName(f"a bot's name is 2 to 32 of A-Z a-z 0-9 _ -, and not one of "
-                                 f"{', '.join(BOT_POLICY_NAMES)} (the built-in policies)")
+        if not BOT_NAME.match(name) or reserved_bot_name(name):
+            raise InvalidBotName(
+                f"a bot's name is 2 to 32 of A-Z a-z 0-9 _ -, and, in any case, not one of "
+                f"{', '.join(BOT_POLICY_NAMES)} (the built-in policies) or 'me', nor shaped like the name "
+                f"of a built-in bot's seat or match place (<policy>-bot, <policy>-bot-<n>, <policy>-<n>, "
+                f"with - or _, e.g. basic-bot-0)")
         token = issue_token()
         profile = {"name": name, "description": body.get("description", ""), "owner": body.get("owner", ""),
                    "created": self.clock_ms()}
         if not self.store.register_bot(name, profile, hash_token(token)):
-            raise BotNameTaken(f"a bot named {name!r} exists already")
+            raise BotNameTaken(f"a bot named {name!r} exists already (names are told apart in any case)")
         return {**profile, "token": token}
 
     def bot_of(self, token: str | None) -> str:

@@ -4,8 +4,9 @@ A match's own log is a :class:`~service.store.redis_store.RedisEventStore` under
 own (``<prefix>:match``, with the match codec of service.rules.duplicate), so that matches never
 appear among the games. Everything else is here:
 
-- ``<p>:arena:bots`` (name -> profile JSON, with the SHA-256 of the bot's token) and
-  ``<p>:arena:bot-tokens`` (token hash -> name), written together by one script;
+- ``<p>:arena:bots`` (name -> profile JSON, with the SHA-256 of the bot's token),
+  ``<p>:arena:bot-tokens`` (token hash -> name) and ``<p>:arena:bot-names`` (the name in lower
+  case -> name: a name is taken in any case), written together by one script;
 - ``<p>:arena:bot:{<name>}:stream``: the bot's events (a Redis Stream: its entry ids are the SSE ids);
 - ``<p>:arena:bot:{<name>}:games`` and ``:matches``: what the bot was seated in (sorted by time);
 - ``<p>:arena:game-of`` (game id -> its match, board and table, or that it is a rated game);
@@ -27,8 +28,18 @@ from redis.exceptions import WatchError
 
 from service.store.redis_wait import xread_waiting
 
+# KEYS: bots, bot-tokens, bot-names; ARGV: name, profile JSON, token hash, the name in lower case.
+# bot-names (lower-case name -> name) is filled from bots on first use, so that the accounts an
+# older server registered hold their names too (names are ASCII: Lua's lower is enough)
 _REGISTER = """
+if redis.call('EXISTS', KEYS[3]) == 0 then
+  for _, name in ipairs(redis.call('HKEYS', KEYS[1])) do
+    redis.call('HSETNX', KEYS[3], string.lower(name), name)
+  end
+end
+if redis.call('HEXISTS', KEYS[3], ARGV[4]) == 1 then return 0 end
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
+redis.call('HSET', KEYS[3], ARGV[4], ARGV[1])
 redis.call('HSET', KEYS[2], ARGV[3], ARGV[1])
 return 1
 """
@@ -66,10 +77,10 @@ class RedisArenaStore:
     # -- bot accounts -------------------------------------------------------------------------------
 
     def register_bot(self, name: str, profile: dict, token_hash: str) -> bool:
-        """Record a new bot account; False if the name is taken (nothing is written then)."""
-        keys = [self._k("bots"), self._k("bot-tokens")]
+        """Record a new bot account; False if the name is taken in any case (nothing is written then)."""
+        keys = [self._k("bots"), self._k("bot-tokens"), self._k("bot-names")]
         body = json.dumps({**profile, "token_hash": token_hash}, sort_keys=True)
-        return bool(self._register(keys=keys, args=[name, body, token_hash]))
+        return bool(self._register(keys=keys, args=[name, body, token_hash, name.lower()]))
 
     def bot(self, name: str) -> dict | None:
         raw = self.redis.hget(self._k("bots"), name)
