@@ -3,20 +3,22 @@
 It needs nothing but the standard library and its bot token (``POST /bots`` gives it once)::
 
     python -m workers.arena_bot http://127.0.0.1:8000 BOT_TOKEN [--accept-challenges] [--threads N]
-                                [--exit-after-matches N] [--deadline S]
+                                [--exit-after-matches N] [--deadline S] [--max-wait S]
 
 It keeps one connection to ``GET /bots/me/stream`` open (reconnecting with ``Last-Event-ID``
 whenever the server ends it) and hands each ``your_turn`` to a pool of threads, so it plays
 hundreds of games at once: each turn reads the game's view with the bot's token and plays the
 move :func:`workers.outside_bot.choose` picks (the same play as the one-game outside bot) with
 ``If-Match``, so a stale turn is refused (412) and simply dropped. With ``--accept-challenges``
-it accepts every challenge it is sent. Waits, refusals and exit codes as in workers.outside_bot;
-0 once ``--exit-after-matches`` matches it was in are over.
+it accepts every challenge it is sent. Waits, refusals and exit codes as in workers.outside_bot,
+the stream's included (a 429 or 503 on it is waited out as its ``Retry-After`` asks); 0 once
+``--exit-after-matches`` matches it was in are over. Its messages on stderr begin ``arena_bot:``.
 """
 
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import os
 import sys
@@ -26,19 +28,36 @@ import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
-from workers.outside_bot import EXIT_GAVE_UP, EXIT_OVER, Api, Stop, choose, log
+from workers import outside_bot
+from workers.outside_bot import EXIT_GAVE_UP, EXIT_OVER, EXIT_REFUSED, Api, Stop, choose, problem_text, retry_delay
 
-#: seconds to wait before connecting again after the stream failed
+#: the name its messages on stderr begin with
+PROG = "arena_bot"
+#: seconds to wait before connecting again after the server ended the stream (it does after a while)
 RECONNECT_S = 0.5
+
+
+def log(message: str) -> None:
+    outside_bot.log(message, PROG)
+
+
+def _problem(err: urllib.error.HTTPError):
+    """The problem+json document of an error answer (None if it has none)."""
+    try:
+        raw = err.read()
+        return json.loads(raw) if raw else None
+    except (ValueError, OSError, http.client.HTTPException):
+        return None
 
 
 class ArenaBot:
     """One bot account: its stream, its turns played on a pool of threads."""
 
     def __init__(self, base: str, token: str, *, threads: int = 8, accept_challenges: bool = False,
-                 deadline_s: float = 3600.0):
+                 deadline_s: float = 3600.0, max_wait_s: float = 30.0):
         self.base = base.rstrip("/")
         self.token = token
+        self.max_wait_s = max_wait_s
         self.accept_challenges = accept_challenges
         self.deadline = time.monotonic() + deadline_s
         self.pool = ThreadPoolExecutor(max_workers=threads)
@@ -48,6 +67,8 @@ class ArenaBot:
         self.games_over: set[str] = set()
         self.turns_played = 0
         self.errors: list[str] = []
+        self.connections = 0                # attempts to open the stream
+        self.stream_waits: list[float] = []  # the seconds waited before each attempt after a failed one
         self._lock = threading.Lock()
         self._busy: set[str] = set()
         self._again: set[str] = set()
@@ -55,14 +76,22 @@ class ArenaBot:
     # -- the stream ----------------------------------------------------------------------------
 
     def events(self):
-        """(type, data) of the bot's stream, forever: reconnects after the server ends it."""
+        """(type, data) of the bot's stream, forever: reconnects after the server ends it.
+
+        A 429 or 5xx (503 ``redis_unavailable``...) is waited out as the answer's ``Retry-After``
+        asks, a failed connection with a doubling back-off (both capped at ``max_wait_s``, as the
+        other requests' waits); another 4xx stops the bot.
+        """
+        failures = 0
         while not self.stop.is_set() and time.monotonic() < self.deadline:
             headers = {"Authorization": f"Bearer {self.token}", "Accept": "text/event-stream"}
             if self.last_id:
                 headers["Last-Event-ID"] = self.last_id
             req = urllib.request.Request(self.base + "/bots/me/stream", headers=headers)
+            self.connections += 1
             try:
                 with urllib.request.urlopen(req, timeout=30) as resp:
+                    failures = 0
                     kind, data, entry_id = None, [], None
                     for raw in resp:
                         line = raw.decode("utf-8").rstrip("\r\n")
@@ -79,12 +108,28 @@ class ArenaBot:
                         if self.stop.is_set():
                             return
             except urllib.error.HTTPError as err:
-                if err.code in (401, 403, 404, 422):
-                    raise Stop(4, f"stopped: the stream answered {err.code}") from None
-                log(f"stream: {err.code}; connecting again")
-            except (urllib.error.URLError, OSError) as err:
-                log(f"stream: {err}; connecting again")
-            time.sleep(RECONNECT_S)
+                doc = _problem(err)
+                if err.code != 429 and err.code < 500:
+                    raise Stop(EXIT_REFUSED, f"stopped: the stream answered {problem_text(err.code, doc)}") from None
+                failures += 1
+                retry_after = err.headers.get("Retry-After")
+                hint = f" (Retry-After: {retry_after})" if retry_after is not None else ""
+                self._wait_to_reconnect(retry_delay(retry_after, failures, self.max_wait_s),
+                                        f"{problem_text(err.code, doc)}{hint}")
+                continue
+            except (urllib.error.URLError, OSError, http.client.HTTPException) as err:
+                failures += 1
+                self._wait_to_reconnect(retry_delay(None, failures, self.max_wait_s),
+                                        f"the connection failed ({getattr(err, 'reason', err)})")
+                continue
+            self.stop.wait(RECONNECT_S)
+
+    def _wait_to_reconnect(self, delay: float, what: str) -> None:
+        """Report the failure and wait ``delay`` seconds (less if the deadline comes first, none once stopped)."""
+        delay = max(0.0, min(delay, self.deadline - time.monotonic()))
+        self.stream_waits.append(delay)
+        log(f"stream: {what}; connecting again in {delay:.1f} s")
+        self.stop.wait(delay)
 
     def run(self, exit_after_matches: int | None = None) -> int:
         """Play until ``exit_after_matches`` matches are over (or the deadline, or ``stop``)."""
@@ -133,7 +178,7 @@ class ArenaBot:
                 self._again.discard(game_id)
 
     def _play_now(self, game_id: str) -> None:
-        api = Api(self.base, game_id, self.token, self.deadline)
+        api = Api(self.base, game_id, self.token, self.deadline, self.max_wait_s, prog=PROG)
         for _ in range(3):
             view = api.view()
             if view["status"] != "playing" or not view["legal_moves"]:
@@ -143,10 +188,10 @@ class ArenaBot:
                     self.turns_played += 1
 
     def _accept(self, challenge_id: str) -> None:
-        api = Api(self.base, "", self.token, self.deadline)
+        api = Api(self.base, "", self.token, self.deadline, self.max_wait_s, prog=PROG)
         status, doc = api.call("POST", f"/challenges/{challenge_id}/accept")
         if status != 200:
-            log(f"challenge {challenge_id}: {status} {doc}")
+            log(f"challenge {challenge_id}: {problem_text(status, doc)}")
 
 
 #: where the bot's token may come from instead of the command line (which other users can list)
@@ -166,6 +211,8 @@ def parse_args(argv=None, environ=None) -> argparse.Namespace:
     parser.add_argument("--exit-after-matches", type=int, default=None,
                         help="exit once this many matches the bot plays in are over")
     parser.add_argument("--deadline", type=float, default=3600, help="give up after this many seconds (3600)")
+    parser.add_argument("--max-wait", type=float, default=30.0,
+                        help="the longest single wait when the server asks for time (30)")
     args = parser.parse_args(argv)
     if not args.token:
         args.token = (os.environ if environ is None else environ).get(TOKEN_ENV) or None
@@ -177,7 +224,7 @@ def parse_args(argv=None, environ=None) -> argparse.Namespace:
 def main(argv=None) -> int:
     args = parse_args(argv)
     bot = ArenaBot(args.base, args.token, threads=args.threads, accept_challenges=args.accept_challenges,
-                   deadline_s=args.deadline)
+                   deadline_s=args.deadline, max_wait_s=args.max_wait)
     try:
         code = bot.run(args.exit_after_matches)
     except Stop as stop:

@@ -64,22 +64,37 @@ class Stop(Exception):
 
 
 def problem_text(status: int, doc) -> str:
-    """'404 game_not_found: there is no game ...' from a problem+json answer."""
+    """'404 game_not_found: there is no game ...' from a problem+json answer (its detail, else its title)."""
     if isinstance(doc, dict) and "code" in doc:
-        return f"{status} {doc['code']}: {doc.get('detail', '')}".rstrip(": ")
+        return f"{status} {doc['code']}: {doc.get('detail') or doc.get('title') or ''}".rstrip(": ")
     return f"{status} (no problem details)"
 
 
-def log(message: str) -> None:
-    print(f"outside_bot: {message}", file=sys.stderr, flush=True)
+def log(message: str, prog: str = "outside_bot") -> None:
+    print(f"{prog}: {message}", file=sys.stderr, flush=True)
+
+
+def retry_delay(retry_after: str | None, failures: int, max_wait_s: float) -> float:
+    """Seconds to wait before asking again: the answer's ``Retry-After`` (seconds) or, without one
+    (or with an HTTP date), a back-off doubling from half a second with each failure in a row;
+    at most ``max_wait_s``, then lengthened by a random 0-20% so that refused clients spread out."""
+    try:
+        asked = float(retry_after) if retry_after is not None else None
+    except ValueError:
+        asked = None
+    if asked is None or asked != asked or asked < 0:  # absent, a date, NaN or negative
+        asked = 0.5 * 2 ** min(max(failures, 1) - 1, 10)
+    delay = min(asked, max_wait_s)
+    return delay + random.uniform(0, 0.2 * delay)
 
 
 class Api:
     """The few calls a bot needs, with the waits a shared server asks for."""
 
     def __init__(self, base: str, game_id: str, token: str, deadline: float, max_wait_s: float = 30.0,
-                 timeout_s: float = 10.0):
+                 timeout_s: float = 10.0, prog: str = "outside_bot"):
         self.base = base.rstrip("/")
+        self.prog = prog                    # the name its waits are reported under
         self.game_id = game_id
         self.token = token
         self.deadline = deadline            # time.monotonic() after which the bot gives up
@@ -115,18 +130,12 @@ class Api:
             self._wait(method, path, status, retry_after, doc, failures)
 
     def _wait(self, method: str, path: str, status, retry_after, doc, failures: int) -> None:
-        try:
-            asked = float(retry_after) if retry_after is not None else None
-        except ValueError:
-            asked = None  # an HTTP date: fall back to the back-off
-        delay = asked if asked is not None else 0.5 * 2 ** min(failures - 1, 10)
-        delay = min(delay, self.max_wait_s)
-        delay += random.uniform(0, 0.2 * delay)
+        delay = retry_delay(retry_after, failures, self.max_wait_s)
         what = problem_text(status, doc) if status is not None else f"no answer ({doc})"
         if time.monotonic() + delay > self.deadline:
             raise Stop(EXIT_GAVE_UP, f"gave up: {method} {path} got {what}, and the deadline is near")
         hint = f" (Retry-After: {retry_after})" if retry_after is not None else ""
-        log(f"{method} {path}: {what}{hint}; waiting {delay:.1f} s")
+        log(f"{method} {path}: {what}{hint}; waiting {delay:.1f} s", self.prog)
         time.sleep(delay)
 
     def view(self) -> dict:
