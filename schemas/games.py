@@ -246,6 +246,7 @@ class GameSummarySchema(Schema):
     hand_no = fields.Integer(required=True)
     to_act = fields.List(fields.Integer(), required=True)
     winner = fields.Integer(required=True, allow_none=True)
+    private_seats = fields.List(fields.Integer(), required=True)
 
 
 class GameListSchema(Schema):

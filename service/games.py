@@ -189,7 +189,7 @@ class GameService:
 
         One read of the index: each summary carries the players, scores and whose move it is as the
         game's latest append recorded them (``views.summary_of``). A game whose appends predate
-        those summaries is read from its log once, here.
+        those summaries (or their ``private_seats``) is read from its log, here.
         """
         games, next_cursor = self.index.list_games(status, variant, cursor, limit)
         listed = []
@@ -197,7 +197,7 @@ class GameService:
             if self.sealed(entry["game_id"]):
                 continue  # a board of a match in play: listed once the match is over
             summary = entry.get("summary")
-            if summary is None:
+            if summary is None or "private_seats" not in summary:  # recorded before it said which seats are private
                 try:
                     summary = views.summary_of(self.repository.load_state(entry["game_id"], upto=entry["version"]))
                 except UnknownGame:

@@ -182,4 +182,6 @@ def summary_of(state: GameState) -> dict:
         "hand_no": state.hand_no,
         "to_act": list(state.to_act),
         "winner": state.winner,
+        # which seats only an invited player may claim (never the invites' secrets or their hashes)
+        "private_seats": sorted(int(seat) for seat in state.invites) if state.invites else [],
     }

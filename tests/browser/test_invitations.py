@@ -1,6 +1,6 @@
 """Private games from the lobby: the creator gets an invitation link whose secret rides in the URL
 fragment; the guest who opens it takes the seat and plays, and the secret never reaches the server
-in a URL. The lobby's plain Join button cannot take an invited seat, and trying changes nothing."""
+in a URL. The lobby offers no Join on an invited seat, and a claim without the secret changes nothing."""
 
 from __future__ import annotations
 
@@ -28,12 +28,15 @@ def test_a_guest_takes_an_invited_seat_through_the_link_and_nobody_else_can(live
     game_id, secret = match.groups()
     assert api.view(game_id)["players"][1] is None
 
-    # a stranger in the lobby cannot take the seat without the secret, and nothing changes
+    # a stranger in the lobby is offered no Join on the seat, which it shows by invitation; a
+    # claim without the secret is refused, and nothing changes
     stranger = new_browser()
     stranger.get(live_server + "/")
-    stranger.find_element(By.ID, "your-name").send_keys("eve")
-    click_when_ready(stranger, f'button.join[data-game="{game_id}"][data-seat="1"]', "the join button")
-    wait_for(stranger, lambda d: "by invitation" in text_of(d, "#lobby-message"), what="the refusal")
+    mark = f'.by-invitation[data-game="{game_id}"][data-seat="1"]'
+    wait_for(stranger, lambda d: "by invitation" in text_of(d, mark), what="the seat shown by invitation")
+    assert not stranger.find_elements(By.CSS_SELECTOR, f'button.join[data-game="{game_id}"]')
+    status, problem = api.call("POST", f"/games/{game_id}/seats/1", {"name": "eve"})
+    assert status == 403 and problem["code"] == "invite_required"
     assert api.view(game_id)["players"][1] is None and api.view(game_id)["status"] == "waiting"
 
     # the host goes to the table and waits there, the link still on show

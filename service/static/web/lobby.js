@@ -218,9 +218,15 @@ async function renderGameRow(tbody, summary) {
     actions.append(el("a", { class: "button", href: `/play/${id}`, text: "Resume" }), " ");
   }
   const players = summary.players || (view && view.players);
+  // a seat by invitation is claimed only through its creator's link: no Join button for it
+  const privateSeats = summary.private_seats || (view && view.private_seats) || [];
   if (summary.status === "waiting" && players) {
     players.forEach((p, seat) => {
-      if (p === null) {
+      if (p !== null) return;
+      if (privateSeats.includes(seat)) {
+        actions.append(el("div", { class: "muted by-invitation", "data-game": id, "data-seat": String(seat),
+          text: `Seat ${seat} by invitation` }));
+      } else {
         actions.append(el("button", { type: "button", class: "join", "data-game": id, "data-seat": String(seat),
           text: `Join seat ${seat}`, onclick: () => joinSeat(id, seat, summary.variant) }), " ");
       }
