@@ -264,7 +264,8 @@ def cmd_audit(args) -> int:
     for check in report["checks"]:
         print(f"{'PASS' if check['ok'] else 'FAIL'}  {check['name']}: {check['detail']}")
     failed = [c["name"] for c in report["checks"] if not c["ok"]]
-    print(f"audit {'passed' if report['ok'] else 'FAILED'}: {len(report['checks'])} checks"
+    count = len(report["checks"])
+    print(f"audit {'passed' if report['ok'] else 'FAILED'}: {count} check{'' if count == 1 else 's'}"
           + (f", failed: {', '.join(failed)}" if failed else ""))
     return 0 if report["ok"] else 1
 
