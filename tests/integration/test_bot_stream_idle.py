@@ -1,5 +1,6 @@
 """GET /bots/me/stream stays open while quiet, on a Redis client whose socket timeout is shorter
-than the stream's keep-alive (as in production: GINBOX_REDIS_TIMEOUT 2 s, keep-alive 5 s)."""
+than the stream's keep-alive (as in production: GINBOX_REDIS_TIMEOUT 2 s, keep-alive 5 s); and it
+takes the bot's token as ``?token=`` (for EventSource), as openapi.yaml lists."""
 
 from __future__ import annotations
 
@@ -65,3 +66,23 @@ def test_a_quiet_bot_stream_outlives_the_socket_timeout_sends_keep_alives_and_th
         assert int(later.id.split("-")[0]) >= int(challenge.id.split("-")[0]) and later.id != challenge.id
     finally:
         resp.close()
+
+
+def test_the_bot_stream_takes_the_token_in_the_query_for_event_source_and_the_header_wins(short_timeout_api):
+    api = short_timeout_api
+    alpha, beta = register(api, "alpha"), register(api, "beta")
+    made = api.post("/challenges", json={"to": "alpha", "variant": "gin-rami"}, token=beta)
+    assert made.status_code == 201
+    by_query = api.get("/bots/me/stream", query_string={"once": "1", "token": alpha})
+    by_header = api.get("/bots/me/stream?once=1", token=alpha)
+    assert by_query.status_code == by_header.status_code == 200
+    events = parse_sse(by_query.get_data(as_text=True))
+    assert [e.event for e in events] == ["challenge"]
+    assert events[0].json()["challenge_id"] == made.get_json()["challenge_id"]
+    assert [e.data for e in parse_sse(by_header.get_data(as_text=True))] == [e.data for e in events]
+    # beta's header wins over alpha's token in the query: beta's stream has no challenge to it
+    both = api.get("/bots/me/stream", token=beta, query_string={"once": "1", "token": alpha})
+    assert both.status_code == 200
+    assert [e.event for e in parse_sse(both.get_data(as_text=True))] == []
+    refused = api.get("/bots/me/stream", query_string={"once": "1", "token": "not-a-bot-token"})
+    assert refused.status_code == 401
