@@ -82,7 +82,11 @@ class StrictSchema(Schema):
 
 
 class QuerySchema(Schema):
-    """Query parameters: strings parsed by type, unknown parameters ignored."""
+    """Query parameters: strings parsed by type.
+
+    A parameter the operation does not take, or one given twice, never gets here: service.api.query
+    refuses it for every operation (only ``token``, which authentication reads, passes by unloaded).
+    """
 
     class Meta:
         unknown = EXCLUDE

@@ -111,6 +111,11 @@ def create_app(settings: Settings | None = None, *,
     app.before_request(refuse_long_uri)
     init_cors(app, settings.cors_origins)
     app.before_request(_guard)
+    # a query parameter the operation does not take (or one given twice) is refused, for every
+    # operation at once, before its view reads the query (service.api.query)
+    from service.api.query import refuse_unlisted_query
+
+    app.before_request(refuse_unlisted_query)
 
     from service.logging import init_request_logging
     from service.metrics import init_metrics

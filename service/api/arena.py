@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
 from schemas.arena import BotStreamQuery, ChallengeSchema, CreateMatchSchema, RatingsQuery, RegisterBotSchema
-from service.api.auth import presented_token, refuse_query_token
+from service.api.auth import presented_token
 from service.api.http import json_response, load_body, load_query
 
 bp = Blueprint("arena", __name__)
@@ -15,9 +15,6 @@ _CREATE_MATCH = CreateMatchSchema()
 _CHALLENGE = ChallengeSchema()
 _RATINGS_QUERY = RatingsQuery()
 _STREAM_QUERY = BotStreamQuery()
-
-# the token belongs in the Authorization header; only the bot's stream (for EventSource) takes ?token=
-bp.before_request(refuse_query_token(allowed_endpoints={"arena.bot_stream"}))
 
 
 def _arena():

@@ -1,4 +1,5 @@
-"""Reading the seat token a request presents (``Authorization: Bearer``, or ``?token=`` for streams)."""
+"""Reading the seat token a request presents (``Authorization: Bearer``, or ``?token=`` for streams;
+service.api.query refuses ``?token=`` on every other operation)."""
 
 from __future__ import annotations
 
@@ -12,24 +13,6 @@ MAX_TOKEN_LENGTH = 200
 def unauthorized(detail: str) -> ApiError:
     """The 401 answer, with the challenge RFC 6750 asks for."""
     return ApiError(401, "unauthorized", detail, headers={"WWW-Authenticate": 'Bearer realm="ginbox"'})
-
-
-def refuse_query_token(allowed_endpoints: frozenset[str] | set[str] = frozenset()):
-    """A before_request hook: 400 invalid_query for ``?token=`` on any endpoint but ``allowed_endpoints``.
-
-    Only the stream takes a token in its URL (browsers' EventSource cannot send headers).
-    Elsewhere the parameter would be ignored, and a client that put its token there would be
-    answered as a spectator without noticing; refusing it tells the client at once.
-    """
-
-    def hook():
-        if "token" in request.args and request.endpoint not in allowed_endpoints:
-            raise ApiError(400, "invalid_query",
-                           "send the seat token as 'Authorization: Bearer <token>'; only the stream takes ?token=",
-                           extra={"errors": {"token": ["Only GET /games/{game_id}/stream takes a token here."]}})
-        return None
-
-    return hook
 
 
 def presented_token(required: bool, strict: bool = True, allow_query: bool = False) -> str | None:

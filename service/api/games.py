@@ -22,7 +22,7 @@ from schemas.games import (
     StreamQuery,
 )
 from schemas.views import CreatedGameSchema, SeatClaimedSchema
-from service.api.auth import presented_token, refuse_query_token
+from service.api.auth import presented_token
 from service.api.http import etag, idempotency_key, if_match_versions, json_response, load_body, load_query
 from service.errors import GameNotFound
 from service.games import Answer, CommandRequest, GameService, Idempotency
@@ -50,10 +50,6 @@ _STREAM_QUERY = StreamQuery()
 # the bulk of what the API answers is sent as it is, without a walk through the schema per answer.
 _DUMP_CREATED_GAME = CreatedGameSchema().dump
 _DUMP_SEAT_CLAIMED = SeatClaimedSchema().dump
-
-
-# the token belongs in the Authorization header; only the stream (for EventSource) takes ?token=
-bp.before_request(refuse_query_token(allowed_endpoints={"games.stream"}))
 
 
 def _games() -> GameService:

@@ -39,8 +39,9 @@ _REQUEST = {
                        "`errors` names each field at fault. Unknown fields are refused too."),
     "invalid_query": _t(400, "Invalid query parameter",
                         "A query parameter is malformed, out of range or a cursor this server did not hand "
-                        "out, or a seat token was sent as `?token=` to a request other than the stream "
-                        "(send it as `Authorization: Bearer <token>`); `errors` names each parameter at fault."),
+                        "out, is not one the operation lists in openapi.yaml, or is given more than once; a "
+                        "seat token sent as `?token=` to a request other than the streams is refused too "
+                        "(send it as `Authorization: Bearer <token>`). `errors` names each parameter at fault."),
     "invalid_header": _t(400, "Invalid header",
                          "A header this request uses is malformed: Idempotency-Key (1 to 200 visible ASCII "
                          "characters), If-Match (`*` or a list of `\"<version>\"` ETags); `errors` names it."),
