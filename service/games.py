@@ -442,10 +442,14 @@ class GameService:
         return lines
 
     def advice_list(self, game_id: str, seat: int | None) -> dict:
-        """Every piece of advice the caller may see: the captain and the advisor while the game runs, everyone after."""
+        """Every piece of advice the caller may see: the captain and the advisor while the game runs, everyone after.
+
+        A gin-rami game has no advisor, so there is none to see: its list is empty, for everyone,
+        whether the game runs or is over (it says nothing a view does not).
+        """
         state = self.state(game_id)
         if state.variant != "three-hand":
-            raise Forbidden("gin-rami has no advisor")
+            return {"advice": []}
         if not views.sees_advice(state, seat):
             raise Forbidden("only the captain and the advisor see advice before the game is over")
         # games recorded before the advice log kept their advice in the state
@@ -655,17 +659,17 @@ class GameService:
 
     @staticmethod
     def _check_role(state, seat: int, command) -> None:
-        """Forbidden for a seat whose role may not send this command at all."""
+        """Forbidden for the three-hand advisor's moves: the advisor sits out the hand.
+
+        Advice is the engine's to refuse, with its own code: 409 ``not_advisor`` from a seat that
+        is not the advisor of the hand in play (the roles move between hands), and in gin-rami,
+        which has no advisor.
+        """
         roles = getattr(state, "roles", None)
-        is_advice = isinstance(command, commands.Advise)
-        if state.variant == "gin-rami" and is_advice:
-            raise Forbidden("gin-rami has no advisor")
-        if state.status != "playing" or not roles:
-            return  # the engine answers (game_not_started, game_over ...)
+        if isinstance(command, commands.Advise) or state.status != "playing" or not roles:
+            return  # the engine answers (not_advisor, game_not_started, game_over ...)
         advisor = roles.get("advisor")
-        if is_advice and seat != advisor:
-            raise Forbidden("only the advisor gives advice")
-        if not is_advice and seat == advisor and not isinstance(command, (commands.Resign, commands.SendClientSeed)):
+        if seat == advisor and not isinstance(command, (commands.Resign, commands.SendClientSeed)):
             # the advisor plays no moves, but is a player of the game and may resign it (and a
             # client seed sent once the game is in play is the engine's to refuse: too late)
             raise Forbidden("the advisor sits out this hand and plays no moves")

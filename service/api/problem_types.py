@@ -56,8 +56,8 @@ _REQUEST = {
                        "its answer gave is needed)."),
     "forbidden": _t(403, "Forbidden",
                     "The token may not send this request at all: its seat has no such move (for example, "
-                    "advice in gin-rami, which has no advisor), or it holds no place where the request "
-                    "applies (a match's turns read with a token that plays no person's seat of that match)."),
+                    "a move of the three-hand advisor, who sits out the hand), or it holds no place where the "
+                    "request applies (a match's turns read with a token that plays no person's seat of that match)."),
     "invite_required": _t(403, "Invite required",
                           "This open seat was created by invitation (`private` game): claim it with the "
                           "seat's invite secret in the body (`invite`), as given once to the game's creator. "
@@ -156,7 +156,9 @@ _RULES = {
     "client_seeds_not_awaited": _t(409, "No client seed awaited",
                                    "The server closes the wait for client seeds only of a game whose seats are "
                                    "all taken and that still waits for one."),
-    "not_advisor": _t(409, "Not the advisor", "Only the advisor of a three-hand game gives advice."),
+    "not_advisor": _t(409, "Not the advisor",
+                      "Only the advisor of the hand in play gives advice (three-hand's roles move between "
+                      "hands); gin-rami has no advisor."),
     "advice_limit_reached": _t(409, "Advice limit reached",
                                "At most 3 pieces of advice may be given at one version of the game (between "
                                "two moves): wait for the next move."),

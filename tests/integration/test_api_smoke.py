@@ -175,7 +175,7 @@ def test_errors_are_problem_documents(api, game):
         (api.post(f"/games/{game_id}/moves", json={"type": "discard", "card": "ZZ"}, token=tokens[0]), 400, "invalid_body"),
         (api.get(f"/games/{game_id}/audit"), 409, "game_not_over"),
         (api.get(f"/games/{game_id}/export"), 409, "game_not_over"),
-        (api.post(f"/games/{game_id}/advice", json={"text": "hi"}, token=tokens[0]), 403, "forbidden"),
+        (api.post(f"/games/{game_id}/advice", json={"text": "hi"}, token=tokens[0]), 409, "not_advisor"),
         (api.delete(f"/games/{game_id}"), 405, "method_not_allowed"),
         (api.get("/nowhere"), 404, "not_found"),
     ]
