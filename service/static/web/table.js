@@ -561,12 +561,34 @@ async function contributeClientSeed() {
 
 // ---------------------------------------------------------------- invitations
 
-/** An invitation in the fragment (#seat=1&secret=...): {seat, secret}, or null. */
+/**
+ * An invitation in the fragment: {seat, secret}, or null. The links the lobby and this page give
+ * are #seat=1&secret=...; a link written by hand as the documentation once said, #invite=...
+ * with no seat, gives seat null: the seat is the open invited one the secret opens.
+ */
 function invitation() {
   const params = new URLSearchParams(location.hash.slice(1));
   const secret = params.get("secret") || params.get("invite");
   const seat = params.get("seat");
-  return secret && seat !== null ? { seat: Number(seat), secret } : null;
+  if (!secret) return null;
+  return { seat: seat !== null && /^[0-9]{1,3}$/.test(seat) ? Number(seat) : null, secret };
+}
+
+/** Claim the invited seat; without a seat number, try each open invited seat until one takes the secret. */
+async function claimInvited(invite, name) {
+  if (invite.seat !== null) return api.claimSeat(gameId, invite.seat, name, invite.secret);
+  const { data: view } = await api.getGame(gameId, null);
+  const open = (view.private_seats || []).filter((seat) => view.players[seat] === null);
+  let refusal = new api.ApiError(403, { code: "invite_required", detail: "no open invited seat takes this invitation" });
+  for (const seat of open) {
+    try {
+      return await api.claimSeat(gameId, seat, name, invite.secret);
+    } catch (err) {
+      if (err.code !== "invite_required") throw err;
+      refusal = err; // (a wrong secret changes nothing: the next seat is tried)
+    }
+  }
+  throw refusal;
 }
 
 /** Ask the invited person's name and take the seat; resolves once the token is stored. */
@@ -576,14 +598,14 @@ function acceptInvitation(invite) {
       value: localStorage.getItem("ginbox.name") || "" });
     const error = el("p", { class: "error", role: "alert" });
     const form = el("form", { id: "invite-form", class: "knock-panel" },
-      el("h2", { text: `You are invited to seat ${invite.seat} of this game` }),
+      el("h2", { text: invite.seat === null ? "You are invited to this game" : `You are invited to seat ${invite.seat} of this game` }),
       el("label", { for: "invite-name", text: "Your name" }), " ", name, " ",
       el("button", { type: "submit", class: "primary" }, "Take the seat"), error);
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
       const chosen = name.value.trim() || "guest";
       try {
-        const { data } = await api.claimSeat(gameId, invite.seat, chosen, invite.secret);
+        const { data } = await claimInvited(invite, chosen);
         localStorage.setItem("ginbox.name", chosen);
         saveSeat(gameId, data.view.variant, data.seat, data.token, chosen);
         // the secret has done its work: it leaves the address bar (and the history)
