@@ -157,7 +157,7 @@ class ArenaService:
         profile = {"name": name, "description": body.get("description", ""), "owner": body.get("owner", ""),
                    "created": self.clock_ms()}
         if not self.store.register_bot(name, profile, hash_token(token)):
-            raise BotNameTaken(f"a bot named {name!r} exists already (names are told apart in any case)")
+            raise BotNameTaken(f"the name {name!r} is taken: a bot account has it already, in this or another case")
         return {**profile, "token": token}
 
     def bot_of(self, token: str | None) -> str:
