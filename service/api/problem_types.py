@@ -108,13 +108,16 @@ _ARENA = {
                          "Only the challenger may withdraw a challenge: a bot with its own token, a person with "
                          "the token its challenge's answer gave. Any other token (the challenged bot's too) "
                          "changes nothing."),
-    "bot_name_taken": _t(409, "Bot name taken", "A bot account of this name exists already: choose another."),
+    "bot_name_taken": _t(409, "Bot name taken", "A bot account of this name exists already, in this or another case "
+                                                "(`Alpha` is taken once `alpha` exists): choose another."),
     "challenge_not_pending": _t(409, "Challenge answered", "The challenge was accepted, declined or withdrawn already."),
     "match_not_over": _t(409, "Match not over",
                          "This is only available once the match is over (the audit reveals every board's seed)."),
     "invalid_bot_name": _t(422, "Invalid bot name",
-                           "A bot's name is 2 to 32 letters, digits, `_` or `-`, and neither a built-in policy's "
-                           "name (random, basic, advanced, expert) nor `me`."),
+                           "A bot's name is 2 to 32 letters, digits, `_` or `-`, and, in any case, neither a "
+                           "built-in policy's name (random, basic, advanced, expert) nor `me`, nor shaped like "
+                           "the names the server gives built-in bots: `<policy>-bot`, `<policy>-bot-<n>`, "
+                           "`<policy>-<n>` (with `-` or `_`, e.g. `basic-bot-0`)."),
     "unknown_participant": _t(422, "Unknown participant",
                               "A participant is neither a built-in policy nor a registered bot account. Nothing "
                               "was created."),
