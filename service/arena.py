@@ -38,6 +38,7 @@ from service.errors import (
     BotTokenRequired,
     ChallengeNotFound,
     ChallengeNotPending,
+    ChallengeTokenRequired,
     DomainError,
     DuplicateParticipant,
     Forbidden,
@@ -49,7 +50,6 @@ from service.errors import (
     MatchNotOver,
     NotChallenged,
     NotChallenger,
-    Unauthorized,
     UnknownParticipant,
 )
 from service.rules import duplicate as D
@@ -776,8 +776,8 @@ class ArenaService:
                 raise NotChallenger("only the challenger may withdraw this challenge")
         else:
             if not token:
-                raise Unauthorized("withdrawing a person's challenge needs the token its answer gave: "
-                                   "'Authorization: Bearer <token>'")
+                raise ChallengeTokenRequired("withdrawing a person's challenge needs the token its answer gave: "
+                                             "'Authorization: Bearer <challenge's token>'")
             if not hmac.compare_digest(hash_token(token), full["person_token_hash"]):
                 raise NotChallenger("only the challenger may withdraw this challenge")
         if full["status"] == "accepting":

@@ -119,6 +119,10 @@ class BotTokenRequired(Unauthorized, code="bot_token_required"):
     """The request needs a bot account's token, and none (or an unknown one) was presented."""
 
 
+class ChallengeTokenRequired(Unauthorized, code="challenge_token_required"):
+    """Withdrawing a person's challenge needs the token its answer gave, and none was presented."""
+
+
 class MatchGameSealed(Forbidden, code="match_game_sealed"):
     """A game of a match in play reads only for its seats (the other tables play the same deal)."""
 

@@ -18,6 +18,7 @@ import datetime as _dt
 import json
 import logging
 import os
+import re
 import secrets
 import sys
 import time
@@ -110,6 +111,22 @@ def _etag_version(response) -> int | None:
     return int(tag) if tag.isdigit() and len(tag) <= 15 else None
 
 
+#: an X-Request-ID a client may choose: 1 to 64 letters, digits, '.', '_' or '-'
+REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
+
+
+def client_request_id(value: str | None) -> str | None:
+    """The client's X-Request-ID if it is a safe token (REQUEST_ID), else None (the server makes one).
+
+    The id is written in every log line of the request and sent back: anything else (spaces,
+    quotes, control or non-ASCII characters, more than 64 characters) could forge or garble the
+    lines it is meant to correlate, so it is not cut down but replaced.
+    """
+    if value is not None and REQUEST_ID.fullmatch(value):
+        return value
+    return None
+
+
 def init_request_logging(app) -> None:
     """Bind each request's id, method, route and game id; log one ``request`` line per answer."""
     from flask import g, request
@@ -122,7 +139,7 @@ def init_request_logging(app) -> None:
         view_args = request.view_args or {}
         rule = request.url_rule
         bind_fields(
-            request_id=request.headers.get("X-Request-ID", "")[:64] or secrets.token_hex(8),
+            request_id=client_request_id(request.headers.get("X-Request-ID")) or secrets.token_hex(8),
             method=request.method,
             route=rule.rule if rule is not None else None,
             game_id=view_args.get("game_id"),

@@ -40,7 +40,7 @@ def register_bot():
 def bot_stream():
     """Server-sent events of the bot whose token is presented: its games, turns, ends, challenges."""
     arena = _arena()
-    name = arena.bot_of(presented_token(required=False, allow_query=True))
+    name = arena.bot_of(presented_token(required=False, allow_query=True, wants="bot"))
     q = load_query(_STREAM_QUERY)
     after = q.get("after") or request.headers.get("Last-Event-ID", "").strip() or None
     return _sse(arena.stream(name, after, once=q["once"] in ("1", "true")))
@@ -100,7 +100,7 @@ def ratings():
 @bp.post("/challenges")
 def create_challenge():
     """Challenge a bot account (a bot presents its token; a person gives a name and gets a seat token)."""
-    token = presented_token(required=False)
+    token = presented_token(required=False, wants="bot")
     body, _ = load_body(_CHALLENGE)
     challenge = _arena().challenge(body, token)
     return json_response(challenge, 201, {"Location": f"/challenges/{challenge['challenge_id']}"})
@@ -115,16 +115,18 @@ def get_challenge(challenge_id: str):
 @bp.post("/challenges/<challenge_id>/accept")
 def accept_challenge(challenge_id: str):
     """The challenged bot accepts: the game or match starts."""
-    return json_response(_arena().answer_challenge(challenge_id, presented_token(required=False), True))
+    return json_response(_arena().answer_challenge(challenge_id, presented_token(required=False, wants="bot"), True))
 
 
 @bp.post("/challenges/<challenge_id>/decline")
 def decline_challenge(challenge_id: str):
     """The challenged bot declines."""
-    return json_response(_arena().answer_challenge(challenge_id, presented_token(required=False), False))
+    return json_response(_arena().answer_challenge(challenge_id, presented_token(required=False, wants="bot"), False))
 
 
 @bp.post("/challenges/<challenge_id>/withdraw")
 def withdraw_challenge(challenge_id: str):
-    """The challenger withdraws its pending challenge."""
-    return json_response(_arena().withdraw_challenge(challenge_id, presented_token(required=False)))
+    """The challenger withdraws its pending challenge (a bot's with its token, a person's with the challenge's)."""
+    arena = _arena()
+    wants = "bot" if arena.challenge_view(challenge_id).get("from_kind") == "bot" else "challenge"
+    return json_response(arena.withdraw_challenge(challenge_id, presented_token(required=False, wants=wants)))

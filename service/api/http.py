@@ -48,28 +48,93 @@ def _object_without_duplicates(pairs: list) -> dict:
     return obj
 
 
+def _body_framing_error_types() -> tuple[type[BaseException], ...]:
+    """What reading a body whose framing is broken raises: gunicorn's parse errors (a chunk size
+    that is no hex number, a chunk without its CRLF), and the OSError/ValueError other servers and
+    a connection cut mid-body raise."""
+    try:
+        from gunicorn.http.errors import ParseException
+    except ImportError:
+        return (OSError, ValueError)
+    return (ParseException, OSError, ValueError)
+
+
+_FRAMING_ERRORS = _body_framing_error_types()
+
+
+def _close_after_answer() -> None:
+    """Ask gunicorn to close the connection after this answer.
+
+    The rest of a body whose framing is broken cannot be skipped to find the next request; left
+    open, gunicorn would try, fail the same way and write a second answer nobody asked for.
+    gunicorn drops a ``Connection`` header the app sets, so this marks its request object (reached
+    through the body reader it handed over as ``wsgi.input``); under another server nothing changes.
+    """
+    reader = getattr(request.environ.get("wsgi.input"), "reader", None)
+    req = getattr(reader, "req", None)
+    if req is not None and hasattr(req, "must_close"):
+        req.must_close = True
+
+
 def _body_bytes() -> bytes:
     """The request body: 413 body_too_large over the limit, also when no Content-Length announced it.
 
     A body with a Content-Length over the limit was refused before the view (service.app); a
     chunked one is only measured while it is read. werkzeug stops reading such a stream at the
     limit without saying whether more was coming, so the stream is read to one byte past it.
+    411 length_required when the request announces no body at all (neither Content-Length nor
+    chunked Transfer-Encoding: HTTP/1.1 reads such a request's body as empty), 400 bad_request
+    when a chunked body's framing is broken.
     """
+    if request.content_length is None and "chunked" not in request.headers.get("Transfer-Encoding", "").lower():
+        raise ApiError(411, "length_required",
+                       "the request announces no body: send it with a Content-Length (or chunked)")
     limit = request.max_content_length
     if limit is not None and request.content_length is None:
         request.max_content_length = limit + 1
-    raw = request.get_data(cache=True)
+    try:
+        raw = request.get_data(cache=True)
+    except _FRAMING_ERRORS:
+        _close_after_answer()
+        raise ApiError(400, "bad_request", "the request body's chunked framing is malformed") from None
     if limit is not None and len(raw) > limit:
         raise ApiError(413, "body_too_large", f"the request body is larger than {limit} bytes")
     return raw
 
 
+#: the deepest a JSON body may nest arrays and objects (no request of openapi.yaml nests 5 levels)
+MAX_JSON_DEPTH = 64
+
+
+def _nested_too_deeply(data) -> bool:
+    """Whether ``data`` nests arrays and objects more than MAX_JSON_DEPTH levels (``[]`` is 1)."""
+    stack = [(data, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_JSON_DEPTH:
+            return True
+        children = node.values() if isinstance(node, dict) else node
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+    return False
+
+
+def _refuse_charset() -> None:
+    """415 unsupported_media_type for a body declared in a charset other than UTF-8 (JSON is UTF-8)."""
+    charset = request.mimetype_params.get("charset")
+    if charset is not None and charset.strip().lower() != "utf-8":
+        raise ApiError(415, "unsupported_media_type",
+                       f"JSON bodies are UTF-8: send charset=utf-8 or no charset, not {charset[:40]!r}")
+
+
 def json_body():
-    """The parsed JSON body: 415 unless the body is declared JSON, 400 invalid_json if it is not
-    (duplicate keys included), 413 body_too_large if it is too large."""
+    """The parsed JSON body: 415 unless the body is declared JSON (in UTF-8), 411 if no body is
+    announced, 400 invalid_json if it is not JSON (duplicate keys and nesting deeper than
+    MAX_JSON_DEPTH included), 413 body_too_large if it is too large."""
     if not request.is_json:
         raise ApiError(415, "unsupported_media_type", "send the body as application/json")
+    _refuse_charset()
     raw = _body_bytes()
+    too_deep = ApiError(400, "invalid_json", f"the body nests arrays or objects more than {MAX_JSON_DEPTH} levels deep")
     try:
         text = raw.decode("utf-8")
         data = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_object_without_duplicates)
@@ -79,8 +144,13 @@ def json_body():
             json.dumps(data, ensure_ascii=False).encode("utf-8")
     except _DuplicateKey as dup:
         raise ApiError(400, "invalid_json", f"the key {dup.key!r} appears more than once in one object") from None
-    except (ValueError, UnicodeError, RecursionError):
+    except RecursionError:
+        raise too_deep from None
+    except (ValueError, UnicodeError):
         raise ApiError(400, "invalid_json", "the body is not valid UTF-8 JSON") from None
+    if raw.count(b"[") + raw.count(b"{") > MAX_JSON_DEPTH and isinstance(data, (dict, list)) \
+            and _nested_too_deeply(data):
+        raise too_deep
     return data
 
 

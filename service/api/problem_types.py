@@ -32,8 +32,9 @@ def _t(statuses, title: str, description: str) -> ProblemType:
 # -- requests, authentication, limits --------------------------------------------------------------
 _REQUEST = {
     "invalid_json": _t(400, "Body is not JSON",
-                       "The body is not valid UTF-8 JSON (NaN, Infinity and lone surrogates are not JSON), or "
-                       "an object of it names a key twice (the detail says which). Send a JSON document."),
+                       "The body is not valid UTF-8 JSON (NaN, Infinity and lone surrogates are not JSON), "
+                       "an object of it names a key twice, or it nests arrays and objects more than 64 levels "
+                       "deep (the detail says which). Send a JSON document."),
     "invalid_body": _t(400, "Body does not match its schema",
                        "The body is JSON but does not match the schema of this request in openapi.yaml; "
                        "`errors` names each field at fault. Unknown fields are refused too."),
@@ -46,14 +47,14 @@ _REQUEST = {
                          "A header this request uses is malformed: Idempotency-Key (1 to 200 visible ASCII "
                          "characters), If-Match (`*` or a list of `\"<version>\"` ETags); `errors` names it."),
     "unsupported_media_type": _t(415, "Unsupported media type",
-                                 "Send the body with `Content-Type: application/json`."),
+                                 "Send the body with `Content-Type: application/json`, in UTF-8: a `charset` "
+                                 "parameter other than `utf-8` is refused, not guessed at."),
     "body_too_large": _t(413, "Body too large",
                          "The body is larger than the server accepts (GINBOX_MAX_BODY_BYTES, 64 KiB by default)."),
     "unauthorized": _t(401, "Seat token needed",
                        "The request needs the seat token of this game (`Authorization: Bearer <token>`), or the "
                        "token presented is malformed or belongs to no seat of this game. Tokens are given once, "
-                       "when the game is created or a seat is claimed (to withdraw a person's challenge, the token "
-                       "its answer gave is needed)."),
+                       "when the game is created or a seat is claimed."),
     "forbidden": _t(403, "Forbidden",
                     "The token may not send this request at all: its seat has no such move (for example, "
                     "a move of the three-hand advisor, who sits out the hand), or it holds no place where the "
@@ -95,7 +96,11 @@ _ARENA = {
     "challenge_not_found": _t(404, "No such challenge", "There is no challenge with this id on this server."),
     "bot_token_required": _t(401, "Bot token needed",
                              "This request needs a bot account's token (`Authorization: Bearer <token>`, as "
-                             "given once by `POST /bots`); the one presented is missing or no bot's."),
+                             "given once by `POST /bots`); the one presented is missing, malformed or no bot's."),
+    "challenge_token_required": _t(401, "Challenge token needed",
+                                   "Withdrawing a person's challenge needs the token its answer gave, once "
+                                   "(`Authorization: Bearer <token>`); none was presented, or the Authorization "
+                                   "header is malformed. Nothing changed."),
     "match_game_sealed": _t(403, "Match game sealed",
                             "This game is a board of a duplicate match still in play: the match's other tables "
                             "play the same deal, so until the match is over only the game's seats (their seat "
@@ -223,11 +228,15 @@ HTTP_CODES = {
 }
 
 _HTTP = {
-    "bad_request": _t(400, "Bad request", "The HTTP request itself is malformed."),
+    "bad_request": _t(400, "Bad request",
+                      "The HTTP request itself is malformed: its request line or headers, or the framing of a "
+                      "chunked body (a chunk size that is not hexadecimal, a chunk without its CRLF)."),
     "not_found": _t(404, "Not found", "No resource has this path (see openapi.yaml for the paths)."),
     "method_not_allowed": _t(405, "Method not allowed", "The path exists; the Allow header lists its methods."),
     "not_acceptable": _t(406, "Not acceptable", "The server cannot answer in a media type the Accept header allows."),
-    "length_required": _t(411, "Length required", "Send a Content-Length with the body."),
+    "length_required": _t(411, "Length required",
+                          "The request needs a body and announced none: send it with a Content-Length (or "
+                          "`Transfer-Encoding: chunked`)."),
     "uri_too_long": _t(414, "URI too long", "The request's URI is longer than the server accepts (4096 bytes)."),
     "headers_too_large": _t(431, "Headers too large", "The request's headers are larger than the server accepts."),
     "not_implemented": _t(501, "Not implemented", "The server does not implement this method."),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, Response, json
+from flask import Flask, Response, has_request_context, json, request
 from werkzeug.exceptions import HTTPException
 
 from service import errors
@@ -46,10 +46,24 @@ def _domain_status(exc: errors.DomainError) -> int:
     return 500
 
 
+def bearer_challenge(invalid_token: bool) -> str:
+    """The WWW-Authenticate value of a 401 (RFC 6750 §3): ``error="invalid_token"`` only when a
+    token was presented; a request that sent none (or another scheme) gets the bare challenge."""
+    return 'Bearer realm="ginbox", error="invalid_token"' if invalid_token else 'Bearer realm="ginbox"'
+
+
+def _bearer_token_presented() -> bool:
+    """Whether the request being answered presented a bearer token (its header, or ``?token=``)."""
+    if not has_request_context():
+        return True
+    scheme, _, value = request.headers.get("Authorization", "").strip().partition(" ")
+    return (scheme.lower() == "bearer" and bool(value.strip())) or bool(request.args.get("token"))
+
+
 def _domain_headers(exc: errors.DomainError) -> dict:
     """The headers a refusal carries: the challenge of RFC 6750, the ETag of the version the game is at."""
     if isinstance(exc, errors.Unauthorized):
-        return {"WWW-Authenticate": 'Bearer realm="ginbox", error="invalid_token"'}
+        return {"WWW-Authenticate": bearer_challenge(_bearer_token_presented())}
     if isinstance(exc, errors.VersionMismatch) and exc.current is not None:
         return {"ETag": f'"{exc.current}"'}
     return {}

@@ -63,3 +63,20 @@ def test_an_empty_setting_turns_cors_off(redis_url, key_prefix):
     client = make_app(redis_url, key_prefix, cors_origins="").test_client()
     assert "Access-Control-Allow-Origin" not in client.get("/games", headers={"Origin": ORIGIN}).headers
     assert client.options("/games", headers=PREFLIGHT).status_code == 405
+
+
+def test_every_header_a_browser_client_is_told_to_read_is_exposed(redis_url, key_prefix):
+    """README and openapi.yaml tell pages to read these: the next page's Link, a version's ETag,
+    a new resource's Location, Retry-After, the 401 challenge and the request id."""
+    client = make_app(redis_url, key_prefix).test_client()
+    for _ in range(2):
+        create_game(client, variant="gin-rami")
+    page = client.get("/games?limit=1", headers={"Origin": ORIGIN})
+    assert page.status_code == 200 and 'rel="next"' in page.headers["Link"]
+    exposed = _header_set(page.headers["Access-Control-Expose-Headers"])
+    assert {"link", "etag", "location", "retry-after", "www-authenticate", "x-request-id"} <= exposed
+    # each of them, where an answer carries it, is one the page may read
+    for resp in (page, client.post("/games", json={"variant": "gin-rami", "seats": [{"name": "a"}, {"name": "b"}]},
+                                   headers={"Origin": ORIGIN})):
+        carried = {h.lower() for h in resp.headers.keys()} & {"link", "etag", "location", "x-request-id"}
+        assert carried and carried <= _header_set(resp.headers["Access-Control-Expose-Headers"])

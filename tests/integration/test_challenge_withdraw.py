@@ -116,9 +116,9 @@ def test_only_the_challenger_s_token_withdraws_and_a_refusal_changes_nothing(cli
 
     # a person's challenge: no token, a malformed header, the challenged bot's token, another
     # bot's, another challenge's person token, a made-up token
-    refused(client.post(f"/challenges/{person_id}/withdraw"), 401, "unauthorized")
+    refused(client.post(f"/challenges/{person_id}/withdraw"), 401, "challenge_token_required")
     refused(client.post(f"/challenges/{person_id}/withdraw", headers={"Authorization": "Basic abc"}),
-            401, "unauthorized")
+            401, "challenge_token_required")
     for token in (alpha, gamma, bob, "not-anybodys-token"):
         refused(client.post(f"/challenges/{person_id}/withdraw", token=token), 403, "not_challenger")
     # a bot's challenge: no token or one of no bot is 401, the challenged bot's or a third bot's 403,

@@ -193,16 +193,18 @@ def test_a_body_without_content_length_over_the_limit_is_413(api_app):
     import io
 
     over = client.post("/analysis/melds", input_stream=io.BytesIO(big), content_type="application/json",
-                       environ_base={"wsgi.input_terminated": True})
+                       headers={"Transfer-Encoding": "chunked"}, environ_base={"wsgi.input_terminated": True})
     assert over.status_code == 413 and over.get_json()["code"] == "body_too_large", over.get_data(as_text=True)
     small = b'{"cards": ["AS", "2S", "3S"]}'
     ok = client.post("/analysis/melds", input_stream=io.BytesIO(small), content_type="application/json",
+                     headers={"Transfer-Encoding": "chunked"},
                      environ_base={"wsgi.input_terminated": True})
     assert ok.status_code == 200, ok.get_data(as_text=True)
     # exactly the limit is still accepted (the answer is about the JSON, not the size)
     exact = b'{"cards": ["AS"]}' + b" " * (limit - len(b'{"cards": ["AS"]}'))
     assert len(exact) == limit
     at = client.post("/analysis/melds", input_stream=io.BytesIO(exact), content_type="application/json",
+                     headers={"Transfer-Encoding": "chunked"},
                      environ_base={"wsgi.input_terminated": True})
     assert at.status_code == 200, at.get_data(as_text=True)
 
