@@ -29,7 +29,8 @@ import time
 from collections.abc import Callable, Iterator
 
 from rq import Retry
-from rq.exceptions import DuplicateJobError
+from rq.exceptions import DuplicateJobError, NoSuchJobError
+from rq.job import Job
 
 from service import bots
 from service.errors import (
@@ -105,15 +106,29 @@ def plays_whole(state) -> bool:
             and all(isinstance(p, dict) and p.get("bot") and p.get("match") for p in players))
 
 
-def enqueue_board_game(queue, key_prefix: str, game_id: str, version: int) -> bool:
-    """Enqueue ``play_board_game(game_id, version)`` once per version; True if enqueued.
+def board_job_id(game_id: str, version: int) -> str:
+    """``board-<game_id>-<version>``: one whole-game job per (game, version)."""
+    return f"board-{bots.bot_job_id(game_id, version)[4:]}"
 
-    The game joins the bot queue's waiting set as a turn job's would, so that the sweeper
-    re-enqueues a turn of it if the job is lost with its worker.
+
+def enqueue_board_game(queue, key_prefix: str, game_id: str, version: int, *, force: bool = False) -> bool:
+    """Enqueue ``play_board_game(game_id, version)`` on ``queue`` once per version; True if enqueued.
+
+    ``queue`` is the board queue (GINBOX_BOARD_QUEUE), never the turn queue: a whole game takes
+    seconds to minutes, and a bot's turn in a person's game must not wait behind it. The game
+    joins the waiting set of the turn jobs, so that the sweeper enqueues its board job again if
+    it is lost with its worker. ``force`` first deletes a job of that id known to be lost (the
+    sweeper's case).
     """
     queue.connection.zadd(bots.awaiting_key(key_prefix), {game_id: int(time.time() * 1000)})
+    job_id = board_job_id(game_id, version)
+    if force:
+        try:
+            Job.fetch(job_id, connection=queue.connection, serializer=queue.serializer).delete(remove_from_queue=True)
+        except NoSuchJobError:
+            pass
     try:
-        queue.enqueue(PLAY_BOARD_GAME, game_id, version, job_id=f"board-{bots.bot_job_id(game_id, version)[4:]}",
+        queue.enqueue(PLAY_BOARD_GAME, game_id, version, job_id=job_id,
                       unique=True, job_timeout=BOARD_JOB_TIMEOUT_S, result_ttl=bots.RESULT_TTL_S,
                       failure_ttl=bots.FAILURE_TTL_S,
                       retry=Retry(max=len(bots.RETRY_INTERVALS), interval=bots.RETRY_INTERVALS),

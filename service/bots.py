@@ -15,6 +15,11 @@ When the rule option ``turn_timeout_s`` is set, a human seat to move gets a cloc
 ``workers.jobs.play_timed_out_turn(game_id, version)`` (id ``clock-<game_id>-<version>``)
 scheduled that many seconds later, which plays the basic policy's move if the seat has not moved.
 
+Turn jobs and turn clocks go to the turn queue (GINBOX_QUEUE). The jobs that play a match's
+board game whole (service.arena.enqueue_board_game) go to a queue of their own, the board queue
+(GINBOX_BOARD_QUEUE, by default ``<GINBOX_QUEUE>-boards``): a worker serving both takes turn jobs
+first, and a worker may serve the turn queue alone, so a bot's turn never waits behind a match.
+
 Jobs are serialized with RQ's JSONSerializer (never pickle) and take only ids.
 """
 
@@ -56,8 +61,13 @@ return 0
 
 
 def bot_queue(connection, name: str) -> Queue:
-    """The bot queue on ``connection``, with RQ's JSON serializer."""
+    """The queue ``name`` (turn or board queue) on ``connection``, with RQ's JSON serializer."""
     return Queue(name, connection=connection, serializer=JSONSerializer)
+
+
+def default_board_queue_name(queue_name: str) -> str:
+    """The board queue's name when GINBOX_BOARD_QUEUE does not give one: ``<turn queue>-boards``."""
+    return f"{queue_name}-boards"
 
 
 def awaiting_key(key_prefix: str) -> str:
@@ -208,11 +218,17 @@ def stop_waiting(connection, key_prefix: str, game_id: str, score: float | None)
 
 
 class BotScheduler:
-    """The ``bot_scheduler(game_id, state)`` hook of the service layer, bound to a queue and prefix."""
+    """The ``bot_scheduler(game_id, state)`` hook of the service layer, bound to its queues and prefix.
 
-    def __init__(self, queue: Queue, key_prefix: str):
+    ``queue`` takes the turn jobs and clocks; ``board_queue`` (by default ``<queue>-boards`` on the
+    same connection) the whole board games that service.composition.with_arena sends there.
+    """
+
+    def __init__(self, queue: Queue, key_prefix: str, board_queue: Queue | None = None):
         self.queue = queue
         self.key_prefix = key_prefix
+        self.board_queue = board_queue if board_queue is not None else Queue(
+            default_board_queue_name(queue.name), connection=queue.connection, serializer=queue.serializer)
 
     def __call__(self, game_id: str, state) -> None:
         schedule_bots(self.queue, game_id, state, key_prefix=self.key_prefix)

@@ -1,4 +1,4 @@
-"""The ``ginbox`` command: ``serve`` (API + one worker + embedded Redis), ``worker``, and
+"""The ``ginbox`` command: ``serve`` (API + bot workers + embedded Redis), ``worker``, and
 ``audit`` (a finished game's export checked offline)."""
 
 from __future__ import annotations
@@ -144,8 +144,19 @@ def _start_embedded_redis(data_dir: Path, lock: DataDirLock):
     return server
 
 
+def serve_workers(args) -> list[tuple[str, list[str]]]:
+    """The bot workers ``ginbox serve`` starts, as (name, ``ginbox`` arguments).
+
+    ``--workers-turns`` workers take bot turns only (people's games against built-in bots, bot
+    advisors, turn clocks), so that a match's whole board games never delay them; the
+    ``--workers-bots`` workers take both, turns first. Default: one of each.
+    """
+    return ([("turn worker", ["worker", "--queues", "turns"])] * max(0, args.workers_turns)
+            + [("bot worker", ["worker", "--queues", "turns,boards"])] * max(0, args.workers_bots))
+
+
 def cmd_serve(args) -> int:
-    """Run the HTTP API under gunicorn, one bot worker and, without REDIS_URL, an embedded Redis."""
+    """Run the HTTP API under gunicorn, the bot workers and, without REDIS_URL, an embedded Redis."""
     from service.redis_process import RedisGaveUp, RedisSupervisor, describe_exit, die_with_parent
 
     settings = Settings.from_env()
@@ -176,11 +187,10 @@ def cmd_serve(args) -> int:
     names: dict[int, str] = {}
     try:
         # each child gets SIGTERM if ginbox serve dies (even by kill -9), as on a normal stop
-        if args.workers_bots > 0:
-            for _ in range(args.workers_bots):
-                children.append(subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env,
-                                                 preexec_fn=die_with_parent()))
-                names[children[-1].pid] = "bot worker"
+        for name, worker_argv in serve_workers(args):
+            children.append(subprocess.Popen([sys.executable, "-m", "service.cli", *worker_argv], env=env,
+                                             preexec_fn=die_with_parent()))
+            names[children[-1].pid] = name
         gunicorn = [
             sys.executable, "-m", "gunicorn",
             "--bind", f"{args.host}:{args.port}",
@@ -235,14 +245,19 @@ def cmd_serve(args) -> int:
 
 
 def cmd_worker(args) -> int:
-    """Run an RQ worker that plays bot turns (and sweeps stalled games)."""
-    from workers.runner import run_worker
+    """Run an RQ worker that plays bot turns and board games (and sweeps stalled games)."""
+    from workers.runner import parse_queues, run_worker
 
+    try:
+        queues = parse_queues(args.queues)
+    except ValueError as err:
+        print(f"ginbox worker: {err}", file=sys.stderr)
+        return 2
     settings = Settings.from_env()
     if not settings.redis_url:
         print("ginbox worker: REDIS_URL is not set", file=sys.stderr)
         return 2
-    return run_worker(settings, burst=args.burst)
+    return run_worker(settings, burst=args.burst, queues=queues)
 
 
 def cmd_audit(args) -> int:
@@ -296,11 +311,17 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--threads", type=int, default=int(os.environ.get("GINBOX_THREADS", "16")),
                        help="threads per API process, gthread only (default: $GINBOX_THREADS, else 16)")
     serve.add_argument("--workers-bots", type=int, default=int(os.environ.get("GINBOX_BOT_WORKERS", "1")),
-                       help="bot worker processes to start beside the API, 0 for none "
-                            "(default: $GINBOX_BOT_WORKERS, else 1)")
+                       help="bot worker processes to start beside the API that take bot turns first, then "
+                            "matches' board games, 0 for none (default: $GINBOX_BOT_WORKERS, else 1)")
+    serve.add_argument("--workers-turns", type=int, default=int(os.environ.get("GINBOX_TURN_WORKERS", "1")),
+                       help="bot worker processes to start beside the API that take bot turns only, so that "
+                            "no match delays them, 0 for none (default: $GINBOX_TURN_WORKERS, else 1)")
     serve.set_defaults(func=cmd_serve)
     worker = sub.add_parser("worker", help=cmd_worker.__doc__)
-    worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
+    worker.add_argument("--burst", action="store_true", help="exit when its queues are empty")
+    worker.add_argument("--queues", default=os.environ.get("GINBOX_WORKER_QUEUES", "turns,boards"),
+                        help="the jobs it takes: turns (bot turns, turn clocks), boards (matches' whole board "
+                             "games) or turns,boards, turns first (default: $GINBOX_WORKER_QUEUES, else turns,boards)")
     worker.set_defaults(func=cmd_worker)
     audit = sub.add_parser("audit", help="check a finished game's export offline (no server needed)",
                            description=cmd_audit.__doc__)

@@ -1,5 +1,5 @@
 """The one place that builds what a process runs on: connections, store, repository, tokens,
-advice log, the bot queue and scheduler, the rate limiter and the service layer, all from ``Settings``.
+advice log, the bot queues (turns, board games) and scheduler, the rate limiter and the service layer, all from ``Settings``.
 
 The API (``service.app.create_app``) and the bot worker (``workers.runner.build_context``)
 both start here; nothing connects to Redis at import time.
@@ -7,11 +7,12 @@ both start here; nothing connects to Redis at import time.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
 from service.arena import PLAYING_WHOLE, ArenaService, enqueue_board_game, plays_whole
-from service.bots import BotScheduler, bot_queue
+from service.bots import BotScheduler, awaiting_key, bot_queue
 from service.config import Settings
 from service.connections import redis_client
 from service.games import GameService
@@ -59,10 +60,15 @@ def scrape_connection(settings: Settings, redis):
 
 
 def make_bot_scheduler(settings: Settings, connection=None) -> BotScheduler:
-    """The scheduler for an API or worker process; ``connection`` defaults to the queue's Redis."""
+    """The scheduler for an API or worker process; ``connection`` defaults to the queue's Redis.
+
+    Turn jobs go to the turn queue (``queue_name``), whole board games to the board queue
+    (``board_queue``): a board game may take minutes, and no bot's turn waits behind it.
+    """
     if connection is None:
         connection = queue_connection(settings)
-    return BotScheduler(bot_queue(connection, settings.queue_name), settings.key_prefix)
+    return BotScheduler(bot_queue(connection, settings.queue_name), settings.key_prefix,
+                        board_queue=bot_queue(connection, settings.board_queue))
 
 
 @dataclass
@@ -77,8 +83,10 @@ class Components:
     tokens: TokenStore
     advice: RedisAdviceLog
     games: GameService
-    #: the bot queue (built for a worker; an API process only has its scheduler's)
+    #: the turn queue (built for a worker; an API process only has its scheduler's)
     queue: Any = None
+    #: the board queue, whole board games of matches (built for a worker)
+    board_queue: Any = None
     #: the request limits shared by every API process (none for a worker)
     limiter: RateLimiter | None = None
     #: the connection /metrics reads the bot queue's gauges through (an API process's)
@@ -87,20 +95,36 @@ class Components:
     arena: ArenaService | None = None
 
 
+#: how often (ms) a job playing a board game whole marks the game's wait as fresh: the sweeper then
+#: never takes a job still playing for a lost one, however long the game
+WHOLE_GAME_MARK_EVERY_MS = 1_000
+
+
 def with_arena(scheduler: Callable[[str, Any], None], arena_of: Callable[[], ArenaService | None],
                key_prefix: str = "ginbox"):
     """The scheduler, then the arena's look at the append (bot accounts to tell, a match to move on).
 
     A board game of built-in policies alone is played whole by one job (service.arena.plays_whole),
-    not a job per turn; the appends of that job schedule nothing.
+    not a job per turn, on the scheduler's board queue; the appends of that job schedule nothing,
+    but mark the game's wait as fresh (at most once a second), so that the sweeper, which measures
+    a stall from the wait's start, leaves a long game in play to its job.
     """
-    queue = getattr(scheduler, "queue", None)
+    board_queue = getattr(scheduler, "board_queue", None)
+    marked: dict[str, int] = {}
 
     def schedule(game_id: str, state) -> None:
         try:
-            if queue is not None and plays_whole(state):
+            if board_queue is not None and plays_whole(state):
                 if PLAYING_WHOLE.get() != game_id:
-                    enqueue_board_game(queue, key_prefix, game_id, state.version)
+                    enqueue_board_game(board_queue, key_prefix, game_id, state.version)
+                else:
+                    now = int(time.time() * 1000)
+                    if now - marked.get(game_id, 0) >= WHOLE_GAME_MARK_EVERY_MS:
+                        if len(marked) > 1000:
+                            marked.clear()
+                        marked[game_id] = now
+                        # XX: a game that left the waiting set meanwhile is not put back
+                        board_queue.connection.zadd(awaiting_key(key_prefix), {game_id: now}, xx=True)
             else:
                 scheduler(game_id, state)
         finally:
@@ -130,10 +154,12 @@ def build(settings: Settings, *, bot_scheduler: Callable[[str, Any], None] | Non
     the next bot turn exactly as the API's do.
     """
     redis = redis_client(settings.redis_url, settings.redis_timeout_s)
-    queue = None
+    queue = board_queue = None
     if worker:
-        queue = bot_queue(queue_connection(settings, worker=True), settings.queue_name)
-        bot_scheduler = bot_scheduler or BotScheduler(queue, settings.key_prefix)
+        connection = queue_connection(settings, worker=True)
+        queue = bot_queue(connection, settings.queue_name)
+        board_queue = bot_queue(connection, settings.board_queue)
+        bot_scheduler = bot_scheduler or BotScheduler(queue, settings.key_prefix, board_queue=board_queue)
     elif bot_scheduler is None:
         bot_scheduler = make_bot_scheduler(settings)
     arena_box: list[ArenaService] = []
@@ -161,7 +187,7 @@ def build(settings: Settings, *, bot_scheduler: Callable[[str, Any], None] | Non
     arena_box.append(arena)
     if worker:
         return Components(settings=settings, redis=redis, store=store, index=index, repository=repository, tokens=tokens,
-                          advice=advice, games=games, queue=queue, arena=arena)
+                          advice=advice, games=games, queue=queue, board_queue=board_queue, arena=arena)
     return Components(settings=settings, redis=redis, store=store, index=index, repository=repository, tokens=tokens,
                       advice=advice, games=games, arena=arena,
                       limiter=RateLimiter(redis, settings.key_prefix, settings.rate_limit_per_minute),

@@ -24,7 +24,8 @@ class Settings:
     rq_redis_url: str | None = None       # RQ_REDIS_URL: the job queue, when it must live elsewhere
     data_dir: str = ".ginbox-data"        # GINBOX_DATA_DIR: the embedded Redis keeps its files here
     key_prefix: str = "ginbox"            # GINBOX_KEY_PREFIX: first part of every Redis key
-    queue_name: str = "ginbox-bots"       # GINBOX_QUEUE
+    queue_name: str = "ginbox-bots"       # GINBOX_QUEUE: bot turns and turn clocks
+    board_queue_name: str | None = None   # GINBOX_BOARD_QUEUE: whole board games of matches; None: <queue>-boards
     snapshot_every: int = 50              # GINBOX_SNAPSHOT_EVERY: events between state snapshots
     max_body_bytes: int = 64 * 1024       # GINBOX_MAX_BODY_BYTES
     rate_limit_per_minute: int = 600      # GINBOX_RATE_LIMIT: requests per minute per token / address
@@ -36,6 +37,12 @@ class Settings:
     cors_origins: str = "*"               # GINBOX_CORS_ORIGINS: origins browsers may call from ('' for none)
     extra: dict = field(default_factory=dict)
 
+    @property
+    def board_queue(self) -> str:
+        """The queue of the jobs that play a match's board game whole: its own, so that a bot's turn
+        in a person's game never waits behind them (GINBOX_BOARD_QUEUE, else ``<GINBOX_QUEUE>-boards``)."""
+        return self.board_queue_name or f"{self.queue_name}-boards"
+
     @classmethod
     def from_env(cls) -> "Settings":
         return cls(
@@ -44,6 +51,7 @@ class Settings:
             data_dir=os.environ.get("GINBOX_DATA_DIR", ".ginbox-data"),
             key_prefix=os.environ.get("GINBOX_KEY_PREFIX", "ginbox"),
             queue_name=os.environ.get("GINBOX_QUEUE", "ginbox-bots"),
+            board_queue_name=os.environ.get("GINBOX_BOARD_QUEUE") or None,
             snapshot_every=_int("GINBOX_SNAPSHOT_EVERY", 50),
             max_body_bytes=_int("GINBOX_MAX_BODY_BYTES", 64 * 1024),
             rate_limit_per_minute=_int("GINBOX_RATE_LIMIT", 600),

@@ -9,8 +9,8 @@ while it runs, the game's own appends schedule nothing (``service.arena.PLAYING_
 
 It is as safe as the turn jobs: it does nothing if the game is no longer at ``version``, each
 move is appended with the version it was decided on, and a worker killed mid-game leaves the
-game in the bot queue's waiting set, from which the sweeper re-enqueues a turn job; that turn's
-append (made outside this job) schedules a new board job from the new version.
+game in the bot queue's waiting set, from which the sweeper enqueues its board job again, on the
+board queue (a job still playing marks the wait fresh as it moves, so it is never taken for lost).
 """
 
 from __future__ import annotations

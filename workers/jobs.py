@@ -30,14 +30,17 @@ DEFAULT_BUDGET_S = 0.2
 
 @dataclass
 class WorkerContext:
-    """What jobs use, built at worker start-up: store, repository, service layer, queue."""
+    """What jobs use, built at worker start-up: store, repository, service layer, queues."""
 
     settings: Any
     store: Any
     repository: Any
     games: Any
+    #: the turn queue (bot turns, turn clocks)
     queue: Any
     stats: dict = field(default_factory=dict)
+    #: the board queue (whole board games of matches); the sweeper enqueues a lost one there again
+    board_queue: Any = None
 
 
 _context: WorkerContext | None = None

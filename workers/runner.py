@@ -34,18 +34,41 @@ def build_context(settings: Settings) -> jobs.WorkerContext:
     """Every connection the jobs use, made once (STYLE.md: connections at start-up only)."""
     built = composition.build(settings, worker=True)
     return jobs.WorkerContext(settings=settings, store=built.store, repository=built.repository, games=built.games,
-                              queue=built.queue)
+                              queue=built.queue, board_queue=built.board_queue)
 
 
-def run_worker(settings: Settings, burst: bool = False) -> int:
-    """Run the bot worker until it is asked to stop (SIGTERM/SIGINT); with ``burst``, until the queue is empty.
+#: what a worker may serve: "turns" (bot turns and turn clocks: GINBOX_QUEUE) and "boards" (whole
+#: board games of matches: GINBOX_BOARD_QUEUE)
+QUEUE_KINDS = ("turns", "boards")
 
+
+def parse_queues(text: str) -> tuple[str, ...]:
+    """``"turns"``, ``"boards"`` or ``"turns,boards"`` as the kinds served, turns first whatever the order given."""
+    kinds = {part.strip() for part in (text or "").split(",") if part.strip()}
+    unknown = kinds - set(QUEUE_KINDS)
+    if not kinds or unknown:
+        raise ValueError(f"queues must be turns, boards or turns,boards (got {text!r})")
+    return tuple(k for k in QUEUE_KINDS if k in kinds)
+
+
+def worker_queues(ctx: jobs.WorkerContext, kinds: tuple[str, ...] = QUEUE_KINDS) -> list:
+    """The RQ queues a worker listens on, the turn queue first: RQ takes a job from the first
+    queue that has one, so a worker serving both starts no board game while a bot's turn waits."""
+    by_kind = {"turns": ctx.queue, "boards": ctx.board_queue}
+    return [by_kind[k] for k in QUEUE_KINDS if k in kinds]
+
+
+def run_worker(settings: Settings, burst: bool = False, queues: tuple[str, ...] = QUEUE_KINDS) -> int:
+    """Run the bot worker until it is asked to stop (SIGTERM/SIGINT); with ``burst``, until its queues are empty.
+
+    ``queues`` are the kinds of job it takes (``QUEUE_KINDS``): by default both, turn jobs first.
     A plain (non-forking) RQ worker runs the jobs in this process, so a bot's answer costs no
     fork and the connections built at start-up are reused. If Redis goes away the RQ loop ends;
     it is started again after a pause instead of leaving the games without a worker.
     """
     configure_logging()
     ctx = build_context(settings)
+    listen = worker_queues(ctx, queues)
     jobs.set_context(ctx)
     sweeper = Sweeper(ctx)
     sweeper.start()
@@ -54,7 +77,7 @@ def run_worker(settings: Settings, burst: bool = False) -> int:
             worker = None
             try:
                 # built inside the try: RQ's constructor talks to Redis, which may still be down
-                worker = BotWorker([ctx.queue], connection=ctx.queue.connection, serializer=JSONSerializer,
+                worker = BotWorker(listen, connection=ctx.queue.connection, serializer=JSONSerializer,
                                    worker_ttl=WORKER_TTL_S)
                 worker.work(burst=burst, logging_level="WARNING")
             except Exception:  # noqa: BLE001

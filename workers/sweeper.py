@@ -3,8 +3,10 @@
 A game waits on a bot from the moment its turn is enqueued (service.bots keeps it in a sorted
 set with that time). If it still waits ``bot_stall_s`` later, its job was lost: the worker that
 ran it was killed, or the queue went with a Redis restart. The sweep then enqueues the turn
-again (the job is safe to run twice: it checks and expects the version). At start-up, and every
-few minutes, the game index is also walked for playing games whose bot never got a job at all.
+again (the job is safe to run twice: it checks and expects the version). A match's board game
+played whole by one job waits the same way; its job is enqueued again on the board queue, where
+it waits behind the other board games only, never in front of a bot's turn. At start-up, and
+every few minutes, the game index is also walked for playing games whose bot never got a job at all.
 
 The same thread also ends games nobody has moved in for ``abandon_after_s``
 (GINBOX_ABANDON_AFTER_S): they are over with no winner, a ``game_abandoned`` event in the log.
@@ -13,8 +15,8 @@ The same thread deals the games whose wait for client seeds (rule option
 ``client_seed_wait_s``) ran out, without the seeds still missing.
 
 The same thread moves due jobs (retries with back-off, turn clocks) from RQ's scheduled-job
-registry to the queue, so no separate scheduler process is needed and a worker killed with -9
-leaves no scheduler lock behind to block the next one.
+registries of both queues (turns, board games) to their queues, so no separate scheduler
+process is needed and a worker killed with -9 leaves no scheduler lock behind to block the next one.
 
 Each duty takes a short Redis lock, so that several workers do not all sweep at once.
 """
@@ -29,6 +31,7 @@ from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 
 from service import bots
+from service.arena import board_job_id, enqueue_board_game, plays_whole
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +65,11 @@ def promote_scheduled(queue) -> int:
     return moved
 
 
+def promote_due(ctx) -> int:
+    """Release the due scheduled jobs of both queues (a retry goes back to the queue it came from); how many."""
+    return promote_scheduled(ctx.queue) + promote_scheduled(_board_queue(ctx))
+
+
 def _job_will_run(queue, job_id: str) -> bool:
     """True only for a job waiting in the queue's list: anything else is lost or finished."""
     try:
@@ -76,8 +84,15 @@ def _job_will_run(queue, job_id: str) -> bool:
     return False
 
 
+def _board_queue(ctx):
+    """The worker's board queue (a context built without one: the settings' board queue, same Redis)."""
+    if getattr(ctx, "board_queue", None) is not None:
+        return ctx.board_queue
+    return bots.bot_queue(ctx.queue.connection, ctx.settings.board_queue)
+
+
 def recover(ctx, game_id: str, now_ms: int | None = None) -> bool:
-    """Enqueue the bot turn of one waiting game again if it still needs one; True if it did."""
+    """Enqueue the bot turn (or whole board game) of one waiting game again if it still needs one; True if it did."""
     conn = ctx.queue.connection
     key = bots.awaiting_key(ctx.settings.key_prefix)
     seen = conn.zscore(key, game_id)
@@ -88,6 +103,17 @@ def recover(ctx, game_id: str, now_ms: int | None = None) -> bool:
     if not bots.bot_to_act(state):
         bots.stop_waiting(conn, ctx.settings.key_prefix, game_id, seen)
         return False
+    if plays_whole(state):
+        # a board game's job waits on the board queue, behind the match's other games: waiting
+        # there long is no stall; a job that is nowhere (its worker died) is enqueued there again
+        board_queue = _board_queue(ctx)
+        job_id = board_job_id(game_id, state.version)
+        conn.zadd(key, {game_id: now_ms or _now_ms()})
+        if _job_will_run(board_queue, job_id):
+            return False
+        log.warning("board game %s waited on its job at version %s: enqueuing it again", game_id, state.version)
+        enqueue_board_game(board_queue, ctx.settings.key_prefix, game_id, state.version, force=True)
+        return True
     job_id = bots.bot_job_id(game_id, state.version)
     conn.zadd(key, {game_id: now_ms or _now_ms()})  # the next stall is measured from now
     if _job_will_run(ctx.queue, job_id):
@@ -219,7 +245,7 @@ class Sweeper(threading.Thread):
         while not self.stopping.is_set():
             try:
                 if _lock(conn, f"{prefix}:{{#bots}}:lock:promote", self.tick_s * 1000 * 0.9):
-                    promote_scheduled(self.ctx.queue)
+                    promote_due(self.ctx)
                 now = time.monotonic()
                 if now - last_sweep >= self.sweep_every_s:
                     last_sweep = now

@@ -97,7 +97,7 @@ def turns_of(store, match_id: str, boards: int) -> int:
 
 def queue_latencies(settings: Settings) -> list[float]:
     conn = queue_connection(settings)
-    queue = bot_queue(conn, settings.queue_name)
+    queue = bot_queue(conn, settings.board_queue)  # the board games' jobs: the match's only jobs
     registry = FinishedJobRegistry(queue=queue)
     ids = registry.get_job_ids()
     out = []

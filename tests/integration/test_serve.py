@@ -47,7 +47,8 @@ def _ready(port: int) -> bool:
 def _launch(data_dir, port, logs: Path | None = None, **extra_env) -> subprocess.Popen:
     """``ginbox serve`` in a session of its own; its stdout and stderr go to ``logs``.out / .err."""
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "PROMETHEUS_MULTIPROC_DIR")}
-    env.update(GINBOX_DATA_DIR=str(data_dir), GINBOX_PROCESSES="1", GINBOX_CONNECTIONS="50", GINBOX_BOT_WORKERS="0")
+    env.update(GINBOX_DATA_DIR=str(data_dir), GINBOX_PROCESSES="1", GINBOX_CONNECTIONS="50", GINBOX_BOT_WORKERS="0",
+               GINBOX_TURN_WORKERS="0")
     env.update(extra_env)
     out = open(f"{logs}.out", "ab") if logs else subprocess.DEVNULL
     err = open(f"{logs}.err", "ab") if logs else subprocess.DEVNULL
@@ -201,7 +202,7 @@ def test_two_servers_share_no_control_socket_in_the_home_directory(tmp_path):
 def test_one_server_per_data_dir_and_none_of_its_children_outlives_a_kill9(tmp_path):
     data = tmp_path / "data"
     port = free_port()
-    first = _start(data, port, tmp_path / "first", GINBOX_BOT_WORKERS="1")
+    first = _start(data, port, tmp_path / "first", GINBOX_BOT_WORKERS="1", GINBOX_TURN_WORKERS="1")
     children: set[int] = set()
     try:
         game_id, _ = _create_game(port)
