@@ -245,9 +245,9 @@ class ArenaService:
             if once or clock() >= deadline:
                 return
             if not entries:
-                if block is not None:
+                if wait is not None:
                     yield ": keep-alive\n\n"
-                block = max(1, int(min(self.keepalive_s, deadline - clock()) * 1000))  # 0 would block for ever
+                wait = max(0.001, min(self.keepalive_s, deadline - clock()))
 
     # -- what every append tells the arena -----------------------------------------------------------
 
