@@ -661,7 +661,7 @@ class GameService:
     def _check_role(state, seat: int, command) -> None:
         """Forbidden for the three-hand advisor's moves: the advisor sits out the hand.
 
-        Advice is the engine's to refuse, with its own code: 409 ``not_advisor`` from a seat that
+        Advice is the engine's to refuse, with its own code: ``not_advisor`` from a seat that
         is not the advisor of the hand in play (the roles move between hands), and in gin-rami,
         which has no advisor.
         """
