@@ -10,6 +10,11 @@ after each human move that hands the turn to the bot measures:
 * log ts: the same first delay measured on the timestamps the store recorded for the two events.
 
     python tests/bench/bench_bot_latency.py --moves 200 --bots basic,expert
+    python tests/bench/bench_bot_latency.py --moves 100 --bots basic --match-boards 200
+
+With ``--match-boards N`` a duplicate match of ``basic`` against ``basic`` (N boards, started again
+whenever it ends) keeps the board queue full while the bots answer, and the workers are the ones
+``ginbox serve`` starts by default (one on the turn queue alone, one on both, turns first).
 
 The expert thinks for the worker's budget per move (workers.jobs.DEFAULT_BUDGET_S).
 
@@ -51,7 +56,7 @@ def show(label: str, xs: list[float]) -> str:
             f"p99 {1000 * pct(xs, 0.99):7.1f} ms   max {1000 * max(xs):7.1f} ms   (n={len(xs)})")
 
 
-def measure(client, store, bot: str, moves: int) -> dict:
+def measure(client, store, bot: str, moves: int, between=lambda: None) -> dict:
     answer, turn, log_ts = [], [], []
     seat_bot = {"bot": bot, "name": f"{bot}-bot"}
     games = 0
@@ -65,6 +70,7 @@ def measure(client, store, bot: str, moves: int) -> dict:
         auth = {"Authorization": f"Bearer {token}"}
         games += 1
         while len(answer) < moves:
+            between()
             view = client.get(f"/games/{game_id}", headers=auth).get_json()
             if view["status"] != "playing":
                 break
@@ -104,13 +110,16 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--moves", type=int, default=200, help="human moves answered by each bot (default 200)")
     ap.add_argument("--bots", default="basic,expert", help="comma-separated bot policies")
+    ap.add_argument("--match-boards", type=int, default=0,
+                    help="keep a policy-only match of this many boards in play meanwhile, with the workers of "
+                         "ginbox serve (default 0: no match, one worker)")
     args = ap.parse_args(argv)
 
     from service.app import create_app
 
     data = tempfile.mkdtemp(prefix="ginbox-latency-")
     redis = RedisServerProcess(Path(data) / "redis").start()
-    worker = None
+    workers: list[subprocess.Popen] = []
     try:
         settings = Settings(redis_url=redis.url, key_prefix="latency", queue_name="latency-bots",
                             rate_limit_per_minute=10**9)
@@ -118,25 +127,49 @@ def main(argv: list[str] | None = None) -> int:
         client = app.test_client()
         store = app.extensions["ginbox"].store
         env = dict(os.environ, REDIS_URL=redis.url, GINBOX_KEY_PREFIX="latency", GINBOX_QUEUE="latency-bots")
-        worker = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], cwd=REPO, env=env,
-                                  stdout=open(Path(data) / "worker.log", "wb"), stderr=subprocess.STDOUT,
-                                  start_new_session=True)
+        if args.match_boards:
+            from service.cli import serve_workers
+
+            # ginbox serve's default: --workers-turns 1 --workers-bots 1
+            commands = [cmd for _, cmd in serve_workers(argparse.Namespace(workers_turns=1, workers_bots=1))]
+        else:
+            commands = [["worker"]]
+        for i, command in enumerate(commands):
+            workers.append(subprocess.Popen([sys.executable, "-m", "service.cli", *command], cwd=REPO, env=env,
+                                            stdout=open(Path(data) / f"worker{i}.log", "wb"),
+                                            stderr=subprocess.STDOUT, start_new_session=True))
         time.sleep(1.0)
-        print(f"one worker process; redis {redis.url}; {args.moves} human moves per bot")
+        matches: list[str] = []
+
+        def keep_a_match_going() -> None:
+            if args.match_boards and (not matches or client.get(f"/matches/{matches[-1]}").get_json()["status"] == "over"):
+                created = client.post("/matches", json={"variant": "gin-rami", "participants": ["basic", "basic"],
+                                                        "boards": args.match_boards, "rated": False})
+                assert created.status_code == 201, created.get_data(as_text=True)
+                matches.append(created.get_json()["match_id"])
+
+        keep_a_match_going()
+        setup = (f"workers: {', '.join(' '.join(c) for c in commands)}"
+                 + (f"; a {args.match_boards}-board basic-vs-basic match in play throughout" if args.match_boards else ""))
+        print(f"{setup}; redis {redis.url}; {args.moves} human moves per bot")
         for bot in args.bots.split(","):
-            got = measure(client, store, bot, args.moves)
+            got = measure(client, store, bot, args.moves, between=keep_a_match_going)
             note = f" (budget {1000 * DEFAULT_BUDGET_S:g} ms/move)" if bot == "expert" else ""
             print(f"\n{bot}{note}: {got['games']} games")
             print(show("answer", got["answer"]))
             print(show("turn", got["turn"]))
             print(show("log ts", got["log_ts"]))
+        if matches:
+            done = sum(client.get(f"/matches/{m}").get_json()["boards_done"] for m in matches)
+            print(f"\nmeanwhile: {len(matches)} match(es), {done} boards played")
     finally:
-        if worker is not None and worker.poll() is None:
-            os.killpg(worker.pid, signal.SIGTERM)
-            try:
-                worker.wait(10)
-            except subprocess.TimeoutExpired:
-                os.killpg(worker.pid, signal.SIGKILL)
+        for worker in workers:
+            if worker.poll() is None:
+                os.killpg(worker.pid, signal.SIGTERM)
+                try:
+                    worker.wait(10)
+                except subprocess.TimeoutExpired:
+                    os.killpg(worker.pid, signal.SIGKILL)
         redis.stop()
     return 0
 
