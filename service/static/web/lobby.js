@@ -197,7 +197,9 @@ function playersCell(summary, view) {
   // newer servers may list players in the summary; otherwise a waiting game's view says who sits where
   const players = summary.players || (view && view.players) || null;
   if (!players) return el("span", { class: "muted", text: "—" });
-  const names = players.map((p, i) => (p ? `${p.name}${p.bot ? ` (${p.bot} bot)` : ""}` : `seat ${i} open`));
+  const privateSeats = summary.private_seats || (view && view.private_seats) || [];
+  const empty = (i) => (privateSeats.includes(i) ? `seat ${i} by invitation` : `seat ${i} open`);
+  const names = players.map((p, i) => (p ? `${p.name}${p.bot ? ` (${p.bot} bot)` : ""}` : empty(i)));
   return el("span", { text: names.join(", ") });
 }
 
