@@ -8,7 +8,7 @@ What is measured:
   command endpoints answer (409 and 412, by their problem ``code``);
 * bot turns and their durations, by kind and outcome, recorded by ``ginbox worker`` through
   :func:`bot_turn` / :func:`observe_bot_turn`;
-* at scrape time, read from Redis: the bot queue's length, the jobs running and scheduled, and
+* at scrape time, read from Redis: each bot queue's length (turns, boards), its jobs running and scheduled, and
   the games waiting on a bot (``ginbox_redis_up`` is 0 when Redis did not answer).
 
 Several processes. Counters live in the process that counts them. Under gunicorn with several
@@ -119,35 +119,43 @@ def _record(response):
 class QueueCollector:
     """Gauges read from Redis when /metrics is scraped: queue length, jobs, games waiting on a bot."""
 
-    def __init__(self, connection, queue_name: str, key_prefix: str):
+    def __init__(self, connection, queue_name: str, key_prefix: str, board_queue_name: str | None = None):
         self.connection = connection
-        self.queue_name = queue_name
+        #: label -> RQ queue name: bot turns (and advice, turn clocks), and a match's whole board games
+        self.queues = {"turns": queue_name, **({"boards": board_queue_name} if board_queue_name else {})}
         self.key_prefix = key_prefix
 
     def collect(self):
         from service.bots import awaiting_key
 
         up = GaugeMetricFamily("ginbox_redis_up", "1 when Redis answered the scrape's queries")
-        queued = GaugeMetricFamily("ginbox_bot_queue_length", "Bot jobs waiting in the queue")
-        started = GaugeMetricFamily("ginbox_bot_jobs_running", "Bot jobs a worker has started and not finished")
-        scheduled = GaugeMetricFamily("ginbox_bot_jobs_scheduled", "Jobs waiting for their time (retries, turn clocks)")
+        # one series per queue (label ``queue``: turns, boards), so a full board queue is told apart
+        # from bot turns waiting
+        queued = GaugeMetricFamily("ginbox_bot_queue_length", "Bot jobs waiting in the queue", labels=["queue"])
+        started = GaugeMetricFamily("ginbox_bot_jobs_running", "Bot jobs a worker has started and not finished",
+                                    labels=["queue"])
+        scheduled = GaugeMetricFamily("ginbox_bot_jobs_scheduled", "Jobs waiting for their time (retries, turn clocks)",
+                                      labels=["queue"])
         waiting = GaugeMetricFamily("ginbox_games_waiting_on_bot", "Games whose next move is a bot's")
         try:
             pipe = self.connection.pipeline(transaction=False)
-            # RQ's key layout: the queue is a list, its registries are sorted sets
-            pipe.llen(f"rq:queue:{self.queue_name}")
-            pipe.zcard(f"rq:wip:{self.queue_name}")
-            pipe.zcard(f"rq:scheduled:{self.queue_name}")
+            for name in self.queues.values():
+                # RQ's key layout: the queue is a list, its registries are sorted sets
+                pipe.llen(f"rq:queue:{name}")
+                pipe.zcard(f"rq:wip:{name}")
+                pipe.zcard(f"rq:scheduled:{name}")
             pipe.zcard(awaiting_key(self.key_prefix))
-            n_queued, n_started, n_scheduled, n_waiting = pipe.execute()
+            *counts, n_waiting = pipe.execute()
         except Exception:  # noqa: BLE001 (a scrape must answer even when Redis does not)
             up.add_metric([], 0)
             yield up
             return
         up.add_metric([], 1)
-        queued.add_metric([], n_queued)
-        started.add_metric([], n_started)
-        scheduled.add_metric([], n_scheduled)
+        for i, label in enumerate(self.queues):
+            n_queued, n_started, n_scheduled = counts[3 * i:3 * i + 3]
+            queued.add_metric([label], n_queued)
+            started.add_metric([label], n_started)
+            scheduled.add_metric([label], n_scheduled)
         waiting.add_metric([], n_waiting)
         yield from (up, queued, started, scheduled, waiting)
 
@@ -182,7 +190,8 @@ def init_metrics(app: Flask) -> None:
     if ext is not None:
         settings = ext.settings
         connection = getattr(ext, "queue_redis", None) or ext.redis
-        scrape_registry.register(QueueCollector(connection, settings.queue_name, settings.key_prefix))
+        scrape_registry.register(QueueCollector(connection, settings.queue_name, settings.key_prefix,
+                                                settings.board_queue))
     app.extensions[METRICS_EXTENSION] = {"scrape_registry": scrape_registry}
     # a scrape must not count against a rate limit (nor fail when Redis, which keeps the
     # counts, is down): service.app's UNLIMITED_ENDPOINTS names it

@@ -111,20 +111,27 @@ def test_a_path_no_route_matches_is_counted_under_one_label(client):
 
 def test_the_queue_length_and_games_waiting_on_a_bot_are_read_from_redis(client, settings, redis_conn):
     queue = Queue(settings.queue_name, connection=redis_conn, serializer=JSONSerializer)
+    boards = Queue(settings.board_queue, connection=redis_conn, serializer=JSONSerializer)
     text = scrape(client)
     assert value(text, "ginbox_redis_up") == 1
-    assert value(text, "ginbox_bot_queue_length") == 0
-    # two jobs nobody runs (no worker listens on this test's queue) and one waiting game
+    assert value(text, "ginbox_bot_queue_length", queue="turns") == 0
+    assert value(text, "ginbox_bot_queue_length", queue="boards") == 0
+    # two turn jobs and one board game nobody runs (no worker listens on this test's queues), and
+    # one waiting game
     queue.enqueue("workers.jobs.play_bot_turn", "g1", 3, job_id=f"{settings.key_prefix}-a")
     queue.enqueue("workers.jobs.play_bot_turn", "g2", 5, job_id=f"{settings.key_prefix}-b")
+    boards.enqueue("workers.arena_jobs.play_board_game", "g3", 1, job_id=f"{settings.key_prefix}-c")
     redis_conn.zadd(awaiting_key(settings.key_prefix), {"g1": 1})
     try:
         text = scrape(client)
-        assert value(text, "ginbox_bot_queue_length") == 2
+        assert value(text, "ginbox_bot_queue_length", queue="turns") == 2
+        assert value(text, "ginbox_bot_queue_length", queue="boards") == 1
         assert value(text, "ginbox_games_waiting_on_bot") == 1
-        assert value(text, "ginbox_bot_jobs_running") == 0
+        assert value(text, "ginbox_bot_jobs_running", queue="turns") == 0
+        assert value(text, "ginbox_bot_jobs_scheduled", queue="boards") == 0
     finally:
         queue.empty()
+        boards.empty()
 
 
 def test_metrics_still_answer_when_redis_is_down_and_say_so(tmp_path, key_prefix):
