@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from service.config import Settings
+from service.config import SettingError, Settings, env_int
 
 #: gunicorn worker classes the API is run and tested under
 WORKER_CLASSES = ("gevent", "gthread")
@@ -257,6 +257,8 @@ def cmd_worker(args) -> int:
     if not settings.redis_url:
         print("ginbox worker: REDIS_URL is not set", file=sys.stderr)
         return 2
+    print(f"ginbox worker: pid {os.getpid()}, taking {' then '.join(queues)} jobs"
+          f"{' until its queues are empty' if args.burst else ''}", flush=True)
     return run_worker(settings, burst=args.burst, queues=queues)
 
 
@@ -292,28 +294,28 @@ def cmd_match(args) -> int:
     return run_match(args)
 
 
-def main(argv: list[str] | None = None) -> int:
+def _run(argv: list[str] | None) -> int:
     parser = argparse.ArgumentParser(prog="ginbox", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help=cmd_serve.__doc__)
     serve.add_argument("--host", default=os.environ.get("GINBOX_HOST", "127.0.0.1"),
                        help="address the API listens on (default: $GINBOX_HOST, else 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=int(os.environ.get("GINBOX_PORT", "8000")),
+    serve.add_argument("--port", type=int, default=env_int("GINBOX_PORT", 8000),
                        help="port the API listens on (default: $GINBOX_PORT, else 8000)")
-    serve.add_argument("--processes", type=int, default=int(os.environ.get("GINBOX_PROCESSES", "2")),
+    serve.add_argument("--processes", type=int, default=env_int("GINBOX_PROCESSES", 2),
                        help="gunicorn processes of the API (default: $GINBOX_PROCESSES, else 2)")
     serve.add_argument("--worker-class", choices=WORKER_CLASSES,
                        default=os.environ.get("GINBOX_WORKER_CLASS", "gevent"),
                        help="gunicorn worker class of the API (default: $GINBOX_WORKER_CLASS, else gevent)")
-    serve.add_argument("--connections", type=int, default=int(os.environ.get("GINBOX_CONNECTIONS", "1000")),
+    serve.add_argument("--connections", type=int, default=env_int("GINBOX_CONNECTIONS", 1000),
                        help="simultaneous connections per API process, gevent only "
                             "(default: $GINBOX_CONNECTIONS, else 1000)")
-    serve.add_argument("--threads", type=int, default=int(os.environ.get("GINBOX_THREADS", "16")),
+    serve.add_argument("--threads", type=int, default=env_int("GINBOX_THREADS", 16),
                        help="threads per API process, gthread only (default: $GINBOX_THREADS, else 16)")
-    serve.add_argument("--workers-bots", type=int, default=int(os.environ.get("GINBOX_BOT_WORKERS", "1")),
+    serve.add_argument("--workers-bots", type=int, default=env_int("GINBOX_BOT_WORKERS", 1),
                        help="bot worker processes to start beside the API that take bot turns first, then "
                             "matches' board games, 0 for none (default: $GINBOX_BOT_WORKERS, else 1)")
-    serve.add_argument("--workers-turns", type=int, default=int(os.environ.get("GINBOX_TURN_WORKERS", "1")),
+    serve.add_argument("--workers-turns", type=int, default=env_int("GINBOX_TURN_WORKERS", 1),
                        help="bot worker processes to start beside the API that take bot turns only, so that "
                             "no match delays them, 0 for none (default: $GINBOX_TURN_WORKERS, else 1)")
     serve.set_defaults(func=cmd_serve)
@@ -337,7 +339,19 @@ def main(argv: list[str] | None = None) -> int:
     match.add_argument("--local", action="store_true", help="play here, without server or Redis (policies only)")
     match.set_defaults(func=cmd_match)
     args = parser.parse_args(argv)
+    if args.command == "serve" and args.worker_class not in WORKER_CLASSES:
+        # argparse checks the choices of a value given on the command line, not of a default
+        raise SettingError(f"GINBOX_WORKER_CLASS={args.worker_class!r} is not one of {', '.join(WORKER_CLASSES)}")
     return args.func(args)
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        return _run(argv)
+    except SettingError as err:
+        # a setting the environment got wrong: one line that names it, no traceback
+        print(f"ginbox: {err}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

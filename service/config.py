@@ -6,14 +6,30 @@ import os
 from dataclasses import dataclass, field
 
 
-def _int(name: str, default: int) -> int:
-    raw = os.environ.get(name)
-    return int(raw) if raw not in (None, "") else default
+class SettingError(ValueError):
+    """A setting in the environment that cannot be read; its text names the variable and its value."""
 
 
-def _float(name: str, default: float) -> float:
+def env_int(name: str, default: int) -> int:
+    """The whole number in environment variable ``name`` (unset or empty: ``default``)."""
     raw = os.environ.get(name)
-    return float(raw) if raw not in (None, "") else default
+    if raw in (None, ""):
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise SettingError(f"{name}={raw!r} is not a whole number") from None
+
+
+def env_float(name: str, default: float) -> float:
+    """The number in environment variable ``name`` (unset or empty: ``default``)."""
+    raw = os.environ.get(name)
+    if raw in (None, ""):
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise SettingError(f"{name}={raw!r} is not a number") from None
 
 
 @dataclass
@@ -52,13 +68,13 @@ class Settings:
             key_prefix=os.environ.get("GINBOX_KEY_PREFIX", "ginbox"),
             queue_name=os.environ.get("GINBOX_QUEUE", "ginbox-bots"),
             board_queue_name=os.environ.get("GINBOX_BOARD_QUEUE") or None,
-            snapshot_every=_int("GINBOX_SNAPSHOT_EVERY", 50),
-            max_body_bytes=_int("GINBOX_MAX_BODY_BYTES", 64 * 1024),
-            rate_limit_per_minute=_int("GINBOX_RATE_LIMIT", 600),
-            redis_timeout_s=_float("GINBOX_REDIS_TIMEOUT", 2.0),
-            bot_stall_s=_float("GINBOX_BOT_STALL_S", 30.0),
-            bot_budget_ms=_int("GINBOX_BOT_BUDGET_MS", 200),
-            abandon_after_s=_float("GINBOX_ABANDON_AFTER_S", 7 * 24 * 3600.0),
-            proxy_hops=_int("GINBOX_PROXY_HOPS", 0),
+            snapshot_every=env_int("GINBOX_SNAPSHOT_EVERY", 50),
+            max_body_bytes=env_int("GINBOX_MAX_BODY_BYTES", 64 * 1024),
+            rate_limit_per_minute=env_int("GINBOX_RATE_LIMIT", 600),
+            redis_timeout_s=env_float("GINBOX_REDIS_TIMEOUT", 2.0),
+            bot_stall_s=env_float("GINBOX_BOT_STALL_S", 30.0),
+            bot_budget_ms=env_int("GINBOX_BOT_BUDGET_MS", 200),
+            abandon_after_s=env_float("GINBOX_ABANDON_AFTER_S", 7 * 24 * 3600.0),
+            proxy_hops=env_int("GINBOX_PROXY_HOPS", 0),
             cors_origins=os.environ.get("GINBOX_CORS_ORIGINS", "*"),
         )
