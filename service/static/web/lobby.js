@@ -4,7 +4,7 @@ import {
   forgetChallenge, forgetGame, inviteLink, myChallenges, myGames, saveChallenge, saveInvites, saveSeat, seatsOf,
   updateChallenge,
 } from "./seats.js";
-import { el } from "./ui.js";
+import { el, problemText } from "./ui.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
 const form = $("#create-form");
@@ -16,7 +16,11 @@ const SEAT_KINDS = [
 ];
 /** Seconds the first deal waits for the client seeds of the seats this browser takes (then deals without them). */
 const CLIENT_SEED_WAIT_S = 30;
+/** The cursor of the games table's next page (null on the last), and the filter its pages were listed with. */
 let nextCursor = null;
+let listedWith = {};
+/** How many listings of the games were started: only the latest one's answer is shown. */
+let listing = 0;
 
 function variant() {
   return form.elements.variant.value;
@@ -77,11 +81,7 @@ function decks() {
 }
 
 function describeError(err) {
-  if (err instanceof api.ApiError) {
-    const fields = err.problem.errors ? ` (${JSON.stringify(err.problem.errors)})` : "";
-    return `${err.message} [${err.code}]${fields}`;
-  }
-  return String(err.message || err);
+  return err instanceof api.ApiError ? problemText(err) : String(err.message || err);
 }
 
 async function onCreate(event) {
@@ -115,7 +115,7 @@ async function onCreate(event) {
     saveInvites(data.game_id, body.variant, invites);
     showInvitations(data.game_id, invites, table);
   } catch (err) {
-    out.textContent = describeError(err);
+    out.textContent = `The game was not created: ${describeError(err)}`;
   } finally {
     button.disabled = false;
   }
@@ -209,7 +209,8 @@ function statusText(summary) {
   return summary.status === "playing" ? `playing hand ${summary.hand_no}, ${scores}` : `over, ${scores}`;
 }
 
-async function renderGameRow(tbody, summary) {
+/** The games table's row of one game (a waiting game's view is read when its summary names no players). */
+async function gameRow(summary) {
   const id = summary.game_id;
   let view = null;
   if (summary.status === "waiting" && !summary.players) {
@@ -237,30 +238,55 @@ async function renderGameRow(tbody, summary) {
   if (summary.status !== "waiting") actions.append(el("a", { class: "button", href: `/watch/${id}`, text: "Watch" }), " ");
   if (summary.status === "over") actions.append(el("a", { class: "button", href: `/replay/${id}`, text: "Replay" }));
   const updated = new Date(summary.updated).toLocaleString();
-  tbody.append(el("tr", { "data-game": id },
-    el("td", {}, el("code", { text: id })), el("td", { text: summary.variant }),
-    el("td", { text: statusText(summary) }), el("td", {}, playersCell(summary, view)),
-    el("td", { text: updated }), actions));
+  // data-label: on a phone's width each row is a card, each cell led by its column's name
+  actions.setAttribute("data-label", "Actions");
+  return el("tr", { "data-game": id },
+    el("td", { "data-label": "Game" }, el("code", { text: id })), el("td", { "data-label": "Variant", text: summary.variant }),
+    el("td", { "data-label": "Status", text: statusText(summary) }),
+    el("td", { "data-label": "Players" }, playersCell(summary, view)),
+    el("td", { "data-label": "Updated", text: updated }), actions);
 }
 
+/**
+ * The first page of the games the filter asks for, or (append) the next page after the one shown,
+ * by the cursor the last page gave: the filter stays the one that page was listed with. A listing
+ * started later (Refresh) wins over one still under way, whose rows are then dropped.
+ */
 async function loadGames(append = false) {
-  const filter = $("#filter-form");
   const tbody = $("#games-table tbody");
-  if (!append) { tbody.replaceChildren(); nextCursor = null; }
+  const more = $("#more-games");
+  if (append && !nextCursor) return;
+  if (!append) {
+    const filter = $("#filter-form").elements;
+    listedWith = { status: filter.status.value || undefined, variant: filter.variant.value || undefined };
+    nextCursor = null;
+  }
+  listing += 1;
+  const mine = listing;
+  more.disabled = true;
   try {
-    const { data } = await api.listGames({
-      status: filter.elements.status.value || undefined,
-      variant: filter.elements.variant.value || undefined,
-      cursor: append ? nextCursor : undefined,
-    });
-    for (const summary of data.games) await renderGameRow(tbody, summary);
-    if (!data.games.length && !append) {
-      tbody.append(el("tr", {}, el("td", { colspan: "6", class: "muted", text: "No games yet." })));
+    const { data } = await api.listGames({ ...listedWith, cursor: append ? nextCursor : undefined });
+    const rows = await Promise.all(data.games.map(gameRow));
+    if (mine !== listing) return;
+    if (!append) tbody.replaceChildren();
+    for (const note of tbody.querySelectorAll("tr:not([data-game])")) note.remove();
+    // a game is listed once, even should a page repeat one
+    const shown = new Set(Array.from(tbody.querySelectorAll("tr[data-game]"), (tr) => tr.dataset.game));
+    tbody.append(...rows.filter((tr) => !shown.has(tr.dataset.game)));
+    nextCursor = data.next_cursor || null;
+    if (!tbody.children.length) {
+      // a page may hold no game while more follow (a match's games are listed once it is over)
+      tbody.append(el("tr", {}, el("td", { colspan: "6", class: "muted",
+        text: nextCursor ? "None on this page: more games follow." : "No games yet." })));
     }
-    nextCursor = data.next_cursor;
-    $("#more-games").hidden = !nextCursor;
   } catch (err) {
+    if (mine !== listing) return;
     $("#lobby-message").textContent = `Could not list games: ${describeError(err)}`;
+  } finally {
+    if (mine === listing) {
+      more.hidden = !nextCursor;
+      more.disabled = !nextCursor;
+    }
   }
 }
 

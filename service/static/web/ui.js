@@ -14,6 +14,34 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+/**
+ * A refusal as sentences for people: the problem's detail and code, then each field's messages as
+ * "boards: must be …" (a nested field's path joined with dots, "decks.0: …"), never the raw JSON.
+ */
+export function problemText(err) {
+  if (!err || !err.problem) return String((err && err.message) || err);
+  const fields = [];
+  const walk = (path, value) => {
+    if (Array.isArray(value)) {
+      for (const item of value) walk(path, item);
+    } else if (value && typeof value === "object") {
+      for (const [key, inner] of Object.entries(value)) walk(key === "_schema" ? path : [...path, key], inner);
+    } else if (value !== null && value !== undefined && String(value).trim()) {
+      let text = String(value).trim();
+      if (!/[.!?]$/.test(text)) text += ".";
+      if (!path.length) { fields.push(text); return; }
+      // "Must be …" reads on after "boards:" as "must be …"; "JSON …" keeps its capitals
+      if (/^[A-Z][a-z]/.test(text)) text = text[0].toLowerCase() + text.slice(1);
+      fields.push(`${path.join(".")}: ${text}`);
+    }
+  };
+  walk([], err.problem.errors);
+  const code = err.code ? ` [${err.code}]` : "";
+  if (!fields.length) return `${err.message}${code}`;
+  // the detail, its code, a full stop, then a sentence per field
+  return `${String(err.message).replace(/[\s.:]+$/, "")}${code}. ${fields.join(" ")}`;
+}
+
 export function playerName(view, seat) {
   const p = view.players && view.players[seat];
   if (!p) return `seat ${seat}`;
