@@ -182,6 +182,7 @@ def build(settings: Settings, *, bot_scheduler: Callable[[str, Any], None] | Non
         # the games of a match in play read only for their seats; a worker reads for no outside
         # caller (its sweeper lists every game in play, a match's too), so it seals nothing
         sealed=None if worker else (lambda game_id: arena_box[0].sealed(game_id)),
+        sealed_among=None if worker else (lambda game_ids, memo: arena_box[0].sealed_among(game_ids, memo)),
     )
     arena = build_arena(settings, redis, games)
     arena_box.append(arena)

@@ -38,7 +38,7 @@ from service.rules import audit, commands, events as ev, fairness, game, views
 from service.rules.errors import RulesError
 from service.store import advice as advice_log
 from service.store.advice import AdviceLog, InMemoryAdviceLog
-from service.store.base import GameIndex, canonical_json, scoped_idempotency_key
+from service.store.base import MAX_LIST_LIMIT, GameIndex, canonical_json, scoped_idempotency_key
 from service.store.errors import ConcurrencyError, IdempotencyConflict, UnknownGame
 from service.store.tokens import TokenStore, hash_token, issue_token
 
@@ -48,6 +48,11 @@ BotScheduler = Callable[[str, Any], None]
 CLAIM_ATTEMPTS = 5
 #: the fields of a game a listing shows
 LISTED_FIELDS = ("game_id", "variant", "status", "created", "updated", "version")
+#: the most entries of the index one listing reads: past those, a page that has not found ``limit``
+#: games the caller may see (the rest were games of matches in play) is cut short there
+LIST_SCAN_MAX = 1000
+#: the entries of the index one read asks for while a page fills
+LIST_BATCH = 200
 
 
 def new_game_id() -> str:
@@ -127,7 +132,9 @@ class GameService:
                  advice: AdviceLog | None = None, keepalive_s: float = 5.0, stream_max_s: float = 300.0,
                  advice_poll_s: float = 1.0, id_factory: Callable[[], str] = new_game_id,
                  account_seats: Callable[[str, dict[int, str]], None] | None = None,
-                 sealed: Callable[[str], bool] | None = None):
+                 sealed: Callable[[str], bool] | None = None,
+                 sealed_among: Callable[[list[str], dict], set[str]] | None = None,
+                 list_scan_max: int = LIST_SCAN_MAX):
         self.store = store
         # the games newest first: a projection the store keeps as it appends
         self.index = index if index is not None else store.index
@@ -147,6 +154,11 @@ class GameService:
         #: whether a game reads only for its seats (the arena: a game of a match still in play);
         #: by default no game is sealed
         self.sealed = sealed or (lambda game_id: False)
+        #: the sealed games among many (the listing's check of a batch, with a memo the listing keeps
+        #: for its batches): by default ``sealed`` of each
+        self.sealed_among = sealed_among or (lambda game_ids, memo: {g for g in game_ids if self.sealed(g)})
+        #: the most index entries one listing reads (LIST_SCAN_MAX)
+        self.list_scan_max = list_scan_max
 
     # -- helpers -------------------------------------------------------------------------------
 
@@ -187,23 +199,52 @@ class GameService:
     def list_games(self, status: str | None, variant: str | None, cursor, limit: int) -> tuple[list[dict], Any]:
         """Games newest first, filtered by status and variant: (a page of summaries, the next cursor).
 
-        One read of the index: each summary carries the players, scores and whose move it is as the
-        game's latest append recorded them (``views.summary_of``). A game whose appends predate
-        those summaries (or their ``private_seats``) is read from its log, here.
+        The games of a match in play (``sealed``) are left out *before* the page is cut: the index
+        is read from the cursor in batches until the page holds ``limit`` games the caller may
+        see, or the index ends, or ``list_scan_max`` entries were read. In that last case the page
+        is cut short, and its next cursor points past the last entry read; otherwise it points
+        just past the page's last game. Either way a walk of the cursors lists every game it may
+        see once, none twice, and one request reads a bounded part of the index.
+
+        Why a bounded scan, and not an index that keeps sealed games out: the index is a projection
+        of the games' logs, written by their appends; whether a game is sealed is its match's state,
+        kept by the arena, and it ends with the match's log, with no append to the games. An index
+        without them would need the match's end to move every game of it (2,000 for 1,000
+        boards) into the index's sets, on one server and on a cluster, with a repair of its own
+        for a process that dies in between; the scan costs a few pipelined reads per batch.
+
+        Each summary carries the players, scores and whose move it is as the game's latest
+        append recorded them (``views.summary_of``). A game whose appends predate those summaries
+        (or their ``private_seats``) is read from its log, here.
         """
-        games, next_cursor = self.index.list_games(status, variant, cursor, limit)
-        listed = []
-        for entry in games:
-            if self.sealed(entry["game_id"]):
-                continue  # a board of a match in play: listed once the match is over
-            summary = entry.get("summary")
-            if summary is None or "private_seats" not in summary:  # recorded before it said which seats are private
-                try:
-                    summary = views.summary_of(self.repository.load_state(entry["game_id"], upto=entry["version"]))
-                except UnknownGame:
-                    continue  # the index names a game whose log is gone: nothing to list
-            listed.append({**{k: entry[k] for k in LISTED_FIELDS}, **summary})
-        return listed, next_cursor
+        listed: list[dict] = []
+        position, scanned, memo = cursor, 0, {}
+        while True:
+            batch = max(1, min(max(limit - len(listed), LIST_BATCH), self.list_scan_max - scanned, MAX_LIST_LIMIT))
+            games, after = self.index.list_games(status, variant, position, batch)
+            scanned += batch
+            hidden = self.sealed_among([e["game_id"] for e in games], memo) if games else set()
+            for i, entry in enumerate(games):
+                if entry["game_id"] in hidden:
+                    continue  # a board of a match in play: listed once the match is over
+                summary = entry.get("summary")
+                if summary is None or "private_seats" not in summary:  # recorded before it said which seats are private
+                    try:
+                        summary = views.summary_of(self.repository.load_state(entry["game_id"], upto=entry["version"]))
+                    except UnknownGame:
+                        continue  # the index names a game whose log is gone: nothing to list
+                listed.append({**{k: entry[k] for k in LISTED_FIELDS}, **summary})
+                if len(listed) == limit:
+                    # the page is full: the next starts just past this game, or past the sealed
+                    # games read after it (those were left out of this walk already)
+                    if any(e["game_id"] not in hidden for e in games[i + 1:]):
+                        return listed, self.index.cursor_after(entry)
+                    return listed, after
+            if after is None:
+                return listed, None
+            position = after
+            if scanned >= self.list_scan_max:
+                return listed, position  # the bound: a short page, and the walk goes on from here
 
     def render(self, game_id: str, state, seat: int | None) -> dict:
         """The view of ``state`` for ``seat`` (None: a spectator), with the game id and the advice it may see."""

@@ -135,6 +135,13 @@ class RedisArenaStore:
         raw = self.redis.hget(self._k("game-of"), game_id)
         return None if raw is None else json.loads(raw)
 
+    def games_of(self, game_ids: list[str]) -> dict[str, dict]:
+        """``game_of`` of many games in one read: the marked ones only."""
+        if not game_ids:
+            return {}
+        rows = self.redis.hmget(self._k("game-of"), game_ids)
+        return {gid: json.loads(raw) for gid, raw in zip(game_ids, rows) if raw is not None}
+
     def mark_finished(self, match_id: str, index: int, points: list[int]) -> None:
         """Record that the match's game ``index`` is over with these points (what advance records)."""
         self.redis.hset(self._k("match", "{" + match_id + "}", "finished"), str(index), json.dumps(points))
@@ -150,6 +157,16 @@ class RedisArenaStore:
     def match_over(self, match_id: str) -> bool:
         """Whether the match was recorded as over (one that ended before the record existed is not)."""
         return bool(self.redis.sismember(self._k("matches-over"), match_id))
+
+    def matches_over(self, match_ids: list[str]) -> set[str]:
+        """The matches of ``match_ids`` recorded as over (``match_over`` of many, in one read)."""
+        if not match_ids:
+            return set()
+        pipe = self.redis.pipeline(transaction=False)
+        for match_id in match_ids:
+            pipe.sismember(self._k("matches-over"), match_id)
+        flags = pipe.execute()
+        return {m for m, flag in zip(match_ids, flags) if flag}
 
     def save_match_seed(self, match_id: str, seed: bytes, ts_ms: int,
                         seat_tokens: dict[int, str] | None = None) -> bytes:

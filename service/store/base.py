@@ -289,6 +289,12 @@ class GameIndex(ABC):
         "summary"}``; ``summary`` is the latest the appends gave (None if none did).
         """
 
+    @staticmethod
+    def cursor_after(entry: dict) -> str:
+        """The cursor of the position just after a summary ``list_games`` gave (its created and
+        game id are its place in the index): a reader that keeps only part of a page resumes there."""
+        return encode_cursor(index_member(entry["created"], entry["game_id"]))
+
 
 class SnapshotStore(ABC):
     """States of a game saved at some versions, to shorten replays (the log alone is the truth).
