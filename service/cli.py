@@ -329,7 +329,10 @@ def _run(argv: list[str] | None) -> int:
                            description=cmd_audit.__doc__)
     audit.add_argument("file", help="the game's export, NDJSON as GET /games/{id}/export gives it ('-': stdin)")
     audit.set_defaults(func=cmd_audit)
-    match = sub.add_parser("match", help=cmd_match.__doc__, description=cmd_match.__doc__)
+    match = sub.add_parser("match", help=cmd_match.__doc__, description=cmd_match.__doc__,
+                           epilog="exit codes: 0 the match is over; 1 the server could not be reached or refused "
+                                  "the match; 2 wrong arguments (here or in the server's 400/422); 130 "
+                                  "interrupted. A match the command stops following goes on at the server.")
     match.add_argument("--variant", default="gin-rami", choices=["gin-rami", "three-hand"])
     match.add_argument("--participants", required=True,
                        help="comma-separated built-in policies or bot accounts, e.g. basic,expert")

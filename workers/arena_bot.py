@@ -12,7 +12,10 @@ move :func:`workers.outside_bot.choose` picks (the same play as the one-game out
 ``If-Match``, so a stale turn is refused (412) and simply dropped. With ``--accept-challenges``
 it accepts every challenge it is sent. Waits, refusals and exit codes as in workers.outside_bot,
 the stream's included (a 429 or 503 on it is waited out as its ``Retry-After`` asks); 0 once
-``--exit-after-matches`` matches it was in are over. Its messages on stderr begin ``arena_bot:``.
+``--exit-after-matches`` matches it was in are over; 2 for wrong arguments, a server URL without
+http(s):// and a host among them (or one the server answers 404 ``not_found``, a path it does not
+have). Its messages on stderr begin ``arena_bot:``; one says when the stream is connected, and
+again when it is connected after trouble.
 """
 
 from __future__ import annotations
@@ -29,7 +32,8 @@ import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
 from workers import outside_bot
-from workers.outside_bot import EXIT_GAVE_UP, EXIT_OVER, EXIT_REFUSED, Api, Stop, choose, problem_text, retry_delay
+from workers.outside_bot import (EXIT_GAVE_UP, EXIT_OVER, EXIT_REFUSED, EXIT_USAGE, Api, Stop, choose, problem_text,
+                                 refusal, retry_delay, url_problem)
 
 #: the name its messages on stderr begin with
 PROG = "arena_bot"
@@ -68,6 +72,7 @@ class ArenaBot:
         self.turns_played = 0
         self.errors: list[str] = []
         self.connections = 0                # attempts to open the stream
+        self.connected = False              # whether the stream was ever open (its first opening is reported)
         self.stream_waits: list[float] = []  # the seconds waited before each attempt after a failed one
         self._lock = threading.Lock()
         self._busy: set[str] = set()
@@ -91,6 +96,11 @@ class ArenaBot:
             self.connections += 1
             try:
                 with urllib.request.urlopen(req, timeout=30) as resp:
+                    if not self.connected:
+                        log(f"stream: connected to {self.base}/bots/me/stream")
+                    elif failures:
+                        log(f"stream: connected again after {failures} failed attempt{'s' if failures > 1 else ''}")
+                    self.connected = True
                     failures = 0
                     kind, data, entry_id = None, [], None
                     for raw in resp:
@@ -109,6 +119,8 @@ class ArenaBot:
                             return
             except urllib.error.HTTPError as err:
                 doc = _problem(err)
+                if err.code == 404:
+                    raise refusal(err.code, doc, self.base) from None
                 if err.code != 429 and err.code < 500:
                     raise Stop(EXIT_REFUSED, f"stopped: the stream answered {problem_text(err.code, doc)}") from None
                 failures += 1
@@ -223,6 +235,9 @@ def parse_args(argv=None, environ=None) -> argparse.Namespace:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    if (problem := url_problem(args.base)) is not None:
+        log(problem)
+        return EXIT_USAGE
     bot = ArenaBot(args.base, args.token, threads=args.threads, accept_challenges=args.accept_challenges,
                    deadline_s=args.deadline, max_wait_s=args.max_wait)
     try:

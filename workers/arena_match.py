@@ -1,7 +1,9 @@
 """``ginbox match``: a duplicate match run on the configured server, or in this process (``--local``).
 
-Against a server it sends ``POST /matches`` and follows ``GET /matches/{id}`` with a progress bar
-until the match is over. With ``--local`` it needs neither server nor Redis: the same boards
+Against a server it sends ``POST /matches``, prints the match's id and page as soon as it has
+them, and follows ``GET /matches/{id}`` with a progress bar until the match is over; a 429 or 503
+is waited out as its ``Retry-After`` asks, a silent server for a while. The match is the server's:
+when the command stops following it (Ctrl-C, a server gone), it says where to follow it. With ``--local`` it needs neither server nor Redis: the same boards
 (service.rules.duplicate: a seed per board, the same seating, the same scoring) are played here,
 one game after another, by the built-in policies alone, each move chosen as a worker would
 (the policy's own view and events, its random generator seeded by game, version and seat).
@@ -10,6 +12,7 @@ Both print the same table: per participant the total, the mean per board and its
 
 from __future__ import annotations
 
+import http.client
 import json
 import random
 import secrets
@@ -24,7 +27,10 @@ from service.rules import game as G
 from service.rules import views
 from service.rules.names import BOT_POLICY_NAMES
 
+from service.rules.errors import RulesError
+
 from workers.arena import Table
+from workers.outside_bot import RETRY_STATUSES, problem_text, retry_delay, url_problem
 from workers.policies import make_policy
 
 #: seconds between two looks at a match on the server
@@ -43,6 +49,15 @@ def play_game(game_id: str, spec: G.GameSpec, policies: list) -> G.GameState:
         rng = random.Random(f"{game_id}:{table.state.version}:{seat}")
         table.play(seat, policies[seat].choose(view, rng, table.seen[seat]))
     return table.state
+
+
+def check_local(variant: str, participants: list[str], boards: int) -> None:
+    """ValueError or RulesError when run_local would refuse these arguments (before anything is played)."""
+    unknown = [p for p in participants if p not in BOT_POLICY_NAMES]
+    if unknown:
+        raise ValueError(f"--local plays built-in policies only ({', '.join(BOT_POLICY_NAMES)}), not {unknown}")
+    named = [{"name": f"{p}-{i}", "kind": "policy", "policy": p, "rating_name": p} for i, p in enumerate(participants)]
+    D.create(variant, {}, named, boards, None, bytes(32), window=1)
 
 
 def run_local(variant: str, participants: list[str], boards: int, options: dict | None = None,
@@ -78,32 +93,124 @@ def run_local(variant: str, participants: list[str], boards: int, options: dict 
 
 # -- against a server ------------------------------------------------------------------------------
 
+#: seconds without any answer from the server (refused or dropped connections) before giving up on it
+GIVE_UP_S = 15.0
+#: the longest single wait when the server asks for time (429, 503)
+MAX_WAIT_S = 30.0
+#: exit codes: the match is over; the server refused the match or could not be reached; wrong
+#: arguments (here or in the server's 400/422); stopped following (Ctrl-C) while the match goes on
+EXIT_OVER, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
-def _call(url: str, method: str = "GET", body: dict | None = None) -> dict:
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=30) as resp:
-            return json.loads(resp.read())
-    except urllib.error.HTTPError as err:
+
+class MatchError(Exception):
+    """``ginbox match`` cannot go on: the process prints the message and exits with ``code``."""
+
+    def __init__(self, code: int, message: str):
+        super().__init__(message)
+        self.code = code
+
+
+def problem_line(status: int, doc) -> str:
+    """'400 invalid_body: the request body does not match its schema (boards: ...)': a problem's
+    status, code and detail, and its field ``errors`` when it has them."""
+    text = problem_text(status, doc)
+    errors = doc.get("errors") if isinstance(doc, dict) else None
+    if isinstance(errors, dict) and errors:
+        fields = "; ".join(f"{field}: {' '.join(map(str, msgs)) if isinstance(msgs, list) else msgs}"
+                           for field, msgs in errors.items())
+        text += f" ({fields})"
+    return text
+
+
+class Remote:
+    """The two calls of ``ginbox match`` with the waits a shared server asks for: a 429 or 503 is
+    waited out as its ``Retry-After`` asks (workers.outside_bot.retry_delay), as is a server that
+    does not answer, for at most ``give_up_s`` seconds in a row."""
+
+    def __init__(self, base: str, report: Callable[[str], None], max_wait_s: float = MAX_WAIT_S,
+                 give_up_s: float = GIVE_UP_S):
+        self.base = base.rstrip("/")
+        self.report = report
+        self.max_wait_s = max_wait_s
+        self.give_up_s = give_up_s
+
+    def _once(self, method: str, path: str, data: bytes | None):
+        """(status, Retry-After or None, parsed body); status None and the reason when no answer came."""
+        req = urllib.request.Request(self.base + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
         try:
-            doc = json.loads(err.read())
-        except ValueError:
-            doc = {}
-        raise SystemExit(f"ginbox match: {method} {url}: {err.code} {doc.get('code', '')}: {doc.get('detail', '')}")
+            with urllib.request.urlopen(req, timeout=30) as resp:
+                return resp.status, None, json.loads(resp.read())
+        except urllib.error.HTTPError as err:
+            try:
+                raw = err.read()
+                doc = json.loads(raw) if raw else None
+            except (ValueError, OSError, http.client.HTTPException):
+                doc = None
+            return err.code, err.headers.get("Retry-After"), doc
+        except (urllib.error.URLError, OSError, http.client.HTTPException) as err:
+            return None, None, getattr(err, "reason", err)
+
+    def call(self, method: str, path: str, body: dict | None = None, *, safe_to_repeat: bool = True):
+        """(status, body) of the first answer not worth waiting for. A request that may have been
+        taken (no answer after it was sent) is sent again only when ``safe_to_repeat``."""
+        data = None if body is None else json.dumps(body).encode()
+        failures, silent_since = 0, None
+        while True:
+            status, retry_after, doc = self._once(method, path, data)
+            if status is not None and (status not in RETRY_STATUSES
+                                       or not safe_to_repeat and status not in (429, 503)):
+                return status, doc
+            failures += 1
+            if status is None:
+                refused = isinstance(doc, ConnectionRefusedError)
+                if not (safe_to_repeat or refused):
+                    raise MatchError(EXIT_FAILED, f"{method} {path}: no answer ({doc})")
+                silent_since = silent_since or time.monotonic()
+                if time.monotonic() - silent_since >= self.give_up_s:
+                    raise MatchError(EXIT_FAILED, f"{method} {path}: no answer from {self.base} "
+                                                  f"for {self.give_up_s:g} s ({doc})")
+                what = f"no answer ({doc})"
+            else:
+                silent_since = None
+                what = problem_text(status, doc) + (f" (Retry-After: {retry_after})" if retry_after else "")
+            delay = retry_delay(retry_after if status is not None else None, failures, self.max_wait_s)
+            self.report(f"{method} {path}: {what}; waiting {delay:.1f} s")
+            time.sleep(delay)
 
 
-def run_remote(base: str, body: dict, progress: Callable[[dict], None] | None = None) -> dict:
-    """Start the match on the server and follow it to its end; its final view."""
-    base = base.rstrip("/")
-    match = _call(f"{base}/matches", "POST", body)
+def run_remote(base: str, body: dict, progress: Callable[[dict], None] | None = None,
+               started: Callable[[str], None] | None = None, report: Callable[[str], None] | None = None,
+               give_up_s: float = GIVE_UP_S) -> dict:
+    """Start the match on the server and follow it to its end; its final view. ``started`` is told
+    the match's id as soon as the server gave it; MatchError when it cannot go on."""
+    remote = Remote(base, report or (lambda line: print(f"ginbox match: {line}", file=sys.stderr)),
+                    give_up_s=give_up_s)
+    # a POST is sent again only when the server surely did not take it (429, 503, a refused connection)
+    status, match = remote.call("POST", "/matches", body, safe_to_repeat=False)
+    if status in (400, 422):
+        raise MatchError(EXIT_USAGE, f"the server refused the match: {problem_line(status, match)}")
+    if status != 201:
+        raise MatchError(EXIT_FAILED, f"POST {remote.base}/matches: {problem_line(status, match)}")
+    match_id = match["match_id"]
+    if started is not None:
+        started(match_id)
     while True:
         if progress is not None:
             progress(match)
         if match["status"] == "over":
             return match
         time.sleep(POLL_S)
-        match = _call(f"{base}/matches/{match['match_id']}")
+        status, answer = remote.call("GET", f"/matches/{match_id}")
+        if status != 200:
+            raise MatchError(EXIT_FAILED, f"GET {remote.base}/matches/{match_id}: {problem_line(status, answer)}")
+        match = answer
+
+
+def follow_hint(base: str, match_id: str) -> str:
+    """How to follow a match that goes on at the server without this process."""
+    base = base.rstrip("/")
+    return f"the match goes on at the server: follow it at {base}/match/{match_id} (or GET {base}/matches/{match_id})"
 
 
 # -- the command -----------------------------------------------------------------------------------
@@ -120,29 +227,59 @@ def standings_table(rows: list[dict]) -> str:
 
 
 def main(args) -> int:
-    """Run ``ginbox match`` with parsed arguments; 0 when the match ended."""
+    """Run ``ginbox match`` with parsed arguments; 0 when the match ended, else one line on stderr and
+    EXIT_FAILED, EXIT_USAGE (wrong arguments) or EXIT_INTERRUPTED (Ctrl-C)."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    def fail(code: int, message: str) -> int:
+        print(f"ginbox match: {message}", file=sys.stderr, flush=True)
+        return code
+
     participants = [p.strip() for p in args.participants.split(",") if p.strip()]
+    if not args.local and (problem := url_problem(args.server)) is not None:
+        return fail(EXIT_USAGE, problem)
+    if args.local:
+        try:
+            check_local(args.variant, participants, args.boards)
+        except (ValueError, RulesError) as err:
+            return fail(EXIT_USAGE, str(err))
     columns = (TextColumn("boards"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     started = time.perf_counter()
-    # the bar goes to stderr, the result table to stdout
-    with Progress(*columns, console=Console(stderr=True), transient=not sys.stderr.isatty()) as bar:
-        task = bar.add_task("boards", total=args.boards)
-        if args.local:
-            try:
+    match_id = None
+
+    def note(line: str) -> None:
+        bar.console.print(f"ginbox match: {line}", markup=False, highlight=False, soft_wrap=True)
+
+    def announce(new_id: str) -> None:
+        nonlocal match_id
+        match_id = new_id
+        base = args.server.rstrip("/")
+        note(f"match {new_id} started: {base}/match/{new_id}")
+
+    try:
+        # the bar goes to stderr, the result table to stdout
+        with Progress(*columns, console=Console(stderr=True), transient=not sys.stderr.isatty()) as bar:
+            task = bar.add_task("boards", total=max(args.boards, 0))
+            if args.local:
                 state = run_local(args.variant, participants, args.boards,
                                   progress=lambda s: bar.update(task, completed=len(D.board_scores(s))))
-            except ValueError as err:
-                print(f"ginbox match: {err}", file=sys.stderr)
-                return 2
-            rows, seed, where = D.standings(state), state.seed, "in this process"
-        else:
-            body = {"variant": args.variant, "participants": participants, "boards": args.boards}
-            final = run_remote(args.server, body, progress=lambda m: bar.update(task, completed=m["boards_done"]))
-            rows, seed, where = final["standings"], final["seed"], f"match {final['match_id']} on {args.server}"
+                rows, seed, where = D.standings(state), state.seed, "in this process"
+            else:
+                body = {"variant": args.variant, "participants": participants, "boards": args.boards}
+                final = run_remote(args.server, body, progress=lambda m: bar.update(task, completed=m["boards_done"]),
+                                   started=announce, report=note)
+                rows, seed, where = final["standings"], final["seed"], f"match {final['match_id']} on {args.server}"
+    except KeyboardInterrupt:
+        if match_id is None:
+            return fail(EXIT_INTERRUPTED, "interrupted" + ("" if args.local else "; no match was started"
+                                                            " (or its id never came back)"))
+        return fail(EXIT_INTERRUPTED, f"interrupted; {follow_hint(args.server, match_id)}")
+    except MatchError as err:
+        if match_id is None:
+            return fail(err.code, str(err))
+        return fail(err.code, f"{err}; {follow_hint(args.server, match_id)}")
     elapsed = time.perf_counter() - started
     print(f"{args.variant}, {args.boards} boards, {where}, {elapsed:.1f} s (seed {seed})")
     print(standings_table(rows))
-    return 0
+    return EXIT_OVER

@@ -22,14 +22,16 @@ How it treats the server's answers (every error is ``application/problem+json`` 
   so that clients refused together do not come back together. A refused connection, a timeout
   or another 5xx is waited out the same way. Each wait is reported on stderr.
 - 409 and 412 on a move: the game moved on (or the move came out of turn): look again.
-- 404 (``game_not_found``, ``seat_not_found``): stop, exit code 3.
+- 404 (``game_not_found``, ``seat_not_found``): stop, exit code 3. Any other 404 (``not_found``:
+  no such path) means the server URL is wrong (a path after the address, say): exit code 2.
 - Any other 4xx (``unauthorized``: the token is not a seat of this game, ``invalid_body``...):
   stop, exit code 4. The answer's status, code and detail are printed on stderr.
 
 Exit codes:
 
 - 0: the game is over; the final scores and winner are printed on stdout as JSON.
-- 2: wrong arguments.
+- 2: wrong arguments: the server URL is not an http(s) URL with a host (checked before any
+  request), or the server answers 404 for a path it does not have.
 - 3: no such game (or seat): 404.
 - 4: the server refused the bot for another reason it cannot fix by retrying (a 4xx).
 - 5: gave up: the game was not over before ``--deadline`` seconds (default 3600), whether the
@@ -45,6 +47,7 @@ import random
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 import uuid
 
@@ -68,6 +71,18 @@ def problem_text(status: int, doc) -> str:
     if isinstance(doc, dict) and "code" in doc:
         return f"{status} {doc['code']}: {doc.get('detail') or doc.get('title') or ''}".rstrip(": ")
     return f"{status} (no problem details)"
+
+
+def url_problem(base: str) -> str | None:
+    """Why ``base`` cannot be a server's URL (None when it can): it needs the scheme http or https and a host."""
+    try:
+        parts = urllib.parse.urlsplit(base)
+        parts.port  # noqa: B018 (raises ValueError on a port that is not a number)
+    except ValueError as err:
+        return f"the server URL {base!r} is not a URL ({err})"
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return f"the server URL {base!r} needs http:// or https:// and a host, e.g. http://127.0.0.1:8000"
+    return None
 
 
 def log(message: str, prog: str = "outside_bot") -> None:
@@ -141,13 +156,13 @@ class Api:
     def view(self) -> dict:
         status, doc = self.call("GET", f"/games/{self.game_id}")
         if status != 200:
-            raise refusal(status, doc)
+            raise refusal(status, doc, self.base)
         return doc
 
     def melds(self, cards) -> dict:
         status, doc = self.call("POST", "/analysis/melds", {"cards": cards})
         if status != 200:
-            raise refusal(status, doc)
+            raise refusal(status, doc, self.base)
         return doc
 
     def move(self, version: int, command: dict) -> int:
@@ -156,11 +171,19 @@ class Api:
                                 {"If-Match": f'"{version}"', "Idempotency-Key": uuid.uuid4().hex})
         if status in (200, 409, 412):
             return status
-        raise refusal(status, doc)
+        raise refusal(status, doc, self.base)
 
 
-def refusal(status: int, doc) -> Stop:
-    """The Stop for an answer the bot cannot get past."""
+#: the 404s that say the server is right but the game (or seat) is not
+NOT_FOUND_CODES = {"game_not_found", "seat_not_found"}
+
+
+def refusal(status: int, doc, base: str | None = None) -> Stop:
+    """The Stop for an answer the bot cannot get past; a 404 that is not the game's means a wrong server URL."""
+    if status == 404 and not (isinstance(doc, dict) and doc.get("code") in NOT_FOUND_CODES):
+        where = f" {base}" if base else ""
+        return Stop(EXIT_USAGE, f"stopped: {problem_text(status, doc)}: the server URL{where} looks wrong "
+                                "(give the server's address alone, e.g. http://127.0.0.1:8000)")
     code = EXIT_NOT_FOUND if status == 404 else EXIT_REFUSED
     return Stop(code, f"stopped: {problem_text(status, doc)}")
 
@@ -236,6 +259,9 @@ def main(argv=None) -> int:
     parser.add_argument("--max-wait", type=float, default=30.0,
                         help="the longest single wait when the server asks for time (30)")
     args = parser.parse_args(_positionals_last(sys.argv[1:] if argv is None else list(argv)))
+    if (problem := url_problem(args.base)) is not None:
+        log(problem)
+        return EXIT_USAGE
     try:
         final = play(args.base, args.game_id, args.token, args.poll, args.deadline, args.max_wait)
     except Stop as stop:
