@@ -55,6 +55,8 @@ class Ginbox:
     queue_redis: Any = None
     #: bot accounts, matches, ratings and challenges (service.arena)
     arena: Any = None
+    #: whether a request's token is one the server issued (whom the rate limit counts it against)
+    token_check: Any = None
 
 
 def create_app(settings: Settings | None = None, *,
@@ -86,6 +88,7 @@ def create_app(settings: Settings | None = None, *,
     app.json.sort_keys = False
 
     from service import composition
+    from service.ratelimit import TokenCheck
 
     built = composition.build(settings, bot_scheduler=bot_scheduler)
     app.extensions["ginbox"] = Ginbox(
@@ -97,6 +100,7 @@ def create_app(settings: Settings | None = None, *,
         limiter=built.limiter,
         queue_redis=built.queue_redis,
         arena=built.arena,
+        token_check=TokenCheck(built.games, built.arena),
     )
 
     from service.api import analysis, arena as arena_api, docs, games as games_api, health, pages
@@ -139,11 +143,12 @@ def _guard():
                        f"the request body is larger than {ext.settings.max_body_bytes} bytes")
     if request.endpoint in UNLIMITED_ENDPOINTS:
         return None
-    identities = [("addr", request.remote_addr or "unknown")]
+    # a token the server issued is counted on its own, not against its address (service.ratelimit)
+    from service.ratelimit import identities
+
     token = presented_token(required=False, strict=False)
-    if token:
-        identities.append(("token", token))
-    verdict = ext.limiter.hit(*identities)
+    issued = bool(token) and ext.limiter.limit > 0 and ext.token_check.issued(token, request.view_args)
+    verdict = ext.limiter.hit(*identities(request.remote_addr or "unknown", token, issued, request.endpoint))
     if not verdict.allowed:
         raise ApiError(429, "rate_limited", "too many requests; retry after the time in Retry-After",
                        headers={"Retry-After": str(verdict.retry_after)})

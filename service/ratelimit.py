@@ -6,13 +6,24 @@ so most requests cost no round trip. Redis grants a block only up to the limit, 
 processes share the counter, **no identity is ever let through more than the limit in a window**.
 The price is the other direction: counts one process reserved and has not used yet are missing
 to the others, so a client can be refused up to (processes x block - 1) requests before the
-limit. Blocks start at 1 and double while they are used up, to at most limit / 50 (and 32); a
-limit under 100 is therefore counted exactly, one round trip per request.
+limit. Blocks start at 1 and double while they are used up, to at most the counter's limit / 50
+(and 32); a limit under 100 is therefore counted exactly, one round trip per request.
+
+Whom a request is counted against (``identities``): a request that presents a token this server
+issued (a seat token of the game it asks about, a bot account's token, a person's token of the
+match or challenge it asks about) is counted against that token, not against its address, so
+bots and people behind one address (one machine, one NAT) each have their own budget and none
+can use up the others'. A request without such a token is counted against its address. Tokens
+are free to make (create a game, register a bot), so two guards stay on the address: the routes
+that hand out tokens are counted against it whatever the request presents, and all the
+token-bearing requests of one address together have a cap of their own, ``ADDRESS_TOKENS_FACTOR``
+times the limit, counted apart from the address's anonymous budget.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import math
 import threading
 import time
@@ -22,20 +33,30 @@ from typing import Callable
 
 from redis.cluster import RedisCluster
 
+from service.store.tokens import hash_token
+
 WINDOW_S = 60
 #: the largest block of counts a process reserves at once
 MAX_BLOCK = 32
 #: identities whose unused counts a process remembers (the oldest are forgotten first)
 MAX_LEASES = 10_000
+#: the cap on all token-bearing requests of one address, as a multiple of the limit. A token is
+#: one POST away, so without it one address could make tokens and send the limit through each;
+#: with it the address gets at most this many tokens' worth, while ten bots or people at full
+#: speed on one machine still fit. It is counted apart from the address's own (anonymous)
+#: budget, which token-bearing requests never use up.
+ADDRESS_TOKENS_FACTOR = 10
+#: the limit of each kind of counter as a multiple of the limiter's (kinds not named here: 1)
+LIMIT_FACTORS = {"addr-tokens": ADDRESS_TOKENS_FACTOR}
 
-# KEYS: one counter per identity   ARGV: TTL, limit, then the count wanted of each key
-# -> the count granted of each key: what it wanted, less whatever would pass the limit (>= 0).
+# KEYS: one counter per identity   ARGV: TTL, then the count wanted and the limit of each key
+# -> the count granted of each key: what it wanted, less whatever would pass its limit (>= 0).
 # A counter's TTL is set when it is created: the key names its window, so it only has to outlive it.
 _RESERVE = """
-local limit = tonumber(ARGV[2])
 local granted = {}
 for i, key in ipairs(KEYS) do
-  local want = tonumber(ARGV[i + 2])
+  local want = tonumber(ARGV[2 * i])
+  local limit = tonumber(ARGV[2 * i + 1])
   local count = redis.call('INCRBY', key, want)
   if count == want then redis.call('EXPIRE', key, ARGV[1]) end
   granted[i] = math.max(0, math.min(want, limit - (count - want)))
@@ -65,8 +86,9 @@ class _Lease:
 class RateLimiter:
     """Counts requests per (kind, identity) and minute (RFC 6585 429 on excess); see the module doc.
 
-    ``limit_per_minute`` <= 0 switches limiting off. ``max_block`` caps the counts reserved at
-    once (default: limit / 50, between 1 and 32). Identities are hashed before they become part
+    ``limit_per_minute`` <= 0 switches limiting off. A kind of counter in ``LIMIT_FACTORS`` has
+    that multiple of it. ``max_block`` caps the counts reserved at once (default: the counter's
+    limit / 50, between 1 and 32). Identities are hashed before they become part
     of a key, so a bearer token never appears in Redis in clear. Safe to share between threads.
     """
 
@@ -76,11 +98,23 @@ class RateLimiter:
         self.prefix = prefix
         self.limit = limit_per_minute
         self.clock = clock
-        self.max_block = max_block if max_block is not None else max(1, min(MAX_BLOCK, limit_per_minute // 50))
+        self.max_block = max_block if max_block is not None else self._block_cap(limit_per_minute)
+        self._fixed_block = max_block is not None
         self._reserve = redis.register_script(_RESERVE)
         self._lock = threading.Lock()
         self._leases: OrderedDict[tuple, _Lease] = OrderedDict()
         self._window = None
+
+    @staticmethod
+    def _block_cap(limit: int) -> int:
+        return max(1, min(MAX_BLOCK, limit // 50))
+
+    def limit_of(self, kind: str) -> int:
+        """The requests a minute a counter of ``kind`` allows."""
+        return self.limit * LIMIT_FACTORS.get(kind, 1)
+
+    def _max_block_of(self, kind: str) -> int:
+        return self.max_block if self._fixed_block else self._block_cap(self.limit_of(kind))
 
     def key(self, kind: str, identity: str, window: int) -> str:
         """The Redis key counting ``identity``'s requests in one window."""
@@ -111,12 +145,12 @@ class RateLimiter:
             if not short:
                 return Verdict(True)
             blocks = [self._lease(k).block for k in short]
-        granted = self._ask([self.key(*k) for k in short], blocks)
+        granted = self._ask([self.key(*k) for k in short], blocks, [self.limit_of(k[0]) for k in short])
         with self._lock:
             for k, want, got in zip(short, blocks, granted):
                 lease = self._lease(k)
                 lease.left += max(0, got - 1)  # one of them is this request's
-                lease.block = min(self.max_block, 2 * want) if got == want else 1
+                lease.block = min(self._max_block_of(k[0]), 2 * want) if got == want else 1
             refused = any(got < 1 for got in granted)
             if refused:
                 for k, got in zip(short, granted):
@@ -136,11 +170,99 @@ class RateLimiter:
                 self._leases.popitem(last=False)  # its unused counts are lost: refusals come sooner, never later
         return lease
 
-    def _ask(self, keys: list[str], blocks: list[int]) -> list[int]:
-        """Reserve ``blocks[i]`` counts of ``keys[i]`` in Redis; the counts granted."""
+    def _ask(self, keys: list[str], blocks: list[int], limits: list[int]) -> list[int]:
+        """Reserve ``blocks[i]`` counts of ``keys[i]`` (limit ``limits[i]``) in Redis; the counts granted."""
         # one script call reserves every identity's block: one round trip. The counters of one
         # request live in different slots, which only a single server allows in one script: on a
         # cluster each is reserved by its own call.
         if not isinstance(self.redis, RedisCluster):
-            return [int(g) for g in self._reserve(keys=keys, args=[WINDOW_S + 1, self.limit, *blocks])]
-        return [int(self._reserve(keys=[k], args=[WINDOW_S + 1, self.limit, b])[0]) for k, b in zip(keys, blocks)]
+            args = [WINDOW_S + 1]
+            for block, limit in zip(blocks, limits):
+                args += [block, limit]
+            return [int(g) for g in self._reserve(keys=keys, args=args)]
+        return [int(self._reserve(keys=[k], args=[WINDOW_S + 1, b, lim])[0])
+                for k, b, lim in zip(keys, blocks, limits)]
+
+
+#: the operations that hand out tokens (a game's seat tokens, a claimed seat's, a bot account's, a
+#: person's of a challenge or match): counted against the address whatever token they present
+TOKEN_MAKING_ENDPOINTS = frozenset({"games.create_game", "games.claim_seat", "arena.register_bot",
+                                    "arena.create_challenge", "arena.create_match"})
+#: tokens a process remembers as issued (by hash): the oldest are forgotten first
+KNOWN_TOKENS = 10_000
+
+
+def identities(address: str, token: str | None, issued: bool, endpoint: str | None) -> list[tuple[str, str]]:
+    """The (kind, identity) counters one request counts against (see the module doc).
+
+    ``issued``: the token is one this server issued for what the request asks about
+    (``TokenCheck.issued``); a token that is not is counted as no token, so a client cannot
+    dodge its address's limit by sending made-up ones.
+    """
+    if not token or not issued:
+        return [("addr", address)]
+    counted = [("token", token), ("addr-tokens", address)]
+    if endpoint in TOKEN_MAKING_ENDPOINTS:
+        counted.append(("addr", address))
+    return counted
+
+
+class TokenCheck:
+    """Whether a request's token is one this server issued, for the counter it is counted against.
+
+    Only the counter depends on it: the operation checks the token itself as it always does. A
+    bot account's token counts on every route; a seat token on its game's routes; a person's
+    token of a match or a challenge on that one's routes. What was found issued is remembered
+    in this process (a digest, never the token), never what was not: a seat may be claimed a
+    moment later. A token not remembered costs a Redis read or two, as the operation's own check
+    would.
+    """
+
+    def __init__(self, games, arena, known: int = KNOWN_TOKENS):
+        self.games = games
+        self.arena = arena
+        self.known = known
+        self._issued: OrderedDict[tuple[str, str], bool] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def issued(self, token: str | None, view_args: dict | None) -> bool:
+        if not token:
+            return False
+        digest = hash_token(token)
+        args = view_args or {}
+        scopes = [("bot", "")]
+        if "game_id" in args:
+            scopes.insert(0, ("game", str(args["game_id"])))
+        elif "match_id" in args:
+            scopes.append(("match", str(args["match_id"])))
+        elif "challenge_id" in args:
+            scopes.append(("challenge", str(args["challenge_id"])))
+        with self._lock:
+            for scope in scopes:
+                if (scope, digest) in self._issued:
+                    self._issued.move_to_end((scope, digest))
+                    return True
+        for scope in scopes:
+            if self._lookup(scope, token, digest):
+                with self._lock:
+                    self._issued[(scope, digest)] = True
+                    while len(self._issued) > self.known:
+                        self._issued.popitem(last=False)
+                return True
+        return False
+
+    def _lookup(self, scope: tuple[str, str], token: str, digest: str) -> bool:
+        kind, item = scope
+        if kind == "game":
+            # the game's own cache remembers the seats of tokens it has seen (a bot's seat included)
+            return self.games is not None and self.games.tokens.seat_of(item, token) is not None
+        if self.arena is None:
+            return False
+        store = self.arena.store
+        if kind == "bot":
+            return store.bot_of_token(digest) is not None
+        if kind == "match":
+            return any(hmac.compare_digest(digest, h) for h in store.match_seat_tokens(item).values())
+        challenge = store.challenge(item)
+        stored = (challenge or {}).get("person_token_hash")
+        return isinstance(stored, str) and hmac.compare_digest(digest, stored)
