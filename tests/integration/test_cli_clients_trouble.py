@@ -305,3 +305,35 @@ def test_the_arena_bot_says_when_its_stream_is_connected(app, tmp_path):  # noqa
         if server is not None:
             server.shutdown()
             server.server_close()
+
+
+@pytest.mark.slow
+def test_the_arena_bot_says_when_its_stream_is_connected_again_after_a_redis_outage(tmp_path, key_prefix):
+    redis = RedisServerProcess(tmp_path / "redis").start()
+    api = None
+    bot = None
+    try:
+        api = ApiServer(service_env(redis.url, key_prefix), tmp_path / "gunicorn.log", workers=1).start()
+        reply = HttpClient("127.0.0.1", api.port).call("POST", "/bots", {"name": "steady", "description": "waits",
+                                                                        "owner": "tests"})
+        assert reply.status == 201, reply.body
+        err = tmp_path / "bot.err"
+        with open(err, "w") as out:
+            bot = subprocess.Popen([sys.executable, "-m", "workers.arena_bot", f"http://127.0.0.1:{api.port}",
+                                    reply.body["token"], "--max-wait", "1", "--deadline", "120"], cwd=REPO,
+                                   stdout=subprocess.PIPE, stderr=out, text=True)
+        wait_for(err, "arena_bot: stream: connected to ", bot)
+        redis.stop()
+        wait_for(err, "503 redis_unavailable", bot)
+        redis = RedisServerProcess(redis.data_dir, port=redis.port).start()
+        line = wait_for(err, re.compile(r"arena_bot: stream: connected again after (\d+) failed attempts?"), bot)
+        assert int(line.group(1)) >= 1
+        text = err.read_text()
+        assert text.count("stream: connected to ") == 1 and "Traceback" not in text, text
+    finally:
+        if bot is not None:
+            bot.kill()
+            bot.wait()
+        if api is not None:
+            api.stop()
+        redis.stop()
