@@ -205,6 +205,8 @@ def cmd_serve(args) -> int:
         children.append(api)
         names[api.pid] = "the API (gunicorn)"
         print(f"ginbox: API on {api_url} (docs at /docs)", flush=True)
+        print(f"ginbox: rate limit {settings.rate_limit_per_minute} requests a minute per token, or per "
+              "address without one (GINBOX_RATE_LIMIT)", flush=True)
 
         stopping = False
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -196,6 +197,8 @@ def test_two_servers_share_no_control_socket_in_the_home_directory(tmp_path):
     finally:
         _stop(first)
     assert not (home / ".gunicorn").exists(), sorted(p.name for p in (home / ".gunicorn").iterdir())
+    # and it says at start how many requests a minute each caller may send
+    assert re.search(r"^ginbox: rate limit \d+ requests a minute per token", _text(tmp_path / "a-serve", "out"), re.M)
 
 
 @pytest.mark.slow
