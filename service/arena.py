@@ -478,22 +478,27 @@ class ArenaService:
         match_id = info.get("match_id") if info else None
         if not match_id or self.store.match_over(match_id):
             return False
-        try:
-            state = self._load(match_id)
-        except MatchNotFound:
+        return self._match_in_play(match_id)
+
+    def _match_in_play(self, match_id: str) -> bool:
+        """Whether the match's log says it is in play (False for no such match), from its last
+        event alone: only ``match_finished`` ends a match, and nothing follows it. A match over
+        but not recorded so (a process stopped in between, or an older match) is recorded now."""
+        version = self.matches.version(match_id)
+        if version <= 0:
             return False
-        if state.status == "over":
-            # over before it was recorded so (a process stopped in between, or an older match)
+        last = self.matches.load(match_id, after=version - 1)
+        if last and last[-1].event["type"] == D.MATCH_FINISHED:
             self.store.mark_match_over(match_id)
             return False
         return True
 
     def sealed_among(self, game_ids: list[str], in_play: dict[str, bool] | None = None) -> set[str]:
         """The games of ``game_ids`` that are sealed (what :meth:`sealed` says of each), in a few reads:
-        one for the games' marks, one for their matches' ends, and the log of each match that is not
-        recorded as over. The listing asks this of each batch of the index it reads; ``in_play``
-        (match id -> whether its log says it is in play), which it keeps for one listing, spares a
-        second read of a match's log."""
+        one for the games' marks, one for their matches' ends, and the last event of each match that
+        is not recorded as over. The listing asks this of each batch of the index it reads;
+        ``in_play`` (match id -> whether its log says it is in play), which it keeps for one
+        listing, spares a second read of a match's log."""
         in_play = {} if in_play is None else in_play
         by_match: dict[str, list[str]] = {}
         for game_id, info in self.store.games_of(list(game_ids)).items():
@@ -505,14 +510,7 @@ class ArenaService:
             if match_id in over:
                 continue
             if match_id not in in_play:
-                try:
-                    state = self._load(match_id)
-                except MatchNotFound:
-                    in_play[match_id] = False
-                    continue
-                in_play[match_id] = state.status != "over"
-                if not in_play[match_id]:
-                    self.store.mark_match_over(match_id)  # as sealed() does
+                in_play[match_id] = self._match_in_play(match_id)
             if in_play[match_id]:
                 sealed.update(ids)
         return sealed
