@@ -7,12 +7,13 @@ talk to the API exactly as any other client does; nothing here reads a game.
 from __future__ import annotations
 
 import functools
+import html
 import importlib.resources
 import re
 import string
 from pathlib import Path
 
-from flask import Blueprint, Response
+from flask import Blueprint, Response, request
 
 from service.api.problems import ApiError
 
@@ -72,9 +73,33 @@ def _page(name: str) -> Response:
     return resp
 
 
+def _wants_html() -> bool:
+    """Whether the client prefers an HTML page to JSON (a browser following a link does)."""
+    accept = request.accept_mimetypes
+    return accept.quality("text/html") > max(accept.quality("application/json"),
+                                              accept.quality("application/problem+json"))
+
+
+def _not_found(what: str, detail: str) -> Response:
+    """A page address that names nothing: an HTML page in the site's style for a browser (status
+    404 kept, a way back to the lobby), the usual problem+json for any other client."""
+    if not _wants_html():
+        raise ApiError(404, "not_found", detail)
+    body = (f'  <header class="top">\n    <h1 id="title">Not found</h1>\n    <a href="/">Lobby</a>\n  </header>\n'
+            f'  <main id="main">\n    <p id="message" class="error" role="alert">{html.escape(what)}</p>\n'
+            f'    <p>{html.escape(detail[0].upper() + detail[1:])}.</p>\n'
+            f'    <p><a class="button primary" href="/">Back to the lobby</a></p>\n  </main>\n')
+    shell = string.Template(_read("page.html").decode("utf-8"))
+    resp = Response(shell.substitute(title="not found", head="", body=body), status=404, mimetype="text/html")
+    resp.headers["Cache-Control"] = "no-store"
+    resp.headers["Vary"] = "Accept"
+    resp.headers.update(_PAGE_HEADERS)
+    return resp
+
+
 def _game_page(game_id: str, name: str) -> Response:
     if not _GAME_ID.match(game_id):
-        raise ApiError(404, "not_found", "a game id is 16 letters, digits, '_' or '-'")
+        return _not_found("There is no such game on this server.", "a game id is 16 letters, digits, '_' or '-'")
     return _page(name)
 
 
@@ -106,8 +131,17 @@ def replay_page(game_id: str):
 def match_page(match_id: str):
     """A duplicate match: standings and boards, and the turns of the person whose token this browser holds."""
     if not _GAME_ID.match(match_id):
-        raise ApiError(404, "not_found", "a match id is 16 letters, digits, '_' or '-'")
+        return _not_found("There is no such match on this server.", "a match id is 16 letters, digits, '_' or '-'")
     return _page("match")
+
+
+@bp.get("/favicon.ico")
+def favicon():
+    """The site's icon, for browsers that ask for it at the conventional address (the pages link it too)."""
+    resp = Response(_read("icon.svg"), mimetype="image/svg+xml")
+    resp.headers["Cache-Control"] = "public, max-age=86400"
+    resp.headers["X-Content-Type-Options"] = "nosniff"
+    return resp
 
 
 @bp.get("/web/<asset>")

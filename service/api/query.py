@@ -31,7 +31,7 @@ QUERY_PARAMETERS: dict[str, frozenset[str]] = {
 #: the pages' endpoints, whose query string nothing reads
 PAGE_ENDPOINTS = frozenset({
     "pages.lobby_page", "pages.play_page", "pages.watch_page", "pages.replay_page", "pages.match_page",
-    "pages.web_asset", "docs.docs_page", "docs.docs_asset",
+    "pages.web_asset", "pages.favicon", "docs.docs_page", "docs.docs_asset",
 })
 
 
