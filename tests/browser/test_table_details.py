@@ -88,7 +88,7 @@ def test_the_next_hand_begins_by_saying_how_the_last_one_ended(live_server, new_
     assert api.call("POST", f"/games/{game_id}/moves", {"type": "pass_upcard"}, token=bob)[0] == 200
     assert api.call("POST", f"/games/{game_id}/moves", {"type": "pass_upcard"}, token=ann)[0] == 200
     assert api.call("POST", f"/games/{game_id}/moves", {"type": "draw_stock"}, token=bob)[0] == 200
-    wait_for(driver, lambda d: text_of(d, "#turn") == "Hand 2. bob to play: discard (or knock).", what="the news gone")
+    wait_for(driver, lambda d: text_of(d, "#turn") == "Hand 2. bob to play: discard.", what="the news gone")
 
 
 def test_the_unfolded_discard_pile_stays_unfolded_while_the_game_moves(live_server, new_browser):

@@ -17,6 +17,9 @@ export const rankIndex = (code) => RANK_ORDER.indexOf(code[0]);
 export const value = (code) => Math.min(rankIndex(code) + 1, 10);
 export const label = (code) => `${RANK_NAMES[code[0]] || code[0]} of ${SUITS[code[1]].name}`;
 export const short = (code) => `${RANK_SHORT[code[0]] || code[0]}${SUITS[code[1]].symbol}`;
+/** A text that names cards by their codes ("Discard JS."), with each code written as the page shows
+ * cards ("Discard J♠."): a code is a whole word of rank and suit letters, upper case. */
+export const cardsInText = (text) => String(text).replace(/\b([A2-9TJQK])([CDHS])\b/g, (code) => short(code));
 export const deadwood = (cards) => cards.reduce((sum, c) => sum + value(c), 0);
 
 /** Sort by suit, then rank (ace low). */

@@ -55,7 +55,7 @@ function renderStatus() {
 function renderStandings() {
   const body = $("#standings tbody");
   const rows = state.match.standings.map((s) => el("tr", { "data-name": s.name },
-    el("th", { scope: "row", text: `${s.name}${s.kind === "person" ? " (person)" : s.kind === "bot" ? " (bot account)" : ""}` }),
+    el("th", { scope: "row", text: `${s.name}${s.kind === "person" ? " (person)" : s.kind === "bot" ? " (bot account)" : " (built-in bot)"}` }),
     el("td", { text: num(s.total) }), el("td", { text: num(s.mean_per_board, 2) }),
     el("td", { class: "wide-only", text: s.ci95 ? `${num(s.ci95[0], 2)} to ${num(s.ci95[1], 2)}` : "—" }),
     el("td", { text: String(s.boards) })));
@@ -154,7 +154,15 @@ async function load() {
   } catch (err) {
     setText($("#message"), err instanceof api.ApiError && err.code === "match_not_found"
       ? "There is no such match on this server." : `Could not load the match: ${err.message}`);
-    if (err instanceof api.ApiError && err.code === "match_not_found") { state.loading = false; return; }
+    if (err instanceof api.ApiError && err.code === "match_not_found") {
+      // nothing will come: the page says so, without the "Loading" line or the empty tables
+      setText($("#match-status"), "Check the address, or go back to the lobby.");
+      $("#match-status").dataset.status = "not_found";
+      for (const section of document.querySelectorAll("#main > section")) section.hidden = true;
+      state.loading = false;
+      return;
+    }
+    if (!state.match) setText($("#match-status"), "The match could not be loaded; trying again…");
   }
   state.loading = false;
   if (!state.match || state.match.status !== "over") state.timer = setTimeout(load, POLL_MS);

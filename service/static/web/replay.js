@@ -3,8 +3,8 @@
 // each step are followed here from the deal, and the public table at each step is the server's
 // own (GET /games/{id}/state?version=), so the page adds nothing the server did not say.
 import * as api from "./api.js";
-import { cardElement, label, sortCards } from "./cards.js";
-import { el, playerName, resultSection, scoreSheet } from "./ui.js";
+import { cardElement, cardsInText, label, sortCards } from "./cards.js";
+import { el, isMatchBoard, playerName, resultSection, scoreSheet } from "./ui.js";
 
 const $ = (sel) => document.querySelector(sel);
 const gameId = location.pathname.split("/")[2];
@@ -38,7 +38,8 @@ function describe(view, ev) {
   const d = ev.data || {};
   const name = (s) => playerName(view, s);
   switch (ev.type) {
-    case "game_created": return `The game is created: ${d.variant}, game to ${d.options ? d.options.target_score : "?"}.`;
+    case "game_created": return `The game is created: ${d.variant}, ${isMatchBoard(view) ? "one hand, a match board"
+      : `game to ${d.options ? d.options.target_score : "?"}`}.`;
     case "seat_claimed": return `${d.player && d.player.name ? d.player.name : "someone"} sits at seat ${d.seat}.`;
     case "cards_cut": return `Cut for ${d.purpose === "roles" ? "the roles" : "the first deal"}: ${d.seats.map((s, i) => `${name(s)} ${label(d.cards[i])}`).join(", ")}.`;
     case "roles_assigned": return `Roles: ${name(d.box)} is in the box, ${name(d.captain)} captain, ${name(d.advisor)} advisor.`;
@@ -52,7 +53,7 @@ function describe(view, ev) {
     case "hand_scored": return `Hand ${d.hand_no} is scored: ${name(d.winner)} scores ${d.points}.`;
     case "hand_drawn": return `Hand ${d.hand_no} is drawn: nobody scores.`;
     case "turn_timed_out": return `${name(d.seat)}'s turn clock runs out: the basic bot moves for them.`;
-    case "advice_given": return `${name(d.seat)} advises: “${d.text}”`;
+    case "advice_given": return `${name(d.seat)} advises: “${cardsInText(d.text)}”`;
     case "game_resigned": return `${name(d.seat)} resigns: ${d.winner !== undefined && d.winner !== null ? `${name(d.winner)} wins` : "the game is over"}.`;
     case "game_abandoned": return "Nobody moved for too long: the game is abandoned, and nobody wins.";
     case "game_ended": return `Game over: ${name(d.winner)} wins, ${d.scores.join(" to ")}.`;
@@ -154,17 +155,26 @@ async function loadAuditPanel() {
   });
 }
 
+/** No replay to show (no such game, a sealed one, one still in play): only the message stays, no
+ * controls over an empty table. */
+function nothingToReplay() {
+  for (const section of document.querySelectorAll("#main > section")) section.hidden = true;
+  document.body.dataset.replay = "none";
+}
+
 async function start() {
   try {
     state.view = (await api.getGame(gameId)).data;
   } catch (err) {
     $("#message").textContent = err.code === "game_not_found" ? "There is no such game on this server." : `Could not load the game: ${err.message}`;
+    nothingToReplay();
     return;
   }
   $("#whoami").textContent = `game ${gameId}: ${state.view.players.map((p, i) => playerName(state.view, i)).join(" v ")}`;
   if (state.view.status !== "over") {
     $("#message").replaceChildren("This game is not over yet, so its hands are still secret. ",
       el("a", { href: `/watch/${gameId}`, text: "Watch it live" }), ".");
+    nothingToReplay();
     return;
   }
   const events = await api.allEvents(gameId, null);

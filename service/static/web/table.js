@@ -2,7 +2,7 @@
 // Everything shown is the caller's view (GET /games/{id}); the live stream only says when to
 // look again, so what a viewer sees is always exactly what the server lets that viewer see.
 import * as api from "./api.js";
-import { backElement, cardElement, deadwood, isMeld, isRun, isSet, label, short, sortCards, sortMeld } from "./cards.js";
+import { backElement, cardElement, cardsInText, deadwood, isMeld, isRun, isSet, label, short, sortCards, sortMeld } from "./cards.js";
 import { inviteLink, invitesOf, matchOf, saveSeat, seatsOf } from "./seats.js";
 import { cardsText, el, playerName, resultSection, scoreSheet } from "./ui.js";
 
@@ -26,6 +26,7 @@ const state = {
   pileOpen: false,
   message: "", // why the last move or advice was refused
   loadError: "", // why the view could not be fetched
+  loadErrorCode: null, // the problem code of that refusal, when the server gave one
 };
 
 function pickSeat() {
@@ -51,8 +52,10 @@ async function refresh() {
         const { data } = await api.getGame(gameId, state.token);
         if (!state.view || data.version >= state.view.version) state.view = data;
         state.loadError = "";
+        state.loadErrorCode = null;
         await analyseHand();
       } catch (err) {
+        state.loadErrorCode = err instanceof api.ApiError ? err.code : null;
         state.loadError = err instanceof api.ApiError && err.code === "game_not_found"
           ? "There is no such game on this server." : `Could not load the game: ${err.message}`;
       }
@@ -158,7 +161,8 @@ function phaseText(view) {
   const yours = view.viewer !== null && view.to_act.includes(view.viewer);
   const who = yours ? "Your turn" : `${names.join(" and ")} to play`;
   const what = { upcard: "take or pass the upcard", draw: "draw from the stock or take the discard",
-    discard: "discard (or knock)", hand_over: "the hand is over" }[view.phase] || view.phase;
+    discard: yours && view.legal_moves.some((m) => m.type === "knock") ? "discard (or knock)" : "discard",
+    hand_over: "the hand is over" }[view.phase] || view.phase;
   // at the start of a hand, say how the last one ended (this line is read out as it changes)
   const r = view.last_hand;
   let before = "";
@@ -183,7 +187,10 @@ function renderHeader(view) {
 function renderConnection() {
   const c = $("#connection");
   const text = { connecting: "connecting…", live: "live", reconnecting: "connection lost — reconnecting…",
-    ended: state.view && state.view.status === "over" ? "game over" : "not live" }[state.connection];
+    ended: state.view && state.view.status === "over" ? "game over" : "not live",
+    // the view could not be fetched at all: nothing will come, say why in a word
+    failed: { match_game_sealed: "sealed", game_not_found: "no such game" }[state.loadErrorCode] || "not loaded",
+  }[state.connection];
   setText(c, text);
   c.classList.toggle("lost", state.connection === "reconnecting");
   c.dataset.state = state.connection;
@@ -467,7 +474,7 @@ function renderAdvice(view) {
   $("#advice-h").textContent = role === "advisor" ? "Advise your captain" : "Advice";
   $("#advice-none").hidden = view.advice.length > 0;
   const list = $("#advice-list");
-  const lines = view.advice.map((a) => `${playerName(view, a.advisor)} (hand ${a.hand_no}): ${a.text}`);
+  const lines = view.advice.map((a) => `${playerName(view, a.advisor)} (hand ${a.hand_no}): ${cardsInText(a.text)}`);
   const shown = Array.from(list.children, (li) => li.textContent);
   if (shown.every((line, i) => line === lines[i])) {
     for (const line of lines.slice(shown.length)) list.append(el("li", { text: line }));
@@ -664,7 +671,15 @@ async function start() {
     }
   }
   await refresh();
-  if (!state.view) { renderConnection(); return; }
+  if (!state.view) {
+    // nothing to show and nothing to follow: a final state, not an endless "connecting"
+    state.connection = "failed";
+    renderConnection();
+    $("#board").hidden = true;
+    $("#scores").hidden = true;
+    document.title = `ginbox — ${$("#connection").textContent}`;
+    return;
+  }
   await contributeClientSeed();
   state.turnStartedAt = await lastEventTime(state.view);
   render();

@@ -111,12 +111,16 @@ export function resultSection(view, r, { headingId = "result-h" } = {}) {
   return box;
 }
 
+/** Whether the game is a board of a duplicate match: one hand, whatever its score. */
+export const isMatchBoard = (view) => view.players.some((p) => p && p.match);
+
 /** The score sheet: one row per finished hand, with the running totals. */
 export function scoreSheet(view) {
   const n = view.players.length;
   const wrap = el("div", { class: "table-wrap" });
   const table = el("table", { id: "score-sheet" });
-  table.append(el("caption", { text: `Score sheet (game to ${view.options.target_score})` }));
+  const target = isMatchBoard(view) ? "one hand, a match board" : `game to ${view.options.target_score}`;
+  table.append(el("caption", { text: `Score sheet (${target})` }));
   const head = el("tr", {}, el("th", { scope: "col", text: "Hand" }), el("th", { scope: "col", text: "Result" }));
   for (let i = 0; i < n; i += 1) head.append(el("th", { scope: "col", text: playerName(view, i) }));
   table.append(el("thead", {}, head));
