@@ -282,11 +282,14 @@ class GameIndex(ABC):
         variant: str | None = None,
         cursor: str | None = None,
         limit: int = 50,
+        hidden: Callable[[list[str]], set[str]] | None = None,
     ) -> tuple[list[dict], str | None]:
         """Game summaries newest first and the cursor of the next page (None on the last).
 
         A summary is ``{"game_id", "variant", "status", "created", "updated", "version",
         "summary"}``; ``summary`` is the latest the appends gave (None if none did).
+        ``hidden``, asked of the page's game ids before their summaries are read, names those to
+        leave out: the page then holds fewer, and the cursor still points past all ``limit``.
         """
 
     @staticmethod

@@ -55,7 +55,7 @@ class InMemoryGameIndex(GameIndex):
                     summary[name] = copy.deepcopy(meta[name])
             summary["updated"], summary["version"] = ts, version
 
-    def list_games(self, status=None, variant=None, cursor=None, limit=50):
+    def list_games(self, status=None, variant=None, cursor=None, limit=50, hidden=None):
         check_limit(limit)
         check_filter("status", status)
         check_filter("variant", variant)
@@ -69,7 +69,8 @@ class InMemoryGameIndex(GameIndex):
         rows = sorted(row for row in rows if after is None or row[0] > after)
         page = rows[:limit]
         next_cursor = encode_cursor(page[-1][0]) if len(rows) > limit else None
-        return [summary for _, summary in page], next_cursor
+        left_out = hidden([summary["game_id"] for _, summary in page]) if hidden is not None and page else set()
+        return [summary for _, summary in page if summary["game_id"] not in left_out], next_cursor
 
 
 class InMemoryEventStore(EventStore):

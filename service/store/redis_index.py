@@ -136,7 +136,7 @@ class RedisGameIndex(GameIndex):
     def _meta(self, game_id: str) -> str:
         return game_key(self.prefix, game_id, "meta")
 
-    def list_games(self, status=None, variant=None, cursor=None, limit=50):
+    def list_games(self, status=None, variant=None, cursor=None, limit=50, hidden=None):
         check_limit(limit)
         check_filter("status", status)
         check_filter("variant", variant)
@@ -145,11 +145,15 @@ class RedisGameIndex(GameIndex):
         key = self._sets(status or "", variant or "")[-1]
         members = [text(m) for m in self.redis.zrangebylex(key, start, "+", start=0, num=limit + 1)]
         page = members[:limit]
+        next_cursor = encode_cursor(page[-1]) if len(members) > limit else None
+        if hidden is not None and page:
+            left_out = hidden([m.partition(":")[2] for m in page])
+            page = [m for m in page if m.partition(":")[2] not in left_out]  # their meta is never read
         pipe = self.redis.pipeline(transaction=False)
         for member in page:
             pipe.hmget(self._meta(member.partition(":")[2]), "version", "status", "variant", "created", "updated", "summary")
         summaries = []
-        for member, row in zip(page, pipe.execute()):
+        for member, row in zip(page, pipe.execute() if page else []):
             version, row_status, row_variant, created, updated, summary = (
                 text(v) if v is not None else None for v in row
             )
@@ -167,7 +171,6 @@ class RedisGameIndex(GameIndex):
                     "summary": json.loads(summary) if summary is not None else None,
                 }
             )
-        next_cursor = encode_cursor(page[-1]) if len(members) > limit else None
         return summaries, next_cursor
 
     def sync(self, game_id: str, at_least: int = 0, force: bool = False, attempts: int = 50) -> bool:

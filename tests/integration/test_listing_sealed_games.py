@@ -13,6 +13,7 @@ from __future__ import annotations
 import pytest
 from support.arena_fixtures import app, client, settings  # noqa: F401 (fixtures)
 
+from service.games import LIST_SCAN_MAX
 from service.rules import duplicate as D
 
 BOARDS = 20  # 40 games of gin-rami, all started at once (the window of a match with a bot account)
@@ -70,7 +71,7 @@ def test_sealed_match_games_never_empty_a_page_and_the_cursor_walk_lists_every_v
         for limit in (1, 2, 3, 100):
             pages = walk(client, query, limit)
             assert ids_of(pages) == visible, (query, limit)  # each once, newest first, none sealed
-            # the bound (1,000 entries) is never reached here: every page but the last is full
+            # the bound (LIST_SCAN_MAX entries) is never reached here: every page but the last is full
             assert all(len(p["games"]) == limit for p in pages[:-1]), (query, limit)
 
     # a listing that may read only 10 entries of the index per request: pages are cut short where
@@ -87,7 +88,7 @@ def test_sealed_match_games_never_empty_a_page_and_the_cursor_walk_lists_every_v
         assert [g["game_id"] for g in short["games"]] == visible[:1]
         assert short["next_cursor"] is not None
     finally:
-        games.list_scan_max = 1000
+        games.list_scan_max = LIST_SCAN_MAX
 
     # the bot resigns every game of the match: the match is over, and its games are listed
     for game_id in match_games:
