@@ -13,6 +13,7 @@ from support.apiclient import ValidatingClient, load_openapi, make_app
 from support.cardmath import min_deadwood
 from support.decks import build_deck
 from support.gameplay import create_game
+from support.problems import problem as _problem
 
 # gin rami, seat 0 deals: seat 1 (non-dealer) holds these ten cards, the upcard is TH
 NON_DEALER = "AC 2C 3C 4D 4H 4S 7H 8H 9H KS".split()
@@ -26,13 +27,6 @@ def game(api):
     return create_game(api, "gin-rami", [{"name": "ann"}, {"name": "bob"}], first_dealer=0, decks=[DECK])
 
 
-def _problem(resp, status: int, code: str) -> dict:
-    assert resp.status_code == status, resp.get_data(as_text=True)
-    assert resp.mimetype == "application/problem+json"
-    body = resp.get_json()
-    assert body["code"] == code and body["status"] == status
-    assert body["detail"] and "Traceback" not in body["detail"]
-    return body
 
 
 def _unchanged(g, before: int) -> None:

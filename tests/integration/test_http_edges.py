@@ -17,16 +17,11 @@ import uuid
 import pytest
 from support.arena_fixtures import app, client, settings  # noqa: F401 (fixtures)
 from support.arena_http import register
+from support.problems import problem as _problem
 
 MELDS = b'{"cards": ["AS", "2S", "3S"]}'
 
 
-def _problem(resp, status: int, code: str) -> dict:
-    assert resp.status_code == status, resp.get_data(as_text=True)
-    assert resp.mimetype == "application/problem+json"
-    body = resp.get_json()
-    assert body["code"] == code and body["status"] == status, body
-    return body
 
 
 # -- under gunicorn: raw bytes on a socket ------------------------------------------------------------

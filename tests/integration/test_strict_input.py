@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from support.apiclient import SPEC_PATH
 from support.decks import build_deck
 from support.gameplay import create_game
+from support.problems import problem as _problem
 
 REPO = Path(__file__).resolve().parents[2]
 SPEC = yaml.safe_load(SPEC_PATH.read_text(encoding="utf-8"))
@@ -37,12 +38,6 @@ PROPERTY = settings(max_examples=60, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
 
-def _problem(resp, status: int, code: str) -> dict:
-    assert resp.status_code == status, resp.get_data(as_text=True)
-    assert resp.mimetype == "application/problem+json"
-    body = resp.get_json()
-    assert body["code"] == code and body["status"] == status, body
-    return body
 
 
 def spec_matches(pattern: str, text: str) -> bool:
