@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, urlsplit
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from helpers import Api, console_errors, css, exchanges, serious_violations, wait_for
+from helpers import Api, console_errors, exchanges, serious_violations, wait_for
 from screenshots import shoot
 
 
