@@ -9,7 +9,8 @@ audit and the export. Every answer must come back as the model the spec promises
 each view read must give back, from its model, exactly the JSON the server sent.
 
 The generator's only setting besides skipping its formatters: ``application/x-ndjson``
-(the export) and ``application/yaml`` (GET /openapi.yaml) are read as text. openapi-python-client
+(the export), ``application/yaml`` (GET /openapi.yaml) and ``image/svg+xml`` (GET /favicon.ico) are
+read as text. openapi-python-client
 knows no media types but JSON, ``text/*`` and octet-streams, and omits responses of any other
 type unless told so; ``content_type_overrides`` is its documented way to tell it.
 """
@@ -33,7 +34,9 @@ from support.servers import ApiServer, service_env
 
 PACKAGE = "ginbox_client"
 GENERATOR_CONFIG = {
-    "content_type_overrides": {"application/x-ndjson": "text/plain", "application/yaml": "text/plain"},
+    # the icon is SVG, which is XML text
+    "content_type_overrides": {"application/x-ndjson": "text/plain", "application/yaml": "text/plain",
+                               "image/svg+xml": "text/plain"},
     "post_hooks": [],
 }
 
