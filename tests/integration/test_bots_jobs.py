@@ -21,21 +21,13 @@ from service.rules import views
 from service.rules.events import GameCreated
 from workers import jobs
 from workers.policies import basic_move, read
-from workers.runner import build_context
 from workers.sweeper import promote_scheduled, stalled_games
+from support.job_context import ctx  # noqa: F401 (fixture)
 
 
 @pytest.fixture
 def settings(redis_url, key_prefix) -> Settings:
     return Settings(redis_url=redis_url, key_prefix=key_prefix, queue_name=f"{key_prefix}-bots", bot_stall_s=2.0)
-
-
-@pytest.fixture
-def ctx(settings):
-    context = build_context(settings)
-    jobs.set_context(context)
-    yield context
-    jobs.set_context(None)
 
 
 def new_game(ctx, seats: list, variant: str = "gin-rami", **extra) -> str:

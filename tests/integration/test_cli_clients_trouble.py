@@ -101,26 +101,19 @@ def test_a_server_that_is_not_a_url_exits_2_with_one_line(server):
     assert "the server URL" in line and "http://" in line
 
 
-def test_the_servers_400_is_printed_with_the_field_that_was_wrong_and_exits_2(app):  # noqa: F811
+@pytest.mark.parametrize("participants, boards, said", [
+    ("basic,random", "0", ("400 invalid_body", "boards:")),       # with the field that was wrong
+    ("basic,nobody-at-all", "1", ("422 unknown_participant",)),
+])
+def test_the_servers_refusal_is_printed_in_one_line_and_exits_2(app, participants, boards, said):  # noqa: F811
     served = Served(app)
     try:
-        done = ginbox_match("--participants", "basic,random", "--boards", "0", "--server", served.base)
+        done = ginbox_match("--participants", participants, "--boards", boards, "--server", served.base)
     finally:
         served.stop()
     assert done.returncode == 2
     line = one_line_without_traceback(done.stderr)
-    assert "400 invalid_body" in line and "boards:" in line, line
-
-
-def test_the_servers_422_is_printed_and_exits_2(app):  # noqa: F811
-    served = Served(app)
-    try:
-        done = ginbox_match("--participants", "basic,nobody-at-all", "--boards", "1", "--server", served.base)
-    finally:
-        served.stop()
-    assert done.returncode == 2
-    line = one_line_without_traceback(done.stderr)
-    assert "422 unknown_participant" in line, line
+    assert all(part in line for part in said), line
 
 
 # -- ginbox match: the match goes on at the server ---------------------------------------------------

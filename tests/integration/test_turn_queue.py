@@ -23,8 +23,8 @@ from service.config import Settings
 from service.redis_process import free_port
 from support.randomplay import choose_move
 from support.servers import REPO, HttpClient, _stop_group, service_env
-from workers import jobs
-from workers.runner import build_context, parse_queues
+from support.job_context import ctx  # noqa: F401 (fixture)
+from workers.runner import parse_queues
 from workers.sweeper import promote_due, stalled_games
 
 from service.arena import board_job_id
@@ -55,14 +55,6 @@ def _board_jobs_waiting(conn, settings: Settings) -> set[str]:
 def settings(redis_url, key_prefix) -> Settings:
     return Settings(redis_url=redis_url, key_prefix=key_prefix, queue_name=f"{key_prefix}-bots",
                     rate_limit_per_minute=1_000_000, bot_stall_s=2.0)
-
-
-@pytest.fixture
-def ctx(settings):
-    context = build_context(settings)
-    jobs.set_context(context)
-    yield context
-    jobs.set_context(None)
 
 
 def test_board_games_go_to_the_board_queue_and_bot_turns_to_the_turn_queue(settings, ctx, redis_conn):
