@@ -32,8 +32,8 @@ import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
 from workers import outside_bot
-from workers.outside_bot import (EXIT_GAVE_UP, EXIT_OVER, EXIT_REFUSED, EXIT_USAGE, Api, Stop, choose, problem_text,
-                                 refusal, retry_delay, url_problem)
+from workers.outside_bot import (EXIT_GAVE_UP, EXIT_INTERRUPTED, EXIT_OVER, EXIT_REFUSED, EXIT_USAGE, Api, Stop, choose,
+                                 problem_text, refusal, retry_delay, url_problem)
 
 #: the name its messages on stderr begin with
 PROG = "arena_bot"
@@ -158,6 +158,11 @@ class ArenaBot:
                     if exit_after_matches is not None and len(self.matches_over) >= exit_after_matches:
                         return EXIT_OVER
             return EXIT_OVER if self.stop.is_set() else EXIT_GAVE_UP
+        except KeyboardInterrupt:
+            # turns not begun are dropped (the server keeps them waiting); a move being sent is finished
+            self.stop.set()
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            raise
         finally:
             self.pool.shutdown(wait=True)
 
@@ -245,6 +250,9 @@ def main(argv=None) -> int:
     except Stop as stop:
         log(str(stop))
         return stop.code
+    except KeyboardInterrupt:
+        log("interrupted; the bot's games go on at the server, and their turns wait for it to connect again")
+        return EXIT_INTERRUPTED
     print(json.dumps({"turns": bot.turns_played, "games": len(bot.games_over),
                       "matches": sorted(bot.matches_over), "errors": bot.errors}))
     return code

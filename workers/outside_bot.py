@@ -54,6 +54,8 @@ import uuid
 VALUES = {**{str(n): n for n in range(2, 10)}, "A": 1, "T": 10, "J": 10, "Q": 10, "K": 10}
 
 EXIT_OVER, EXIT_USAGE, EXIT_NOT_FOUND, EXIT_REFUSED, EXIT_GAVE_UP = 0, 2, 3, 4, 5
+#: stopped by Ctrl-C (SIGINT), as shells report a process that signal ended
+EXIT_INTERRUPTED = 130
 #: answers worth waiting for: the server asks for time (429, 503) or is having trouble (5xx)
 RETRY_STATUSES = {429, 500, 502, 503, 504}
 
@@ -267,6 +269,10 @@ def main(argv=None) -> int:
     except Stop as stop:
         log(str(stop))
         return stop.code
+    except KeyboardInterrupt:
+        log(f"interrupted; the game goes on at the server, and the seat's turns wait for a player "
+            f"(GET {args.base.rstrip('/')}/games/{args.game_id})")
+        return EXIT_INTERRUPTED
     print(json.dumps({"scores": final["scores"], "winner": final["winner"]}))
     return EXIT_OVER
 

@@ -330,3 +330,62 @@ def test_the_arena_bot_says_when_its_stream_is_connected_again_after_a_redis_out
         if api is not None:
             api.stop()
         redis.stop()
+
+
+def test_ctrl_c_stops_the_outside_bot_with_one_line_and_exit_130(app, tmp_path):  # noqa: F811
+    client = ValidatingClient(app)
+    # seat 0 (seat 1 deals) decides on the upcard first; after its move the turn is seat 1's, which
+    # nobody plays: the bot is left waiting
+    created = client.post("/games", json={"variant": "gin-rami", "first_dealer": 1,
+                                          "seats": [{"name": "bot"}, {"name": "idle"}]}).get_json()
+    game_id, token = created["game_id"], created["seats"][0]["token"]
+    before = client.get(f"/games/{game_id}").get_json()["version"]
+    served = Served(app)
+    err = tmp_path / "bot.err"
+    with open(err, "w") as out:
+        bot = subprocess.Popen([sys.executable, "-m", "workers.outside_bot", served.base, game_id, token,
+                                "--poll", "0.05", "--deadline", "120"], cwd=REPO, stdout=subprocess.PIPE,
+                               stderr=out, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while client.get(f"/games/{game_id}").get_json()["version"] == before and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert client.get(f"/games/{game_id}").get_json()["version"] > before, err.read_text()
+        time.sleep(0.3)  # waiting for seat 1 now
+        bot.send_signal(signal.SIGINT)
+        out, _ = bot.communicate(timeout=30)
+        assert bot.returncode == outside_bot.EXIT_INTERRUPTED == 130
+        assert out == ""  # no final scores: the game is not over
+        line = one_line_without_traceback(err.read_text())
+        assert line.startswith("outside_bot: interrupted; the game goes on at the server")
+        assert f"GET {served.base}/games/{game_id}" in line
+    finally:
+        if bot.poll() is None:
+            bot.kill()
+            bot.wait()
+        served.stop()
+
+
+def test_ctrl_c_stops_the_arena_bot_with_one_line_and_exit_130(app, tmp_path):  # noqa: F811
+    token = ValidatingClient(app).post("/bots", json={"name": "stoppable", "description": "waits",
+                                                      "owner": "tests"}).get_json()["token"]
+    served = Served(app)
+    err = tmp_path / "bot.err"
+    with open(err, "w") as out:
+        bot = subprocess.Popen([sys.executable, "-m", "workers.arena_bot", served.base, token, "--deadline", "120"],
+                               cwd=REPO, stdout=subprocess.PIPE, stderr=out, text=True)
+    try:
+        wait_for(err, "arena_bot: stream: connected to ", bot)
+        bot.send_signal(signal.SIGINT)
+        out, _ = bot.communicate(timeout=30)
+        assert bot.returncode == outside_bot.EXIT_INTERRUPTED == 130
+        assert out == ""
+        text = err.read_text()
+        assert "Traceback" not in text, text
+        last = [ln for ln in text.splitlines() if ln.strip()][-1]
+        assert last.startswith("arena_bot: interrupted; the bot's games go on at the server"), text
+    finally:
+        if bot.poll() is None:
+            bot.kill()
+            bot.wait()
+        served.stop()
