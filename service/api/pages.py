@@ -83,8 +83,17 @@ def _wants_html() -> bool:
 def _not_found(what: str, detail: str) -> Response:
     """A page address that names nothing: an HTML page in the site's style for a browser (status
     404 kept, a way back to the lobby), the usual problem+json for any other client."""
-    if not _wants_html():
+    page = not_found_page(what, detail)
+    if page is None:
         raise ApiError(404, "not_found", detail)
+    return page
+
+
+def not_found_page(what: str, detail: str) -> Response | None:
+    """The site's 404 page saying ``what`` and ``detail``, for a client that prefers HTML (a
+    browser); None for any other client, which gets problem+json instead."""
+    if not _wants_html():
+        return None
     body = (f'  <header class="top">\n    <h1 id="title">Not found</h1>\n    <a href="/">Lobby</a>\n  </header>\n'
             f'  <main id="main">\n    <p id="message" class="error" role="alert">{html.escape(what)}</p>\n'
             f'    <p>{html.escape(detail[0].upper() + detail[1:])}.</p>\n'

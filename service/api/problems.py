@@ -121,6 +121,14 @@ def to_problem(exc: BaseException) -> Response:
                                 extra={"errors": _messages(exc.messages)})
     if isinstance(exc, HTTPException):
         status = exc.code or 500
+        if status == 404 and has_request_context() and request.url_rule is None and request.method in ("GET", "HEAD"):
+            # an address no route serves: a browser following a mistyped link gets the site's
+            # not-found page, any other client the usual problem below
+            from service.api.pages import not_found_page
+
+            page = not_found_page("There is no page at this address.", "check the link, or start from the lobby")
+            if page is not None:
+                return page
         code = HTTP_CODES.get(status, "http_error")
         headers = {}
         if status == 405 and exc.valid_methods:

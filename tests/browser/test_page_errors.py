@@ -2,7 +2,7 @@
 
 A sealed game of a running match, a game or a match that does not exist: the table page's status
 pill says so in a word (never "connecting…" for ever) and no empty table is left on the page; the
-match and replay pages likewise. An address whose id is malformed answers a browser with an HTML
+match and replay pages likewise. An address whose id is malformed, or that no route serves, answers a browser with an HTML
 page in the site's style (status 404 kept, a link back to the lobby) and any other client with
 problem+json. The site's icon is served at /favicon.ico too, so that no page logs a 404 for it.
 """
@@ -94,7 +94,8 @@ def fetch(url: str, accept: str) -> tuple[int, str, str]:
 
 
 def test_a_malformed_page_address_gives_a_browser_an_html_page_and_a_client_json(live_server, new_browser, tmp_path):
-    paths = ["/replay/nosuchgame", "/play/short", "/watch/not-sixteen-chars", "/match/nosuchmatch"]
+    paths = ["/replay/nosuchgame", "/play/short", "/watch/not-sixteen-chars", "/match/nosuchmatch",
+             "/no-such-page", "/games/x/y/z"]  # the last two: addresses no route serves
     for path in paths:
         status, media, body = fetch(live_server + path, BROWSER_ACCEPT)
         assert (status, media) == (404, "text/html"), path
