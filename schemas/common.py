@@ -9,11 +9,6 @@ from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, validat
 
 from service.rules.cards import CARD_PATTERN
 
-# whitespace as both Python's str.strip() and ECMA-262's \s know it: a text must hold one other
-# character, so that the spec's pattern and the server agree exactly on what is blank
-_BLANK = "\t\n\u000b\u000c\r \u001c-\u001f\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-NON_BLANK_PATTERN = f"[^{_BLANK}]"
-_NON_BLANK = re.compile(NON_BLANK_PATTERN)
 _DECIMAL = re.compile(r"-?[0-9]{1,18}\Z")
 GAME_ID_PATTERN = r"^[A-Za-z0-9_-]{16}$"
 #: the highest version a request may name (an ETag holds at most 15 digits)
@@ -65,6 +60,19 @@ _NAME_RE = re.compile(NAME_PATTERN)
 #: a free text (a bot's description, its owner): no character a name may not hold (Cc, Cf, Zl, Zp),
 #: so that no line break, zero-width or direction character hides in it (openapi.yaml's pattern)
 PLAIN_TEXT_PATTERN = f"^[^{_FORBIDDEN_CLASS}]*$"
+
+
+#: a text to read (a piece of advice): any length, no character a name may not hold, and at least
+#: one visible one, as a name (openapi.yaml's Advice.text pattern)
+VISIBLE_TEXT_PATTERN = NAME_PATTERN
+
+
+def visible_text(text: str) -> None:
+    """Validator: no control, format, line or paragraph separator character, and at least one
+    visible character (VISIBLE_TEXT_PATTERN): no text that shows nothing, or hides something."""
+    plain_text(text)
+    if not _NAME_RE.search(text):
+        raise ValidationError("Must hold at least one visible character.")
 
 
 def plain_text(text: str) -> None:
@@ -159,12 +167,6 @@ class Cursor(fields.String):
         if not re.fullmatch(CURSOR_PATTERN, text):
             raise ValidationError("Not a cursor this server hands out (next_cursor of a page).")
         return text
-
-
-def not_blank(text: str) -> None:
-    """Validator: at least one character that is not whitespace."""
-    if not _NON_BLANK.search(text):
-        raise ValidationError("Must not be blank.")
 
 
 def unique_cards(cards: list) -> None:

@@ -19,8 +19,8 @@ from schemas.common import (
     StrictBoolean,
     StrictInteger,
     StrictSchema,
-    not_blank,
     unique_cards,
+    visible_text,
 )
 from service.rules.commands import MAX_ADVICE_LENGTH, MOVE_TYPES
 from service.rules.melds import MAX_HAND_CARDS, MAX_MELDS, MIN_MELD_CARDS
@@ -175,7 +175,8 @@ class ClaimSeatSchema(StrictSchema):
 class AdviceSchema(StrictSchema):
     """POST /games/{id}/advice."""
 
-    text = fields.String(required=True, validate=[validate.Length(1, MAX_ADVICE_LENGTH), not_blank])
+    #: one line of text: no line break, control or format character, and something visible
+    text = fields.String(required=True, validate=[validate.Length(1, MAX_ADVICE_LENGTH), visible_text])
 
 
 # -- moves: one schema per command type, chosen by "type" ---------------------------------------

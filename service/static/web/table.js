@@ -493,9 +493,11 @@ function adviceForm() {
     text, el("button", { type: "submit" }, "Send advice"));
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
-    if (!text.value.trim()) return;
+    // advice is one line of text (openapi.yaml's Advice): the lines typed here are joined with spaces
+    const advice = text.value.replace(/\s*[\r\n\t]+\s*/g, " ").trim();
+    if (!advice) return;
     try {
-      const { data } = await api.giveAdvice(gameId, state.token, text.value);
+      const { data } = await api.giveAdvice(gameId, state.token, advice);
       if (data.version >= state.view.version) state.view = data;
       text.value = "";
       state.message = "";
