@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections import deque
 from pathlib import Path
 
 from service.config import SettingError, Settings, env_int
@@ -155,6 +156,63 @@ def serve_workers(args) -> list[tuple[str, list[str]]]:
             + [("bot worker", ["worker", "--queues", "turns,boards"])] * max(0, args.workers_bots))
 
 
+class WorkerGaveUp(RuntimeError):
+    """A bot worker of ``ginbox serve`` kept dying: too many deaths within a short time."""
+
+
+class SupervisedWorker:
+    """One bot worker of ``ginbox serve``, started again whenever it ends: ``poll()`` it often, from
+    the thread that started it (its die-with-parent signal follows the thread that forked it).
+
+    As for the embedded Redis (``RedisSupervisor``): an end is said in one line on stderr and the
+    worker is started again, at once the first time, then after a growing pause (0.5 s, 1 s, 2 s...)
+    while it keeps ending; when ``max_failures`` ends fall within ``window_s`` seconds, ``poll``
+    raises ``WorkerGaveUp``. A bot job a worker was playing when it died is taken up again by the
+    sweeper of another (or the new) worker.
+    """
+
+    def __init__(self, name: str, argv: list[str], env: dict, say=None, max_failures: int = 5,
+                 window_s: float = 60.0):
+        self.name = name
+        self.argv = argv
+        self.env = env
+        self.say = say or (lambda line: print(line, file=sys.stderr, flush=True))
+        self.max_failures = max_failures
+        self.window_s = window_s
+        self.failures: deque[float] = deque()
+        self.proc: subprocess.Popen | None = None
+        self.start_at: float | None = None  # when a worker that ended is to be started again
+
+    def start(self) -> "SupervisedWorker":
+        from service.redis_process import die_with_parent
+
+        # it gets SIGTERM if ginbox serve dies (even by kill -9), as on a normal stop
+        self.proc = subprocess.Popen([sys.executable, "-m", "service.cli", *self.argv], env=self.env,
+                                     preexec_fn=die_with_parent())
+        self.start_at = None
+        return self
+
+    def poll(self) -> None:
+        """Start the worker again if it has ended; ``WorkerGaveUp`` when it keeps ending."""
+        from service.redis_process import describe_exit
+
+        if self.proc is not None and self.proc.poll() is not None:
+            now = time.monotonic()
+            self.failures.append(now)
+            while self.failures and self.failures[0] < now - self.window_s:
+                self.failures.popleft()
+            what = f"{self.name} (pid {self.proc.pid}) {describe_exit(self.proc.returncode)}"
+            if len(self.failures) >= self.max_failures:
+                raise WorkerGaveUp(f"the {self.name} cannot be kept running: {len(self.failures)} ends within "
+                                   f"{self.window_s:.0f} s (last: {what})")
+            delay = 0.0 if len(self.failures) == 1 else min(8.0, 0.25 * 2 ** (len(self.failures) - 1))
+            self.say(f"ginbox: {what}; starting it again{f' in {delay:g} s' if delay else ''}")
+            self.proc = None
+            self.start_at = now + delay
+        if self.proc is None and self.start_at is not None and time.monotonic() >= self.start_at:
+            self.start()
+
+
 def cmd_serve(args) -> int:
     """Run the HTTP API under gunicorn, the bot workers and, without REDIS_URL, an embedded Redis."""
     from service.redis_process import RedisGaveUp, RedisSupervisor, describe_exit, die_with_parent
@@ -183,14 +241,11 @@ def cmd_serve(args) -> int:
         shutil.rmtree(metrics_dir, ignore_errors=True)
         metrics_dir.mkdir(parents=True)
         env["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_dir)
-    children: list[subprocess.Popen] = []
-    names: dict[int, str] = {}
+    workers = [SupervisedWorker(name, worker_argv, env) for name, worker_argv in serve_workers(args)]
+    api: subprocess.Popen | None = None
     try:
-        # each child gets SIGTERM if ginbox serve dies (even by kill -9), as on a normal stop
-        for name, worker_argv in serve_workers(args):
-            children.append(subprocess.Popen([sys.executable, "-m", "service.cli", *worker_argv], env=env,
-                                             preexec_fn=die_with_parent()))
-            names[children[-1].pid] = name
+        for worker in workers:
+            worker.start()
         gunicorn = [
             sys.executable, "-m", "gunicorn",
             "--bind", f"{args.host}:{args.port}",
@@ -201,9 +256,8 @@ def cmd_serve(args) -> int:
             *no_control_socket(),
             "service.wsgi:app",
         ]
+        # it gets SIGTERM if ginbox serve dies (even by kill -9), as on a normal stop
         api = subprocess.Popen(gunicorn, env=env, preexec_fn=die_with_parent())
-        children.append(api)
-        names[api.pid] = "the API (gunicorn)"
         print(f"ginbox: API on {api_url} (docs at /docs)", flush=True)
         print(f"ginbox: rate limit {settings.rate_limit_per_minute} requests a minute per token, or per "
               "address without one (GINBOX_RATE_LIMIT)", flush=True)
@@ -217,12 +271,18 @@ def cmd_serve(args) -> int:
         signal.signal(signal.SIGTERM, _stop)
         signal.signal(signal.SIGINT, _stop)
         # this loop runs in the main thread, which started every child: their parent-death signal
-        # follows the thread that forked them, and a restarted redis-server is forked here too
+        # follows the thread that forked them, and a restarted redis-server or worker is forked here too
         while not stopping:
-            ended = next((c for c in children if c.poll() is not None), None)
-            if ended is not None:
-                print(f"ginbox: {names[ended.pid]} (pid {ended.pid}) {describe_exit(ended.returncode)}; stopping",
+            if api.poll() is not None:
+                # gunicorn itself starts its API processes again; its own end is the server's
+                print(f"ginbox: the API (gunicorn) (pid {api.pid}) {describe_exit(api.returncode)}; stopping",
                       file=sys.stderr, flush=True)
+                return 1
+            try:
+                for worker in workers:
+                    worker.poll()
+            except WorkerGaveUp as exc:
+                print(f"ginbox: {exc}\nginbox: stopping", file=sys.stderr, flush=True)
                 return 1
             if supervisor is not None:
                 try:
@@ -233,6 +293,7 @@ def cmd_serve(args) -> int:
             time.sleep(0.3)
         return 0
     finally:
+        children = [c for c in (api, *(w.proc for w in workers)) if c is not None]
         for c in children:
             if c.poll() is None:
                 c.terminate()

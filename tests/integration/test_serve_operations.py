@@ -1,0 +1,167 @@
+"""`ginbox serve` in operation: a bot worker that dies is started again (and given up on when it
+keeps dying), a Ctrl-C at the terminal stops everything cleanly, a port already taken is refused
+before anything starts."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from support.servers import kill9
+
+from service.redis_process import free_port
+
+BOT_WORKER = ["worker", "--queues", "turns,boards"]
+
+
+def _ready(port: int) -> bool:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=2) as resp:
+            return resp.status == 200 and json.loads(resp.read())["status"] == "ready"
+    except (urllib.error.URLError, ConnectionError, OSError, ValueError, KeyError):
+        return False
+
+
+def _launch(data_dir: Path, port: int, logs: Path, **extra_env) -> subprocess.Popen:
+    """``ginbox serve`` in a process group (session) of its own, as a terminal's foreground job is;
+    its stdout and stderr go to ``logs``.out / .err."""
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "PROMETHEUS_MULTIPROC_DIR")}
+    env.update(GINBOX_DATA_DIR=str(data_dir), GINBOX_PROCESSES="1", GINBOX_CONNECTIONS="50",
+               GINBOX_BOT_WORKERS="0", GINBOX_TURN_WORKERS="0")
+    env.update(extra_env)
+    with open(f"{logs}.out", "ab") as out, open(f"{logs}.err", "ab") as err:
+        return subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
+                                env=env, stdout=out, stderr=err, start_new_session=True)
+
+
+def _text(logs: Path, which: str) -> str:
+    try:
+        return Path(f"{logs}.{which}").read_text(errors="replace")
+    except FileNotFoundError:
+        return ""
+
+
+def _start(data_dir: Path, port: int, logs: Path, **extra_env) -> subprocess.Popen:
+    proc = _launch(data_dir, port, logs, **extra_env)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, f"ginbox serve exited early: {_text(logs, 'err')}"
+        if _ready(port):
+            return proc
+        time.sleep(0.2)
+    kill9(proc)
+    raise AssertionError("ginbox serve did not become ready within 60 s")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+
+
+def _children(pid: int) -> dict[int, list[str]]:
+    """The live processes whose parent is ``pid``, with their command lines."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            argv = (entry / "cmdline").read_bytes().decode(errors="replace").split("\0")
+        except OSError:
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid and _alive(int(entry.name)):
+            found[int(entry.name)] = argv
+    return found
+
+
+def _bot_worker(serve_pid: int, other_than: int | None = None, seconds: float = 30) -> int:
+    """The pid of the bot worker ``ginbox serve`` runs (a new one, when ``other_than`` is given)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        for pid, argv in _children(serve_pid).items():
+            if argv[-len(BOT_WORKER) - 1:-1] == BOT_WORKER and pid != other_than:
+                return pid
+        time.sleep(0.1)
+    raise AssertionError(f"no bot worker (other than {other_than}) below ginbox serve within {seconds} s")
+
+
+def _wait_for(logs: Path, text: str, proc: subprocess.Popen, seconds: float = 30) -> str:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        err = _text(logs, "err")
+        if text in err:
+            return err
+        if proc.poll() is not None:
+            break
+        time.sleep(0.1)
+    raise AssertionError(f"{text!r} never came:\n{_text(logs, 'err')}")
+
+
+@pytest.mark.slow
+def test_a_killed_bot_worker_is_started_again_and_the_api_stays_up(tmp_path):
+    port = free_port()
+    logs = tmp_path / "serve"
+    proc = _start(tmp_path / "data", port, logs, GINBOX_BOT_WORKERS="1")
+    try:
+        first = _bot_worker(proc.pid)
+        os.kill(first, signal.SIGKILL)
+        second = _bot_worker(proc.pid, other_than=first)
+        assert proc.poll() is None, _text(logs, "err")
+        assert _ready(port)
+        err = _wait_for(logs, f"bot worker (pid {first})", proc)
+        said = [line for line in err.splitlines() if f"pid {first}" in line]
+        assert said == [f"ginbox: bot worker (pid {first}) killed by signal 9 (SIGKILL); starting it again"], err
+        assert "stopping" not in err
+        # the new one is a whole worker: it says which jobs it takes
+        said = f"ginbox worker: pid {second}, taking turns then boards jobs"
+        deadline = time.monotonic() + 30
+        while said not in _text(logs, "out") and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert said in _text(logs, "out"), _text(logs, "out")
+        assert _alive(second)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(30)
+        finally:
+            kill9(proc)
+    assert proc.returncode == 0
+
+
+@pytest.mark.slow
+def test_a_bot_worker_that_keeps_dying_is_given_up_with_the_reason(tmp_path):
+    port = free_port()
+    logs = tmp_path / "serve"
+    proc = _start(tmp_path / "data", port, logs, GINBOX_BOT_WORKERS="1")
+    try:
+        # five deaths within 60 s: started again after the first four, given up at the fifth
+        pid = None
+        for _ in range(5):
+            pid = _bot_worker(proc.pid, other_than=pid)
+            os.kill(pid, signal.SIGKILL)
+        try:
+            code = proc.wait(60)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"ginbox serve did not give up within 60 s:\n{_text(logs, 'err')}") from None
+        err = _text(logs, "err")
+        assert code == 1, err
+        assert err.count("; starting it again") == 4, err
+        assert (f"ginbox: the bot worker cannot be kept running: 5 ends within 60 s (last: bot worker (pid {pid}) "
+                "killed by signal 9 (SIGKILL))\nginbox: stopping") in err, err
+        assert "Traceback" not in err
+        assert not _ready(port)
+    finally:
+        kill9(proc)
