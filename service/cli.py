@@ -15,7 +15,7 @@ import time
 from collections import deque
 from pathlib import Path
 
-from service.config import SettingError, Settings, env_int
+from service.config import SettingError, Settings, env_int, in_range
 
 #: gunicorn worker classes the API is run and tested under
 WORKER_CLASSES = ("gevent", "gthread")
@@ -152,8 +152,8 @@ def serve_workers(args) -> list[tuple[str, list[str]]]:
     advisors, turn clocks), so that a match's whole board games never delay them; the
     ``--workers-bots`` workers take both, turns first. Default: one of each.
     """
-    return ([("turn worker", ["worker", "--queues", "turns"])] * max(0, args.workers_turns)
-            + [("bot worker", ["worker", "--queues", "turns,boards"])] * max(0, args.workers_bots))
+    return ([("turn worker", ["worker", "--queues", "turns"])] * args.workers_turns
+            + [("bot worker", ["worker", "--queues", "turns,boards"])] * args.workers_bots)
 
 
 class WorkerGaveUp(RuntimeError):
@@ -259,8 +259,11 @@ def cmd_serve(args) -> int:
         # it gets SIGTERM if ginbox serve dies (even by kill -9), as on a normal stop
         api = subprocess.Popen(gunicorn, env=env, preexec_fn=die_with_parent())
         print(f"ginbox: API on {api_url} (docs at /docs)", flush=True)
-        print(f"ginbox: rate limit {settings.rate_limit_per_minute} requests a minute per token, or per "
-              "address without one (GINBOX_RATE_LIMIT)", flush=True)
+        if settings.rate_limit_per_minute:
+            print(f"ginbox: rate limit {settings.rate_limit_per_minute} requests a minute per token, or per "
+                  "address without one (GINBOX_RATE_LIMIT)", flush=True)
+        else:
+            print("ginbox: no rate limit (GINBOX_RATE_LIMIT=0)", flush=True)
 
         stopping = False
 
@@ -357,28 +360,42 @@ def cmd_match(args) -> int:
     return run_match(args)
 
 
+def whole_number(minimum: int, maximum: int | None = None):
+    """An argparse ``type``: a whole number from ``minimum`` to ``maximum``, as the settings are checked."""
+
+    def parse(text: str) -> int:
+        try:
+            return in_range("the value", text, int(text), minimum, maximum, above=False)
+        except SettingError as err:
+            raise argparse.ArgumentTypeError(str(err).replace("the value=", "")) from None
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+    return parse
+
+
 def _run(argv: list[str] | None) -> int:
     parser = argparse.ArgumentParser(prog="ginbox", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help=cmd_serve.__doc__)
     serve.add_argument("--host", default=os.environ.get("GINBOX_HOST", "127.0.0.1"),
                        help="address the API listens on (default: $GINBOX_HOST, else 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=env_int("GINBOX_PORT", 8000),
+    serve.add_argument("--port", type=whole_number(1, 65535), default=env_int("GINBOX_PORT", 8000, 1, 65535),
                        help="port the API listens on (default: $GINBOX_PORT, else 8000)")
-    serve.add_argument("--processes", type=int, default=env_int("GINBOX_PROCESSES", 2),
+    serve.add_argument("--processes", type=whole_number(1), default=env_int("GINBOX_PROCESSES", 2, 1),
                        help="gunicorn processes of the API (default: $GINBOX_PROCESSES, else 2)")
     serve.add_argument("--worker-class", choices=WORKER_CLASSES,
                        default=os.environ.get("GINBOX_WORKER_CLASS", "gevent"),
                        help="gunicorn worker class of the API (default: $GINBOX_WORKER_CLASS, else gevent)")
-    serve.add_argument("--connections", type=int, default=env_int("GINBOX_CONNECTIONS", 1000),
+    serve.add_argument("--connections", type=whole_number(1), default=env_int("GINBOX_CONNECTIONS", 1000, 1),
                        help="simultaneous connections per API process, gevent only "
                             "(default: $GINBOX_CONNECTIONS, else 1000)")
-    serve.add_argument("--threads", type=int, default=env_int("GINBOX_THREADS", 16),
+    serve.add_argument("--threads", type=whole_number(1), default=env_int("GINBOX_THREADS", 16, 1),
                        help="threads per API process, gthread only (default: $GINBOX_THREADS, else 16)")
-    serve.add_argument("--workers-bots", type=int, default=env_int("GINBOX_BOT_WORKERS", 1),
+    serve.add_argument("--workers-bots", type=whole_number(0), default=env_int("GINBOX_BOT_WORKERS", 1, 0),
                        help="bot worker processes to start beside the API that take bot turns first, then "
                             "matches' board games, 0 for none (default: $GINBOX_BOT_WORKERS, else 1)")
-    serve.add_argument("--workers-turns", type=int, default=env_int("GINBOX_TURN_WORKERS", 1),
+    serve.add_argument("--workers-turns", type=whole_number(0), default=env_int("GINBOX_TURN_WORKERS", 1, 0),
                        help="bot worker processes to start beside the API that take bot turns only, so that "
                             "no match delays them, 0 for none (default: $GINBOX_TURN_WORKERS, else 1)")
     serve.set_defaults(func=cmd_serve)

@@ -2,34 +2,82 @@
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 
 class SettingError(ValueError):
     """A setting in the environment that cannot be read; its text names the variable and its value."""
 
 
-def env_int(name: str, default: int) -> int:
-    """The whole number in environment variable ``name`` (unset or empty: ``default``)."""
+def in_range(name: str, raw: str, value, minimum, maximum, above):
+    """``value`` if it is at least ``minimum`` (greater, with ``above``) and at most ``maximum``
+    (None: no bound), else SettingError naming the variable, its text ``raw`` and the range."""
+    low_ok = minimum is None or (value > minimum if above else value >= minimum)
+    if low_ok and (maximum is None or value <= maximum):
+        return value
+    if above:
+        wanted = f"greater than {minimum:g}"
+    elif maximum is None:
+        wanted = f"at least {minimum:g}"
+    elif minimum is None:
+        wanted = f"at most {maximum:g}"
+    else:
+        wanted = f"from {minimum:g} to {maximum:g}"
+    raise SettingError(f"{name}={raw!r} is out of range: it must be {wanted}")
+
+
+def env_int(name: str, default: int, minimum: int | None = None, maximum: int | None = None) -> int:
+    """The whole number in environment variable ``name`` (unset or empty: ``default``), from
+    ``minimum`` to ``maximum`` (either None: unbounded)."""
     raw = os.environ.get(name)
     if raw in (None, ""):
         return default
     try:
-        return int(raw)
+        value = int(raw)
     except ValueError:
         raise SettingError(f"{name}={raw!r} is not a whole number") from None
+    return in_range(name, raw, value, minimum, maximum, above=False)
 
 
-def env_float(name: str, default: float) -> float:
-    """The number in environment variable ``name`` (unset or empty: ``default``)."""
+def env_float(name: str, default: float, minimum: float | None = None, above: bool = False) -> float:
+    """The finite number in environment variable ``name`` (unset or empty: ``default``), at least
+    ``minimum`` (greater than it with ``above``; None: unbounded)."""
     raw = os.environ.get(name)
     if raw in (None, ""):
         return default
     try:
-        return float(raw)
+        value = float(raw)
     except ValueError:
         raise SettingError(f"{name}={raw!r} is not a number") from None
+    if not math.isfinite(value):
+        raise SettingError(f"{name}={raw!r} is not a finite number")
+    return in_range(name, raw, value, minimum, None, above=above)
+
+
+#: the URL schemes of a Redis server (redis-py's ``from_url``)
+REDIS_SCHEMES = ("redis", "rediss", "unix")
+
+
+def env_redis_url(name: str) -> str | None:
+    """The Redis URL in environment variable ``name`` (unset or empty: None): redis://, rediss://
+    or unix:// with a socket path (redis-py's schemes; a redis URL without host means localhost)."""
+    raw = os.environ.get(name) or None
+    if raw is None:
+        return None
+    try:
+        parsed = urlsplit(raw)
+        parsed.port  # noqa: B018 (a port that is no number raises here)
+    except ValueError as err:
+        raise SettingError(f"{name}={raw!r} is not a Redis URL: {err}") from None
+    if parsed.scheme not in REDIS_SCHEMES:
+        raise SettingError(f"{name}={raw!r} is not a Redis URL: it must start with "
+                           f"{', '.join(f'{s}://' for s in REDIS_SCHEMES)}")
+    if parsed.scheme == "unix" and not parsed.path:
+        raise SettingError(f"{name}={raw!r} is not a Redis URL: it names no socket path")
+    return raw
 
 
 @dataclass
@@ -62,19 +110,19 @@ class Settings:
     @classmethod
     def from_env(cls) -> "Settings":
         return cls(
-            redis_url=os.environ.get("REDIS_URL") or None,
-            rq_redis_url=os.environ.get("RQ_REDIS_URL") or None,
+            redis_url=env_redis_url("REDIS_URL"),
+            rq_redis_url=env_redis_url("RQ_REDIS_URL"),
             data_dir=os.environ.get("GINBOX_DATA_DIR", ".ginbox-data"),
             key_prefix=os.environ.get("GINBOX_KEY_PREFIX", "ginbox"),
             queue_name=os.environ.get("GINBOX_QUEUE", "ginbox-bots"),
             board_queue_name=os.environ.get("GINBOX_BOARD_QUEUE") or None,
-            snapshot_every=env_int("GINBOX_SNAPSHOT_EVERY", 50),
-            max_body_bytes=env_int("GINBOX_MAX_BODY_BYTES", 64 * 1024),
-            rate_limit_per_minute=env_int("GINBOX_RATE_LIMIT", 600),
-            redis_timeout_s=env_float("GINBOX_REDIS_TIMEOUT", 2.0),
-            bot_stall_s=env_float("GINBOX_BOT_STALL_S", 30.0),
-            bot_budget_ms=env_int("GINBOX_BOT_BUDGET_MS", 200),
-            abandon_after_s=env_float("GINBOX_ABANDON_AFTER_S", 7 * 24 * 3600.0),
-            proxy_hops=env_int("GINBOX_PROXY_HOPS", 0),
+            snapshot_every=env_int("GINBOX_SNAPSHOT_EVERY", 50, minimum=1),
+            max_body_bytes=env_int("GINBOX_MAX_BODY_BYTES", 64 * 1024, minimum=1),
+            rate_limit_per_minute=env_int("GINBOX_RATE_LIMIT", 600, minimum=0),  # 0: no limit
+            redis_timeout_s=env_float("GINBOX_REDIS_TIMEOUT", 2.0, minimum=0, above=True),
+            bot_stall_s=env_float("GINBOX_BOT_STALL_S", 30.0, minimum=0, above=True),
+            bot_budget_ms=env_int("GINBOX_BOT_BUDGET_MS", 200, minimum=1),
+            abandon_after_s=env_float("GINBOX_ABANDON_AFTER_S", 7 * 24 * 3600.0, minimum=0),  # 0: never
+            proxy_hops=env_int("GINBOX_PROXY_HOPS", 0, minimum=0),
             cors_origins=os.environ.get("GINBOX_CORS_ORIGINS", "*"),
         )
