@@ -184,8 +184,14 @@ class ArenaService:
             raise BotTokenRequired("this token is no bot account's")
         return name
 
+    def bot_name(self, name: str) -> str | None:
+        """The bot account called ``name`` in any case (names are taken in any case), in its own
+        spelling; None if there is none."""
+        return self.store.bot_name(name) if isinstance(name, str) else None
+
     def _account(self, name: str) -> dict:
-        bot = self.store.bot(name)
+        registered = self.bot_name(name)
+        bot = None if registered is None else self.store.bot(registered)
         if bot is None:
             raise BotNotFound(f"there is no bot {name!r}")
         return bot
@@ -207,17 +213,19 @@ class ArenaService:
     def seat_accounts(self, game_id: str, seats: dict[int, str]) -> None:
         """Seat bot accounts at a new game (POST /games): each seat's token hash is its bot's.
 
-        Refuses an unknown account or one named twice before anything is written.
+        Refuses an unknown account or one named twice (in any case) before anything is written.
         """
-        names = list(seats.values())
+        names = [name.lower() for name in seats.values()]
         if len(set(names)) != len(names):
             raise DuplicateParticipant("a bot account holds one seat of a game")
-        hashes = {}
+        hashes, registered = {}, {}
         for seat, name in seats.items():
-            bot = self.store.bot(name)
+            spelled = self.bot_name(name)
+            bot = None if spelled is None else self.store.bot(spelled)
             if bot is None:
                 raise UnknownParticipant(f"there is no bot account {name!r}")
-            hashes[str(seat)] = bot["token_hash"]
+            hashes[str(seat)], registered[seat] = bot["token_hash"], spelled
+        seats = registered
         self.games.tokens.redis.hset(self.games.tokens.key(game_id), mapping=hashes)
         for seat, name in seats.items():
             self.store.seat_bot(name, "games", game_id, self.clock_ms())
@@ -284,8 +292,9 @@ class ArenaService:
                 label = name if counts[name] == 1 else f"{name}-{counts[name]}"
                 out.append({"name": label, "kind": "policy", "policy": name, "rating_name": name})
                 continue
-            if not isinstance(name, str) or self.store.bot(name) is None:
-                raise UnknownParticipant(f"{name!r} is neither a built-in policy ({', '.join(BOT_POLICY_NAMES)}) "
+            asked, name = name, self.bot_name(name)
+            if name is None:
+                raise UnknownParticipant(f"{asked!r} is neither a built-in policy ({', '.join(BOT_POLICY_NAMES)}) "
                                          "nor a bot account")
             if name in seen_bots:
                 raise DuplicateParticipant(f"the bot {name!r} is named twice: a bot holds one place")
@@ -683,11 +692,14 @@ class ArenaService:
             challenger, person = self.bot_of(token), None
             if challenger == challenged:
                 raise InvalidMatch("a bot cannot challenge itself")
+            if "name" in body:
+                raise InvalidMatch("a bot challenging is known by its token: `name` is for a person, "
+                                   "who challenges without one")
         else:
             person = body.get("name")
             if not person:
                 raise InvalidMatch("a person challenging names themself (`name`); a bot presents its token")
-            if person == challenged:
+            if person.casefold() == challenged.casefold():
                 raise DuplicateParticipant(f"the bot is named {person!r}: a person challenging it takes another name")
             challenger = person
         others = list(body.get("with_") or [])
@@ -695,14 +707,18 @@ class ArenaService:
         if len(others) != more:
             raise InvalidMatch(f"{variant} is played by {D.PARTICIPANTS[variant]}: a challenge to it names "
                                + ("no one else (`with`)" if more == 0 else f"{more} more with `with`"))
+        # names are compared in any case, as a bot account's name is taken: to the players, a
+        # person called 'Alpha' and the bot alpha would be one name
         names = [challenger, challenged]
         for name in others:
-            if name in names:
+            if name.casefold() in {n.casefold() for n in names}:
                 raise DuplicateParticipant(f"{name!r} is named twice: each participant holds one place")
-            if name not in BOT_POLICY_NAMES and self.store.bot(name) is None:
+            spelled = name if name in BOT_POLICY_NAMES else self.bot_name(name)
+            if spelled is None:
                 raise UnknownParticipant(f"{name!r} is neither a built-in policy ({', '.join(BOT_POLICY_NAMES)}) "
                                          "nor a bot account")
-            names.append(name)
+            names.append(spelled)
+        others = names[2:]
         kind = "match" if body.get("boards") else "game"
         self._rule_options(variant, body.get("options"), body.get("move_time_s"), board=kind == "match")
         challenge_id = secrets.token_urlsafe(12)

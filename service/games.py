@@ -132,6 +132,7 @@ class GameService:
                  advice: AdviceLog | None = None, keepalive_s: float = 5.0, stream_max_s: float = 300.0,
                  advice_poll_s: float = 1.0, id_factory: Callable[[], str] = new_game_id,
                  account_seats: Callable[[str, dict[int, str]], None] | None = None,
+                 account_name: Callable[[str], str | None] | None = None,
                  sealed: Callable[[str], bool] | None = None,
                  sealed_among: Callable[[list[str], dict], set[str]] | None = None,
                  list_scan_max: int = LIST_SCAN_MAX):
@@ -151,6 +152,9 @@ class GameService:
         #: seats bot accounts at a new game's seats (the arena: each seat's token is its bot's);
         #: it refuses an unknown account before anything is written
         self.account_seats = account_seats
+        #: a bot account's name as registered, asked in any case (None: no such account, which
+        #: account_seats refuses); by default names are taken as written
+        self.account_name = account_name or (lambda name: None)
         #: whether a game reads only for its seats (the arena: a game of a match still in play);
         #: by default no game is sealed
         self.sealed = sealed or (lambda game_id: False)
@@ -276,7 +280,8 @@ class GameService:
             if seat is None:
                 players.append(None)
             elif "account" in seat:
-                players.append({"name": seat["account"], "account": seat["account"]})
+                account = self.account_name(seat["account"]) or seat["account"]
+                players.append({"name": account, "account": account})
             elif "bot" in seat:
                 player = {"name": seat.get("name") or f"{seat['bot']}-bot-{i}", "bot": seat["bot"]}
                 if "budget_ms" in seat:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import logging
+import sys
 import time
+
+import redis
 
 from rq import SimpleWorker
 from rq.serializers import JSONSerializer
@@ -58,13 +61,21 @@ def worker_queues(ctx: jobs.WorkerContext, kinds: tuple[str, ...] = QUEUE_KINDS)
     return [by_kind[k] for k in QUEUE_KINDS if k in kinds]
 
 
+def failure_line(err: Exception) -> str:
+    """Why a burst could not go through its queues, in one line."""
+    if isinstance(err, (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)):
+        return f"Redis cannot be reached ({err})"
+    return f"the queues could not be read ({type(err).__name__}: {err})"
+
+
 def run_worker(settings: Settings, burst: bool = False, queues: tuple[str, ...] = QUEUE_KINDS) -> int:
     """Run the bot worker until it is asked to stop (SIGTERM/SIGINT); with ``burst``, until its queues are empty.
 
     ``queues`` are the kinds of job it takes (``QUEUE_KINDS``): by default both, turn jobs first.
     A plain (non-forking) RQ worker runs the jobs in this process, so a bot's answer costs no
     fork and the connections built at start-up are reused. If Redis goes away the RQ loop ends;
-    it is started again after a pause instead of leaving the games without a worker.
+    it is started again after a pause instead of leaving the games without a worker; a burst
+    that fails says why in one line and returns 1.
     """
     configure_logging()
     ctx = build_context(settings)
@@ -80,7 +91,11 @@ def run_worker(settings: Settings, burst: bool = False, queues: tuple[str, ...] 
                 worker = BotWorker(listen, connection=ctx.queue.connection, serializer=JSONSerializer,
                                    worker_ttl=WORKER_TTL_S)
                 worker.work(burst=burst, logging_level="WARNING")
-            except Exception:  # noqa: BLE001
+            except Exception as err:  # noqa: BLE001
+                if burst:
+                    # one pass over the queues, nothing to wait for: its failure is the outcome
+                    print(f"ginbox worker: {failure_line(err)}", file=sys.stderr, flush=True)
+                    return 1
                 log.exception("worker loop failed")
             if burst or (worker is not None and (worker.stop_signalled or worker._stop_requested)):
                 return 0

@@ -86,6 +86,18 @@ class RedisArenaStore:
         raw = self.redis.hget(self._k("bots"), name)
         return None if raw is None else json.loads(raw)
 
+    def bot_name(self, name: str) -> str | None:
+        """The name of the bot account called ``name`` in any case, as it was registered; None if none is."""
+        # the name as written first: accounts an older server registered may differ only in case
+        # (each keeps its own), and bot-names is only filled by the first registration (_REGISTER)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hexists(self._k("bots"), name)
+        pipe.hget(self._k("bot-names"), name.lower())
+        exact, folded = pipe.execute()
+        if exact:
+            return name
+        return None if folded is None else _s(folded)
+
     def bot_of_token(self, token_hash: str) -> str | None:
         raw = self.redis.hget(self._k("bot-tokens"), token_hash)
         return None if raw is None else _s(raw)
