@@ -199,6 +199,7 @@ class ArenaService:
     def profile(self, name: str) -> dict:
         """The bot's public profile: its ratings per variant, its games and matches."""
         bot = self._account(name)
+        name = bot["name"]
         games, recent_games = self.store.seated(name, "games")
         matches, recent_matches = self.store.seated(name, "matches")
         ratings = {}
@@ -686,8 +687,7 @@ class ArenaService:
         A three-hand challenge names its third participant (``with``: a built-in policy or another
         bot account). Everything is checked before the challenge is stored: a refusal stores nothing.
         """
-        challenged, variant = body["to"], body["variant"]
-        self._account(challenged)
+        challenged, variant = self._account(body["to"])["name"], body["variant"]
         if token:
             challenger, person = self.bot_of(token), None
             if challenger == challenged:
