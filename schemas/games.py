@@ -293,3 +293,4 @@ class AuditSchema(Schema):
     replay_ok = fields.Boolean(required=True)
     ok = fields.Boolean(required=True)
     checks = fields.List(fields.Dict(), required=True)
+    not_checked = fields.String(required=True)

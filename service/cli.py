@@ -331,7 +331,10 @@ def cmd_worker(args) -> int:
 def cmd_audit(args) -> int:
     """Check a finished game from its export alone (GET /games/{id}/export): no server, no Redis.
 
-    Prints each check; exits 0 if all pass, 1 if one fails, 2 if the file cannot be read.
+    Prints each check, then a line that says whether the audit passed and what it does not check
+    (the players' names and the timestamps, which the commitment does not cover); exits 0 if all
+    pass, 1 if one fails (a line that is no JSON, or nests too deep to be an export's, included),
+    2 if the file cannot be read.
     """
     from service.rules.audit import verify_export
 
@@ -349,7 +352,8 @@ def cmd_audit(args) -> int:
     failed = [c["name"] for c in report["checks"] if not c["ok"]]
     count = len(report["checks"])
     print(f"audit {'passed' if report['ok'] else 'FAILED'}: {count} check{'' if count == 1 else 's'}"
-          + (f", failed: {', '.join(failed)}" if failed else ""))
+          + (f", failed: {', '.join(failed)}" if failed else "")
+          + (f"; not checked: {report['not_checked']}" if report.get("not_checked") else ""))
     return 0 if report["ok"] else 1
 
 

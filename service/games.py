@@ -447,6 +447,7 @@ class GameService:
             "replay_ok": passed(lambda n: n == "replay"),
             "ok": bool(report["ok"]) and advice_check["ok"],
             "checks": checks,
+            "not_checked": audit.NOT_CHECKED,
         }
 
     def _audit_advice(self, game_id: str, log_events: list) -> dict:

@@ -64,6 +64,12 @@ def _command_for(event: Any, following: Any = None):
     if t is events.GameAbandoned:
         # the sweeper's command: the idle time it measured is data the log records
         return None, commands.AbandonGame(event.idle_s)
+    if t is events.TurnTimedOut:
+        # the turn clock's command: the move it played for the seat is the group's next event
+        played = _command_for(following) if following is not None else None
+        if played is None or played[0] != event.seat:
+            return None
+        return event.seat, commands.PlayTimedOutTurn(played[1])
     return None
 
 
@@ -113,9 +119,30 @@ def _deal_key(checks: list, log: list, created: Any, seed: bytes) -> tuple[bytes
     return key, "deal_key(seed, client seeds)"
 
 
+#: what reading a field of the wrong kind raises (a number where a list belongs, a seat that is
+#: no seat ...): the engine trusts its own events, an audit of an export may not
+_MALFORMED = (TypeError, AttributeError, KeyError, IndexError, OverflowError, ValueError, RecursionError)
+
+
+def _malformed(err: BaseException) -> str:
+    return f"an event holds a value of a kind no event of its type has ({type(err).__name__}: {err})"
+
+
 def verify(log_events: Iterable[Any], seed: bytes | str) -> dict:
-    """Audit a game's log against its revealed seed: {"ok": bool, "checks": [{name, ok, detail}]}."""
+    """Audit a game's log against its revealed seed: {"ok": bool, "checks": [{name, ok, detail}]}.
+
+    A log whose events hold values of the wrong kind (possible in an export changed by hand) fails
+    with an ``events`` check; it never raises.
+    """
     checks: list[dict] = []
+    try:
+        return _verify(checks, log_events, seed)
+    except _MALFORMED as err:
+        _check(checks, "events", False, _malformed(err))
+        return {"ok": False, "checks": checks}
+
+
+def _verify(checks: list, log_events: Iterable[Any], seed: bytes | str) -> dict:
     log = [events.decode(x) if isinstance(x, dict) else x for x in log_events]
     try:
         seed = bytes.fromhex(seed) if isinstance(seed, str) else bytes(seed)
@@ -240,12 +267,83 @@ def check_advice(log: list, entries: Iterable[dict]) -> dict:
     return {"name": "advice", "ok": not problems, "detail": detail}
 
 
+#: what an audit cannot check: the commitment binds the seed alone, and the log's replay binds
+#: every card, move and score, but not who sat where nor when anything happened
+NOT_CHECKED = ("the players' names (and a seat's other details, such as its bot) and the timestamps (every "
+               "ts, the waits and idle times events record, when a turn clock ran out), which the commitment "
+               "does not cover")
+
+#: the fields of an export's lines (GET /games/{id}/export): an event of the log, a piece of advice
+EVENT_LINE_FIELDS = frozenset({"data", "ts", "type", "v", "version"})
+ADVICE_LINE_FIELDS = frozenset({"at_version", "data", "seq", "ts", "type", "v"})
+ADVICE_DATA_FIELDS = frozenset({"captain", "hand_no", "seat", "text"})
+
+#: no line of an export nests deeper than a few levels (a knock's melds in its hand_scored data):
+#: a deeper line is refused before anything reads it
+MAX_LINE_DEPTH = 32
+
+
+def _too_deep(doc: Any, limit: int = MAX_LINE_DEPTH) -> bool:
+    """True when ``doc`` nests lists or objects more than ``limit`` levels deep (no recursion)."""
+    stack = [(doc, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, (dict, list)):
+            if depth > limit:
+                return True
+            stack.extend((v, depth + 1) for v in (value.values() if isinstance(value, dict) else value))
+    return False
+
+
+def _line_fields(records: list, advice: list) -> dict:
+    """The check that every line of an export holds the fields of its kind and no other: the event
+    schema is closed, so a field the server never writes is a change made to the export."""
+    problems = []
+    for n, doc in records:
+        extra = sorted(set(doc) - EVENT_LINE_FIELDS)
+        missing = sorted(EVENT_LINE_FIELDS - set(doc))
+        kind = (doc.get("type"), doc.get("v"))
+        cls = events.REGISTRY.get(kind) if all(isinstance(k, (str, int)) for k in kind) else None
+        data = doc.get("data")
+        if cls is not None and isinstance(data, dict):
+            extra += [f"data.{k}" for k in sorted(set(data) - set(events._FIELDS[cls]))]
+        if extra or missing:
+            problems.append(f"line {n} (event {doc.get('version')!r})"
+                            + (f" has fields no event has: {', '.join(extra)}" if extra else "")
+                            + (" and" if extra and missing else "")
+                            + (f" lacks {', '.join(missing)}" if missing else ""))
+        elif type(doc["ts"]) is not int:
+            problems.append(f"line {n} (event {doc.get('version')!r}): ts is not a whole number")
+    for n, doc in advice:
+        data = doc.get("data") if isinstance(doc.get("data"), dict) else {}
+        extra = sorted(set(doc) - ADVICE_LINE_FIELDS) + [f"data.{k}" for k in sorted(set(data) - ADVICE_DATA_FIELDS)]
+        missing = sorted(ADVICE_LINE_FIELDS - set(doc))
+        if extra or missing:
+            problems.append(f"line {n} (advice)"
+                            + (f" has fields no advice has: {', '.join(extra)}" if extra else "")
+                            + (" and" if extra and missing else "")
+                            + (f" lacks {', '.join(missing)}" if missing else ""))
+    detail = ("every line holds the fields of its kind and no other (an event: data, ts, type, v, version, "
+              "its data its type's fields; advice: at_version, data, seq, ts, type, v)"
+              if not problems else "; ".join(problems[:5]) + (f"; {len(problems) - 5} more" if len(problems) > 5 else ""))
+    return {"name": "fields", "ok": not problems, "detail": detail}
+
+
+def _numbering(records: list) -> tuple[bool, str]:
+    """(ok, detail) of the events' numbering: 1, 2, 3 ... in the order of the lines."""
+    for i, (n, doc) in enumerate(records, start=1):
+        if doc.get("version") != i or type(doc.get("version")) is not int:
+            return False, f"event {i} expected, got version {doc.get('version')!r} at line {n}"
+    return True, f"{len(records)} events numbered 1 to {len(records)}, each once and in order"
+
+
 def verify_export(lines: Iterable[str]) -> dict:
     """Audit a finished game from its export alone (GET /games/{id}/export: one JSON object a
     line, the log's events numbered by ``version``, then the advice log): the numbering, the
-    seed revealed at the end, everything :func:`verify` checks, and the advice.
+    lines' fields, the seed revealed at the end, everything :func:`verify` checks, and the advice.
 
-    Needs no server and no store: {"ok": bool, "checks": [{name, ok, detail}]}.
+    Needs no server and no store: {"ok": bool, "checks": [{name, ok, detail}], "not_checked": str}
+    ("not_checked" only once there are events to check: what no check covers, NOT_CHECKED).
     """
     checks: list[dict] = []
     records, advice = [], []
@@ -254,30 +352,40 @@ def verify_export(lines: Iterable[str]) -> dict:
             continue
         try:
             doc = json.loads(line)
+        except RecursionError:
+            _check(checks, "export", False, f"line {n} nests more than {MAX_LINE_DEPTH} levels deep: no line of "
+                                            "an export does")
+            return {"ok": False, "checks": checks}
         except ValueError as err:
             _check(checks, "export", False, f"line {n} is not JSON: {err}")
             return {"ok": False, "checks": checks}
         if not isinstance(doc, dict):
             _check(checks, "export", False, f"line {n} is not an object")
             return {"ok": False, "checks": checks}
-        (records if "version" in doc else advice).append(doc)
+        if _too_deep(doc):
+            _check(checks, "export", False, f"line {n} nests more than {MAX_LINE_DEPTH} levels deep: no line of "
+                                            "an export does")
+            return {"ok": False, "checks": checks}
+        (records if "version" in doc else advice).append((n, doc))
     if not records:
         # an empty numbering proves nothing: nothing of a game is here to check
         _check(checks, "export", False, "no events: the export holds no event of a game's log "
                                         "(GET /games/{id}/export gives a finished game's)")
         return {"ok": False, "checks": checks}
-    numbers = [r.get("version") for r in records]
-    _check(checks, "numbering", numbers == list(range(1, len(records) + 1)),
-           f"{len(records)} events numbered 1 to {len(records)}, each once and in order"
-           if numbers == list(range(1, len(records) + 1)) else f"event numbers {numbers[:12]}... are not 1, 2, 3 ...")
+    ok, detail = _numbering(records)
+    _check(checks, "numbering", ok, detail)
+    checks.append(_line_fields(records, advice))
     try:
-        log = [events.decode({"type": r.get("type"), "v": r.get("v"), "data": r.get("data")}) for r in records]
+        log = [events.decode({"type": r.get("type"), "v": r.get("v"), "data": r.get("data")}) for _, r in records]
     except RulesError as err:
         _check(checks, "events", False, err.message)
-        return {"ok": False, "checks": checks}
+        return {"ok": False, "checks": checks, "not_checked": NOT_CHECKED}
+    except _MALFORMED as err:
+        _check(checks, "events", False, _malformed(err))
+        return {"ok": False, "checks": checks, "not_checked": NOT_CHECKED}
     if not log or type(log[0]) is not events.GameCreated:
         _check(checks, "log", False, "the log does not start with game_created")
-        return {"ok": False, "checks": checks}
+        return {"ok": False, "checks": checks, "not_checked": NOT_CHECKED}
     final = log[-1]
     over = type(final) in (events.GameEnded, events.GameResigned, events.GameAbandoned)
     seed = log[0].seed
@@ -286,5 +394,8 @@ def verify_export(lines: Iterable[str]) -> dict:
            else "the log does not end the game: the seed is not revealed")
     report = verify(log, seed)
     checks += report["checks"]
-    checks.append(check_advice(log, advice))
-    return {"ok": all(c["ok"] for c in checks), "checks": checks}
+    try:
+        checks.append(check_advice(log, [doc for _, doc in advice]))
+    except _MALFORMED as err:
+        _check(checks, "advice", False, _malformed(err).replace("an event", "an event or a piece of advice", 1))
+    return {"ok": all(c["ok"] for c in checks), "checks": checks, "not_checked": NOT_CHECKED}
