@@ -4,7 +4,7 @@
 import * as api from "./api.js";
 import { backElement, cardElement, cardsInText, deadwood, isMeld, isRun, isSet, label, short, sortCards, sortMeld } from "./cards.js";
 import { inviteLink, invitesOf, matchOf, saveSeat, seatsOf } from "./seats.js";
-import { cardsText, el, playerName, resultSection, scoreSheet } from "./ui.js";
+import { cardsText, defaultName, el, playerName, resultSection, scoreSheet } from "./ui.js";
 
 const $ = (sel) => document.querySelector(sel);
 /** Set a text only when it changes: a live region re-announces whatever is written into it. */
@@ -25,6 +25,7 @@ const state = {
   confirmResign: false,
   pileOpen: false,
   message: "", // why the last move or advice was refused
+  notice: "", // what the turn clock played for this seat, until its next move
   loadError: "", // why the view could not be fetched
   loadErrorCode: null, // the problem code of that refusal, when the server gave one
 };
@@ -97,6 +98,7 @@ async function play(move) {
   if (state.busy || !state.view) return;
   state.busy = true;
   state.message = "";
+  state.notice = "";
   render();
   try {
     const { data } = await api.playMove(gameId, state.token, move, state.view.version);
@@ -145,11 +147,18 @@ function knockGroups() {
 
 // ---------------------------------------------------------------- rendering
 
+/** "a", "a and b", "a, b and c". */
+const andList = (items) => (items.length > 1 ? `${items.slice(0, -1).join(", ")} and ${items.at(-1)}` : items.join(""));
+
 function phaseText(view) {
   const names = view.to_act.map((s) => (s === view.viewer ? "you" : playerName(view, s)));
   if (view.status === "waiting") {
     const open = view.players.map((p, i) => (p ? null : i)).filter((i) => i !== null);
-    return `Waiting for players: seat${open.length > 1 ? "s" : ""} ${open.join(", ")} open.`;
+    if (open.length) return `Waiting for players: seat${open.length > 1 ? "s" : ""} ${open.join(", ")} open.`;
+    // every seat is taken: the first deal waits for the client seeds of the seats named
+    const awaited = (view.awaiting_client_seeds || []).map((s) => (s === view.viewer ? "you" : playerName(view, s)));
+    if (awaited.length) return `Waiting for ${andList(awaited)} to shuffle in (fair deal)…`;
+    return "Waiting for the deal…";
   }
   if (view.status === "over") {
     const scores = view.scores.map((s, i) => `${playerName(view, i)} ${s}`).join(", ");
@@ -203,12 +212,15 @@ function seatBlock(view, seat) {
   const known = view.known_cards ? view.known_cards[seat] : [];
   const acting = view.to_act.includes(seat);
   const you = seat === view.viewer ? " (you)" : "";
-  const sitsOut = role === "advisor" && view.status === "playing";
+  const revealed = view.status === "over" && view.all_hands ? view.all_hands[seat] : null;
+  let about = `${size} card${size === 1 ? "" : "s"} in hand; score ${view.scores[seat]}`;
+  if (view.status === "waiting") about = p ? "waiting for the deal" : "waiting for a player";
+  else if (role === "advisor" && view.status === "playing") about = `sits out this hand, advising; score ${view.scores[seat]}`;
+  else if (role === "advisor" && !size && !(revealed && revealed.length)) about = `sat out the last hand, advising; score ${view.scores[seat]}`;
+  else if (revealed && revealed.length) about = `score ${view.scores[seat]}; the last hand, face up:`;
   const box = el("div", { class: "pile opponent", "data-seat": String(seat) },
     el("h3", { text: `${p ? playerName(view, seat) : `seat ${seat} (open)`}${you}${role ? ` — ${role}` : ""}${acting ? " — to play" : ""}` }),
-    el("p", { class: "muted", text: sitsOut ? `sits out this hand, advising; score ${view.scores[seat]}`
-      : `${size} card${size === 1 ? "" : "s"} in hand; score ${view.scores[seat]}` }));
-  const revealed = view.status === "over" && view.all_hands ? view.all_hands[seat] : null;
+    el("p", { class: "muted", text: about }));
   if (revealed && revealed.length) {
     // the game is over: every hand is public now
     const ul = el("ul", { class: "cards", "aria-label": `${playerName(view, seat)}'s last hand` });
@@ -219,7 +231,8 @@ function seatBlock(view, seat) {
     for (let i = 0; i < Math.min(size, 11); i += 1) backs.append(backElement());
     box.append(backs);
   }
-  if (known.length) {
+  // once the whole hand is face up, what was known of it says nothing more
+  if (known.length && !(revealed && revealed.length)) {
     box.append(el("p", { text: "Known to hold (taken from the discard pile):" }));
     const ul = el("ul", { class: "cards" });
     for (const c of known) ul.append(el("li", {}, cardElement(c)));
@@ -251,12 +264,15 @@ function renderPiles(view) {
   const stockMoves = legal("draw_stock");
   const stock = el("div", { class: "pile", id: "stock" }, el("h3", { text: "Stock" }),
     el("p", { id: "stock-size", text: `${view.stock_size} card${view.stock_size === 1 ? "" : "s"}` }));
-  const stockBack = backElement();
-  if (stockMoves.length) {
-    stockBack.setAttribute("draggable", "true");
-    stockBack.addEventListener("dragstart", (e) => e.dataTransfer.setData("text/plain", "draw:stock"));
+  if (view.stock_size > 0) {
+    // a card back only on a stock that holds cards
+    const stockBack = backElement();
+    if (stockMoves.length) {
+      stockBack.setAttribute("draggable", "true");
+      stockBack.addEventListener("dragstart", (e) => e.dataTransfer.setData("text/plain", "draw:stock"));
+    }
+    stock.append(stockBack);
   }
-  stock.append(stockBack);
   if (stockMoves.length) stock.append(el("div", {}, moveButton("Draw from the stock", { type: "draw_stock" }, "draw_stock")));
   const discard = el("div", { class: "pile", id: "discard-pile" }, el("h3", { text: "Discard pile" }));
   if (view.discard_top) {
@@ -414,13 +430,20 @@ function renderResign(view) {
       onclick: () => { state.confirmResign = true; render(); document.getElementById("resign-yes").focus(); } },
     "Resign the game…"));
   }
-  return el("div", { class: "knock-panel", role: "alertdialog", "aria-labelledby": "resign-q" },
+  const dismiss = () => {
+    state.confirmResign = false;
+    render();
+    const again = document.getElementById("resign");
+    if (again) again.focus();
+  };
+  // Escape answers "no", as it dismisses any dialog
+  return el("div", { class: "knock-panel", role: "alertdialog", "aria-labelledby": "resign-q", id: "resign-dialog",
+    onkeydown: (e) => { if (e.key === "Escape") { e.preventDefault(); dismiss(); } } },
     el("p", { id: "resign-q", text: "Resign? The game ends now: the other side wins and the scores stand." }),
     el("div", { class: "moves" },
       el("button", { type: "button", id: "resign-yes", class: "primary", disabled: state.busy,
         onclick: () => { state.confirmResign = false; play({ type: "resign" }); } }, "Yes, resign"),
-      el("button", { type: "button", id: "resign-no",
-        onclick: () => { state.confirmResign = false; render(); } }, "No, play on")));
+      el("button", { type: "button", id: "resign-no", onclick: dismiss }, "No, play on")));
 }
 
 function renderBoard(view) {
@@ -510,6 +533,38 @@ function adviceForm() {
   return form;
 }
 
+/** A move the clock played, in words ("drew 7♥ from the stock"), or null for any other event. */
+function clockMoveText(e) {
+  const d = e.data || {};
+  const card = (c) => (c ? short(c) : "a card");
+  switch (e.type) {
+    case "upcard_passed": return "passed the upcard";
+    case "upcard_taken": return `took the upcard, ${card(d.card)}`;
+    case "card_drawn": return d.source === "discard" ? `took ${card(d.card)} from the discard pile` : `drew ${card(d.card)} from the stock`;
+    case "card_discarded": return `discarded ${card(d.card)}`;
+    case "knocked": return d.kind === "knock" ? `knocked${d.discard ? `, discarding ${card(d.discard)}` : ""}` : d.kind === "big_gin" ? "went big gin" : "went gin";
+    default: return null;
+  }
+}
+
+/**
+ * This seat's clock ran out (a turn_timed_out event at ``version``): the events after it in the
+ * same append are the basic bot's move, played for the seat; say what they were.
+ */
+async function noteTimedOut(version, seat) {
+  let moves = [];
+  try {
+    const { data } = await api.listEvents(gameId, state.token, version, 6);
+    for (const e of data.events) {
+      const text = e.data && e.data.seat === seat ? clockMoveText(e) : null;
+      if (!text) break;
+      moves.push(text);
+    }
+  } catch { moves = []; }
+  state.notice = `Time ran out: the basic move was played for you${moves.length ? `: ${andList(moves)}` : ""}.`;
+  render();
+}
+
 function renderClock(view) {
   const limit = view.options.turn_timeout_s;
   const clock = $("#clock");
@@ -517,11 +572,13 @@ function renderClock(view) {
   const people = view.to_act.filter((seat) => view.players[seat] && !view.players[seat].bot);
   if (!limit || view.status !== "playing" || !state.turnStartedAt || !people.length) { clock.textContent = ""; return; }
   const left = Math.max(0, Math.ceil(limit - (Date.now() - state.turnStartedAt) / 1000));
-  clock.textContent = `Turn clock: ${left} s left of ${limit} s (then the basic bot moves for the player).`;
+  const whom = people.includes(view.viewer) ? "you" : andList(people.map((seat) => playerName(view, seat)));
+  clock.textContent = `Turn clock: ${left} s left of ${limit} s (then the basic bot moves for ${whom}).`;
 }
 
 function render() {
   setText($("#message"), [state.loadError, state.message].filter(Boolean).join(" "));
+  setText($("#notice"), state.notice);
   renderConnection();
   const view = state.view;
   if (!view) return;
@@ -564,6 +621,8 @@ async function contributeClientSeed() {
   try {
     const { data } = await api.playMove(gameId, state.token, { type: "client_seed", client_seed: api.randomKey() }, view.version);
     if (data.version >= state.view.version) state.view = data;
+    // the seed may have been the last thing the deal waited for: the answer then holds the hand
+    await analyseHand();
   } catch { /* the game moved on (it started, or another seed came first): refresh shows it */ }
   render();
 }
@@ -584,14 +643,15 @@ function invitation() {
 }
 
 /** Claim the invited seat; without a seat number, try each open invited seat until one takes the secret. */
-async function claimInvited(invite, name) {
-  if (invite.seat !== null) return api.claimSeat(gameId, invite.seat, name, invite.secret);
+async function claimInvited(invite, typed) {
+  const name = (seat) => typed || defaultName(seat);
+  if (invite.seat !== null) return api.claimSeat(gameId, invite.seat, name(invite.seat), invite.secret);
   const { data: view } = await api.getGame(gameId, null);
   const open = (view.private_seats || []).filter((seat) => view.players[seat] === null);
   let refusal = new api.ApiError(403, { code: "invite_required", detail: "no open invited seat takes this invitation" });
   for (const seat of open) {
     try {
-      return await api.claimSeat(gameId, seat, name, invite.secret);
+      return await api.claimSeat(gameId, seat, name(seat), invite.secret);
     } catch (err) {
       if (err.code !== "invite_required") throw err;
       refusal = err; // (a wrong secret changes nothing: the next seat is tried)
@@ -600,22 +660,37 @@ async function claimInvited(invite, name) {
   throw refusal;
 }
 
+/** What an invitation is to, from the game's public view: its rules and who already sits there. */
+function invitationContext(view) {
+  const rules = view.variant === "three-hand" ? "box gin (three players)" : "gin rami (two players)";
+  const seated = view.players.map((p, i) => (p ? playerName(view, i) : null)).filter(Boolean);
+  const target = view.options && view.options.target_score ? `, a game to ${view.options.target_score}` : "";
+  return `A game of ${rules}${target}, game ${view.game_id}.` +
+    (seated.length ? ` Seated: ${andList(seated)}.` : "");
+}
+
 /** Ask the invited person's name and take the seat; resolves once the token is stored. */
-function acceptInvitation(invite) {
+function acceptInvitation(invite, view) {
   return new Promise((resolve) => {
-    const name = el("input", { id: "invite-name", maxlength: "40", autocomplete: "nickname",
-      value: localStorage.getItem("ginbox.name") || "" });
+    const remembered = localStorage.getItem("ginbox.name") || "";
+    const name = el("input", { id: "invite-name", maxlength: "40", autocomplete: "nickname", value: remembered,
+      placeholder: invite.seat === null ? "" : defaultName(invite.seat), "aria-describedby": "invite-name-help" });
     const error = el("p", { class: "error", role: "alert" });
     const form = el("form", { id: "invite-form", class: "knock-panel" },
       el("h2", { text: invite.seat === null ? "You are invited to this game" : `You are invited to seat ${invite.seat} of this game` }),
+      el("p", { id: "invite-context", text: invitationContext(view) }),
       el("label", { for: "invite-name", text: "Your name" }), " ", name, " ",
-      el("button", { type: "submit", class: "primary" }, "Take the seat"), error);
+      el("button", { type: "submit", class: "primary" }, "Take the seat"),
+      el("p", { id: "invite-name-help", class: "muted", text: "Left empty, you sit as \u201cplayer\u201d and your seat's number." }),
+      error);
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
-      const chosen = name.value.trim() || "guest";
+      const typed = name.value.trim();
       try {
-        const { data } = await claimInvited(invite, chosen);
-        localStorage.setItem("ginbox.name", chosen);
+        const { data } = await claimInvited(invite, typed);
+        const chosen = data.view.players[data.seat] ? data.view.players[data.seat].name : typed || defaultName(data.seat);
+        // only a name typed is this browser's name from now on: a default is not
+        if (typed) localStorage.setItem("ginbox.name", typed);
         saveSeat(gameId, data.view.variant, data.seat, data.token, chosen);
         // the secret has done its work: it leaves the address bar (and the history)
         history.replaceState(null, "", `${location.pathname}#seat=${data.seat}`);
@@ -637,8 +712,15 @@ function renderInvites(view) {
   if (view.status !== "waiting" || !open.length || state.mode !== "play") return null;
   const list = el("ul", { id: "table-invites" });
   for (const [seat, secret] of open) {
-    list.append(el("li", {}, el("label", { for: `table-invite-${seat}`, text: `Invitation to seat ${seat}: ` }),
-      el("input", { type: "text", readonly: "", size: "50", id: `table-invite-${seat}`, value: inviteLink(gameId, seat, secret) })));
+    const link = inviteLink(gameId, seat, secret);
+    const input = el("input", { type: "text", readonly: "", size: "50", id: `table-invite-${seat}`, value: link });
+    // as in the lobby: one press puts the link on the clipboard (or selects it, where that is not allowed)
+    const copy = el("button", { type: "button", class: "copy", "data-key": `copy-invite:${seat}`, text: "Copy",
+      onclick: async () => {
+        input.select();
+        try { await navigator.clipboard.writeText(link); copy.textContent = "Copied"; } catch { copy.textContent = "Select and copy"; }
+      } });
+    list.append(el("li", {}, el("label", { for: `table-invite-${seat}`, text: `Invitation to seat ${seat}: ` }), input, " ", copy));
   }
   return el("div", { class: "knock-panel" }, el("h3", { text: "Waiting for your guests: send them these links" }), list);
 }
@@ -662,7 +744,12 @@ async function start() {
   const invite = invitation();
   if (state.mode === "play" && invite && !(seatsOf(gameId) || {})[invite.seat]) {
     $("#connection").textContent = "not joined";
-    await acceptInvitation(invite);
+    // the game is looked up first: a link to a game this server does not hold asks for no name
+    let publicView = null;
+    try {
+      publicView = (await api.getGame(gameId, null)).data;
+    } catch { /* refresh below says why the game cannot be shown */ }
+    if (publicView) await acceptInvitation(invite, publicView);
   }
   if (state.mode === "play") {
     [state.seat, state.token] = pickSeat();
@@ -674,7 +761,10 @@ async function start() {
   }
   await refresh();
   if (!state.view) {
-    // nothing to show and nothing to follow: a final state, not an endless "connecting"
+    // nothing to show and nothing to follow: a final state, not an endless "connecting"; and no
+    // word of watching a game that is not there
+    state.message = "";
+    render();
     state.connection = "failed";
     renderConnection();
     $("#board").hidden = true;
@@ -698,6 +788,8 @@ async function start() {
     },
     onEvent: (msg) => {
       if (msg.id !== null && msg.data && typeof msg.data === "object" && msg.data.ts) state.turnStartedAt = msg.data.ts;
+      if (msg.event === "turn_timed_out" && state.view && state.view.viewer !== null && msg.data && msg.data.data
+        && msg.data.data.seat === state.view.viewer) noteTimedOut(Number(msg.id), state.view.viewer);
       if (msg.event === "advice_given" || !state.view || Number(msg.id) > state.view.version) refresh();
     },
   });

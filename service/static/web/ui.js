@@ -48,6 +48,13 @@ export function playerName(view, seat) {
   return p.bot ? `${p.name} (${p.bot} bot)` : p.name;
 }
 
+/**
+ * The name a seat is given when the person leaves theirs empty: "player 1" at seat 1, wherever the
+ * seat is taken (created in the lobby, joined there, or claimed by invitation). A default is never
+ * kept as this browser's name: only a name typed is.
+ */
+export const defaultName = (seat) => `player ${seat}`;
+
 export const cardsText = (cards) => (cards.length ? cards.map(short).join(" ") : "none");
 export const cardsSpoken = (cards) => cards.map(label).join(", ");
 
