@@ -71,6 +71,8 @@ RESERVED_BOT_NAMES = (*BOT_POLICY_NAMES, "me")
 BUILT_IN_SEAT_NAME = re.compile(
     rf"^(?:{'|'.join(map(re.escape, BOT_POLICY_NAMES))})(?:[-_]bot(?:[-_][0-9]+)?|[-_][0-9]+)\Z")
 STREAM_ID = re.compile(r"^(0|[0-9]{1,15}-[0-9]{1,10})$")
+#: entries of a bot's stream read at once (its past is sent in batches of this many)
+STREAM_READ = 256
 #: games of one match in play at once (each table of a board is a game)
 MATCH_WINDOW = 64
 #: games in play at once of a match of built-in policies alone (each is one job: see plays_whole)
@@ -236,10 +238,10 @@ class ArenaService:
 
     def stream(self, name: str, after: str | None, once: bool = False,
                clock: Callable[[], float] = time.monotonic) -> Iterator[str]:
-        """Server-sent events of the bot's stream after entry ``after`` (validated before the first byte)."""
+        """Server-sent events of the bot's stream after entry ``after`` (None or "0": from its first)."""
         after = after or "0"
         if not STREAM_ID.match(after):
-            raise InvalidStreamId("Last-Event-ID must be an id of this stream (digits-digits), or 0")
+            raise InvalidStreamId("`after` must be an id of this stream (digits-digits), or 0")
         return self._sse(name, after, once, clock)
 
     def _sse(self, name: str, after: str, once: bool, clock) -> Iterator[str]:
@@ -247,10 +249,12 @@ class ArenaService:
         yield ": connected\n\n"
         wait = None
         while True:
-            entries = self.store.read_stream(name, after, wait_s=wait)
+            entries = self.store.read_stream(name, after, wait_s=wait, count=STREAM_READ)
             for entry_id, kind, data in entries:
                 after = entry_id
                 yield f"id: {entry_id}\nevent: {kind}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+            if once and len(entries) == STREAM_READ and clock() < deadline:
+                continue  # the past is read in batches: once=1 ends only when it is all sent
             if once or clock() >= deadline:
                 return
             if not entries:

@@ -5,14 +5,17 @@ It needs nothing but the standard library and its bot token (``POST /bots`` give
     python -m workers.arena_bot http://127.0.0.1:8000 BOT_TOKEN [--accept-challenges] [--threads N]
                                 [--exit-after-matches N] [--deadline S] [--max-wait S]
 
-It keeps one connection to ``GET /bots/me/stream`` open (reconnecting with ``Last-Event-ID``
-whenever the server ends it) and hands each ``your_turn`` to a pool of threads, so it plays
+It first reads what its stream already holds (``?once=1``: the whole past of the account, which
+a new process without ``Last-Event-ID`` is sent), plays the turns that past leaves waiting and
+accepts the challenges still pending, and counts no match that was over before; then it keeps one
+connection to ``GET /bots/me/stream`` open (reconnecting with ``Last-Event-ID`` whenever the server
+ends it) and hands each ``your_turn`` to a pool of threads, so it plays
 hundreds of games at once: each turn reads the game's view with the bot's token and plays the
 move :func:`workers.outside_bot.choose` picks (the same play as the one-game outside bot) with
 ``If-Match``, so a stale turn is refused (412) and simply dropped. With ``--accept-challenges``
 it accepts every challenge it is sent. Waits, refusals and exit codes as in workers.outside_bot,
 the stream's included (a 429 or 503 on it is waited out as its ``Retry-After`` asks); 0 once
-``--exit-after-matches`` matches it was in are over; 2 for wrong arguments, a server URL without
+``--exit-after-matches`` matches it was in have ended since it started; 2 for wrong arguments, a server URL without
 http(s):// and a host among them (or one the server answers 404 ``not_found``, a path it does not
 have). Its messages on stderr begin ``arena_bot:``; one says when the stream is connected, and
 again when it is connected after trouble.
@@ -73,6 +76,7 @@ class ArenaBot:
         self.errors: list[str] = []
         self.connections = 0                # attempts to open the stream
         self.connected = False              # whether the stream was ever open (its first opening is reported)
+        self.past_events_read = False       # whether the stream's past was read (the live stream follows)
         self.stream_waits: list[float] = []  # the seconds waited before each attempt after a failed one
         self._lock = threading.Lock()
         self._busy: set[str] = set()
@@ -80,8 +84,9 @@ class ArenaBot:
 
     # -- the stream ----------------------------------------------------------------------------
 
-    def events(self):
-        """(type, data) of the bot's stream, forever: reconnects after the server ends it.
+    def events(self, once: bool = False):
+        """(type, data) of the bot's stream, forever: reconnects after the server ends it. With
+        ``once``, the events until the stream has caught up (``?once=1``), then it ends.
 
         A 429 or 5xx (503 ``redis_unavailable``...) is waited out as the answer's ``Retry-After``
         asks, a failed connection with a doubling back-off (both capped at ``max_wait_s``, as the
@@ -92,7 +97,7 @@ class ArenaBot:
             headers = {"Authorization": f"Bearer {self.token}", "Accept": "text/event-stream"}
             if self.last_id:
                 headers["Last-Event-ID"] = self.last_id
-            req = urllib.request.Request(self.base + "/bots/me/stream", headers=headers)
+            req = urllib.request.Request(self.base + "/bots/me/stream" + ("?once=1" if once else ""), headers=headers)
             self.connections += 1
             try:
                 with urllib.request.urlopen(req, timeout=30) as resp:
@@ -117,6 +122,8 @@ class ArenaBot:
                             kind, data, entry_id = None, [], None
                         if self.stop.is_set():
                             return
+                if once:
+                    return
             except urllib.error.HTTPError as err:
                 doc = _problem(err)
                 if err.code == 404:
@@ -143,9 +150,44 @@ class ArenaBot:
         log(f"stream: {what}; connecting again in {delay:.1f} s")
         self.stop.wait(delay)
 
+    def read_past(self) -> tuple[dict[str, int], list[str]]:
+        """Read what the stream holds already (``?once=1``): ({game id: version} of the turns still
+        to look at, [challenge ids] still pending as far as it tells).
+
+        A new process has no ``Last-Event-ID``, so the stream holds everything the bot was ever
+        told. None of it is acted on as it is read: a game that ended since its turn needs no look,
+        a challenge answered or withdrawn since is left alone, and the matches over then are not
+        counted. The live stream then goes on from its last id.
+        """
+        turns: dict[str, int] = {}
+        challenges: dict[str, None] = {}
+        for kind, data in self.events(once=True):
+            if kind == "your_turn":
+                turns[data["game_id"]] = data["version"]
+            elif kind == "game_over":
+                turns.pop(data["game_id"], None)
+            elif kind == "challenge" and data.get("status") == "pending":
+                challenges[data["challenge_id"]] = None
+            elif kind == "challenge_withdrawn":
+                challenges.pop(data["challenge_id"], None)
+            elif kind == "game_started" and data.get("challenge_id"):
+                challenges.pop(data["challenge_id"], None)
+        self.past_events_read = True
+        return turns, list(challenges)
+
     def run(self, exit_after_matches: int | None = None) -> int:
-        """Play until ``exit_after_matches`` matches are over (or the deadline, or ``stop``)."""
+        """Play until ``exit_after_matches`` matches are over (or the deadline, or ``stop``).
+
+        Only matches that end once the bot follows its live stream count: those over before it
+        started (its stream's past) do not. The turns its past leaves waiting are played first.
+        """
         try:
+            turns, challenges = self.read_past()
+            for game_id in turns:
+                self.pool.submit(self._turn, game_id)
+            if self.accept_challenges:
+                for challenge_id in challenges:
+                    self.pool.submit(self._accept, challenge_id, True)
             for kind, data in self.events():
                 if kind == "your_turn":
                     self.pool.submit(self._turn, data["game_id"])
@@ -204,9 +246,11 @@ class ArenaBot:
                 with self._lock:
                     self.turns_played += 1
 
-    def _accept(self, challenge_id: str) -> None:
+    def _accept(self, challenge_id: str, past: bool = False) -> None:
         api = Api(self.base, "", self.token, self.deadline, self.max_wait_s, prog=PROG)
         status, doc = api.call("POST", f"/challenges/{challenge_id}/accept")
+        if past and status == 409:
+            return  # answered before this process started (a match's start does not name its challenge)
         if status != 200:
             log(f"challenge {challenge_id}: {problem_text(status, doc)}")
 
@@ -226,7 +270,7 @@ def parse_args(argv=None, environ=None) -> argparse.Namespace:
     parser.add_argument("--threads", type=int, default=8, help="turns played at once (8)")
     parser.add_argument("--accept-challenges", action="store_true", help="accept every challenge")
     parser.add_argument("--exit-after-matches", type=int, default=None,
-                        help="exit once this many matches the bot plays in are over")
+                        help="exit once this many matches the bot plays in have ended since it started")
     parser.add_argument("--deadline", type=float, default=3600, help="give up after this many seconds (3600)")
     parser.add_argument("--max-wait", type=float, default=30.0,
                         help="the longest single wait when the server asks for time (30)")

@@ -1,0 +1,103 @@
+"""workers/arena_bot.py started again for an account with a past: its stream then holds everything
+the bot was ever told. The new process counts for ``--exit-after-matches`` only the matches that end
+while it runs, plays the turns its past leaves waiting, accepts the challenges still pending and
+leaves alone those answered before it started. Two bot accounts play each other over a real socket."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from support.apiclient import ValidatingClient
+from support.arena_fixtures import app, arena_settings, base  # noqa: F401 (fixtures)
+from support.arena_http import register
+from workers.arena_bot import ArenaBot
+
+pytestmark = pytest.mark.timeout(300)
+
+
+@pytest.fixture
+def settings(redis_url, key_prefix):
+    return arena_settings(redis_url, key_prefix, extra={"stream_keepalive_s": 0.5, "stream_max_s": 20.0})
+
+
+def start(bot: ArenaBot, exit_after_matches: int | None = None) -> tuple[threading.Thread, dict]:
+    """Run ``bot`` on a thread; the dict gets its exit code under "code"."""
+    out: dict = {}
+    thread = threading.Thread(target=lambda: out.setdefault("code", bot.run(exit_after_matches)), daemon=True)
+    thread.start()
+    return thread, out
+
+
+def wait_until(what: str, check, seconds: float = 60) -> None:
+    end = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < end, f"never: {what}"
+        time.sleep(0.1)
+
+
+def test_a_restarted_arena_bot_counts_only_new_matches_and_plays_what_its_past_left_waiting(app, base, capsys):  # noqa: F811
+    client = ValidatingClient(app)
+    alpha, beta = register(client, "alpha"), register(client, "beta")
+    opponent = ArenaBot(base, beta, threads=4, deadline_s=240)
+    opponent_thread, _ = start(opponent)
+    first = ArenaBot(base, alpha, threads=4, accept_challenges=True, deadline_s=240)
+    first_thread, first_out = start(first, 1)
+    try:
+        # the first process accepts a person's challenge and plays one match to its end
+        answered = client.post("/challenges", json={"to": "alpha", "variant": "gin-rami", "name": "ann"}).get_json()
+        wait_until("the first process accepted ann's challenge",
+                   lambda: client.get(f"/challenges/{answered['challenge_id']}").get_json()["status"] == "accepted")
+        old_match = client.post("/matches", json={"variant": "gin-rami", "participants": ["alpha", "beta"],
+                                                  "boards": 1}).get_json()["match_id"]
+        first_thread.join(timeout=120)
+        assert not first_thread.is_alive() and first_out["code"] == 0
+        assert first.matches_over == {old_match} and first.errors == []
+
+        # while no process plays alpha: a game where it is to act, and a challenge to it
+        waiting = client.post("/games", json={"variant": "gin-rami", "first_dealer": 1,
+                                              "seats": [{"account": "alpha"}, {"name": "bob"}]}).get_json()
+        assert waiting["view"]["to_act"] == [0]
+        pending = client.post("/challenges", json={"to": "alpha", "variant": "gin-rami", "name": "cy"}).get_json()
+        capsys.readouterr()
+
+        second = ArenaBot(base, alpha, threads=4, accept_challenges=True, deadline_s=240)
+        second_thread, second_out = start(second, 1)
+        wait_until("the turn left waiting was played",
+                   lambda: client.get(f"/games/{waiting['game_id']}").get_json()["version"] > waiting["view"]["version"])
+        wait_until("the challenge left pending was accepted",
+                   lambda: client.get(f"/challenges/{pending['challenge_id']}").get_json()["status"] == "accepted")
+        wait_until("the stream's past was read", lambda: second.past_events_read)
+        time.sleep(0.5)
+        # the match over before it started does not count: it waits for one that ends now
+        assert second_thread.is_alive(), f"exited at once with {second_out}"
+        assert second.matches_over == set()
+        new_match = client.post("/matches", json={"variant": "gin-rami", "participants": ["beta", "alpha"],
+                                                  "boards": 1}).get_json()["match_id"]
+        second_thread.join(timeout=120)
+        assert not second_thread.is_alive() and second_out["code"] == 0
+        assert second.matches_over == {new_match}
+        assert second.errors == []
+        # the challenge the first process accepted is not accepted again
+        assert "challenge_not_pending" not in capsys.readouterr().err
+    finally:
+        opponent.stop.set()
+        first.stop.set()
+        opponent_thread.join(timeout=60)
+
+
+def test_once_sends_the_whole_past_of_the_stream_not_one_batch_of_it(app):  # noqa: F811
+    client = ValidatingClient(app)
+    token = register(client, "gamma")
+    store = app.extensions["ginbox"].arena.store
+    for n in range(300):  # more than one read of the stream holds (256)
+        store.notify("gamma", "game_over", {"game_id": f"g{n}", "version": 1, "seat": 0, "scores": [0, 0]})
+    text = client.get("/bots/me/stream?once=1", token=token).get_data(as_text=True)
+    ids = [line[4:] for line in text.splitlines() if line.startswith("id: ")]
+    assert len(ids) == 300 and len(set(ids)) == 300
+    assert text.count("event: game_over") == 300
+    # and from the middle: the 100 after the 200th
+    rest = client.get(f"/bots/me/stream?once=1&after={ids[199]}", token=token).get_data(as_text=True)
+    assert [line[4:] for line in rest.splitlines() if line.startswith("id: ")] == ids[200:]
