@@ -95,6 +95,7 @@ class ViewSchema(Schema):
     all_hands = _card_lists(allow_none=True, required=True)
     stock = _cards(allow_none=True, required=True)
     decks = _card_lists(allow_none=True, required=True)
+    turn_deadline_ms = fields.Integer(allow_none=True, required=True)
 
 
 class CreatedGameSchema(Schema):

@@ -34,6 +34,7 @@ from service.errors import (
     VersionMismatch,
     VersionNotFound,
 )
+from service.bots import human_clock
 from service.rules import audit, commands, events as ev, fairness, game, views
 from service.rules.errors import RulesError
 from service.store import advice as advice_log
@@ -251,8 +252,26 @@ class GameService:
                 return listed, position  # the bound: a short page, and the walk goes on from here
 
     def render(self, game_id: str, state, seat: int | None) -> dict:
-        """The view of ``state`` for ``seat`` (None: a spectator), with the game id and the advice it may see."""
-        return {"game_id": game_id, **views.view_state(state, seat, self._advice_upto(game_id, state, seat))}
+        """The view of ``state`` for ``seat`` (None: a spectator), with the game id, the advice it may
+        see and the turn's deadline."""
+        view = {"game_id": game_id, **views.view_state(state, seat, self._advice_upto(game_id, state, seat))}
+        view["turn_deadline_ms"] = self._turn_deadline_ms(game_id, state)
+        return view
+
+    def _turn_deadline_ms(self, game_id: str, state) -> int | None:
+        """When the turn clock plays for the human seat to act in ``state`` (epoch ms), or None.
+
+        The clock starts when the state's last event is appended (the turn clock of service.bots,
+        with the rule option turn_timeout_s, which a match's move_time_s sets): the deadline is that
+        event's time plus the timeout, read from the log, so the state stays a fold of the events
+        alone. None when no clock runs: no timeout, a game not in play, or only bots to act. Read
+        only for a clocked game, so that other views cost no extra round trip.
+        """
+        timeout_s = human_clock(state) if state is not None else None
+        if timeout_s is None:
+            return None
+        last = self.store.load(game_id, after=state.version - 1, upto=state.version)
+        return last[-1].ts + round(timeout_s * 1000) if last else None
 
     def _advice_upto(self, game_id: str, state, seat: int | None) -> list[dict]:
         """The advice log's entries up to ``state``'s version, if ``seat`` may see advice there (else none).
