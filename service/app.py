@@ -71,6 +71,13 @@ def create_app(settings: Settings | None = None, *,
         raise RuntimeError("REDIS_URL is not set (ginbox serve starts an embedded Redis and sets it)")
     # no /static route: every URL the app answers is in openapi.yaml; the docs assets have their own
     app = _App(__name__, static_folder=None)
+    # every address is exactly one of openapi.yaml's: werkzeug would answer a path holding '//'
+    # with a 308 redirect (an HTML body, and for '//games' a Location on another host) to the path
+    # with the slashes merged; unmerged, it is an address no route serves (404 like any other).
+    # Set before any route is added: each rule takes the map's setting when it is added. Slashes
+    # stay strict (no rule but "/" ends in one), so no address is redirected to another
+    app.url_map.merge_slashes = False
+    app.url_map.strict_slashes = True
     if settings.proxy_hops < 0:
         raise ValueError("GINBOX_PROXY_HOPS is the number of trusted proxies in front of the API, 0 or more")
     if settings.proxy_hops:
@@ -105,7 +112,7 @@ def create_app(settings: Settings | None = None, *,
 
     from service.api import analysis, arena as arena_api, docs, games as games_api, health, pages
     from service.api.cors import init_cors
-    from service.api.http import refuse_long_uri
+    from service.api.http import refuse_long_uri, refuse_unrouted_path
     from service.api.problems import register_error_handlers
 
     for bp in (health.bp, docs.bp, games_api.bp, analysis.bp, pages.bp, arena_api.bp):
@@ -113,6 +120,7 @@ def create_app(settings: Settings | None = None, *,
     register_error_handlers(app)
     # an over-long URI (414) is refused before anything else, routing included, looks at it
     app.before_request(refuse_long_uri)
+    app.before_request(refuse_unrouted_path)
     init_cors(app, settings.cors_origins)
     app.before_request(_guard)
     # a query parameter the operation does not take (or one given twice) is refused, for every

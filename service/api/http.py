@@ -10,6 +10,7 @@ import orjson
 
 from flask import Response, request
 from marshmallow import Schema, ValidationError
+from werkzeug.exceptions import NotFound
 
 from service.api.problems import ApiError
 from service.store.base import scoped_idempotency_key
@@ -213,6 +214,15 @@ def refuse_long_uri():
     length = len(path) + (len(query) + 1 if query else 0)
     if length > MAX_URI_BYTES:
         raise ApiError(414, "uri_too_long", f"the request URI is longer than {MAX_URI_BYTES} bytes")
+
+
+def refuse_unrouted_path():
+    """before_request: 404 for a path that begins with '//' (service.api.problems.unrouted_path),
+    as for any address no route serves; a '//' further in already matches no route."""
+    from service.api.problems import unrouted_path
+
+    if unrouted_path(request.environ):
+        raise NotFound()
 
 
 def json_response(payload, status: int = 200, headers: dict | None = None) -> Response:

@@ -85,7 +85,8 @@ def _not_found(what: str, detail: str) -> Response:
     404 kept, a way back to the lobby), the usual problem+json for any other client."""
     page = not_found_page(what, detail)
     if page is None:
-        raise ApiError(404, "not_found", detail)
+        # the answer depends on Accept: a cache must keep this variant apart from the HTML one
+        raise ApiError(404, "not_found", detail, headers={"Vary": "Accept"})
     return page
 
 

@@ -121,7 +121,9 @@ def to_problem(exc: BaseException) -> Response:
                                 extra={"errors": _messages(exc.messages)})
     if isinstance(exc, HTTPException):
         status = exc.code or 500
-        if status == 404 and has_request_context() and request.url_rule is None and request.method in ("GET", "HEAD"):
+        unrouted = status == 404 and has_request_context() and request.method in ("GET", "HEAD") and (
+            request.url_rule is None or unrouted_path(request.environ))
+        if unrouted:
             # an address no route serves: a browser following a mistyped link gets the site's
             # not-found page, any other client the usual problem below
             from service.api.pages import not_found_page
@@ -131,6 +133,8 @@ def to_problem(exc: BaseException) -> Response:
                 return page
         code = HTTP_CODES.get(status, "http_error")
         headers = {}
+        if unrouted:
+            headers["Vary"] = "Accept"  # the other variant of the not-found page above
         if status == 405 and exc.valid_methods:
             headers["Allow"] = ", ".join(sorted(exc.valid_methods))
         detail = exc.description or exc.name
@@ -143,6 +147,12 @@ def to_problem(exc: BaseException) -> Response:
                                 headers={"Retry-After": "1"})
     log.exception("unhandled error", exc_info=exc)
     return problem_response(500, "internal_error", "the server failed to answer this request")
+
+
+def unrouted_path(environ) -> bool:
+    """Whether the path as sent begins with '//': no address of the API, though werkzeug's routing,
+    which drops the slashes a path begins with, would match it as the address with one."""
+    return environ.get("PATH_INFO", "").startswith("//")
 
 
 def _messages(messages) -> dict:
