@@ -7,6 +7,7 @@ from flask import Blueprint, Response, current_app, request, stream_with_context
 from schemas.arena import BotStreamQuery, ChallengeSchema, CreateMatchSchema, RatingsQuery, RegisterBotSchema
 from service.api.auth import presented_token
 from service.api.http import json_response, load_body, load_query
+from service.api.idempotent import idempotent_creation
 
 bp = Blueprint("arena", __name__)
 
@@ -29,6 +30,7 @@ def _sse(events) -> Response:
 
 
 @bp.post("/bots")
+@idempotent_creation
 def register_bot():
     """Register a bot account; its token is in this answer only."""
     body, _ = load_body(_REGISTER)
@@ -53,6 +55,7 @@ def bot_profile(name: str):
 
 
 @bp.post("/matches")
+@idempotent_creation
 def create_match():
     """Start a duplicate match."""
     body, _ = load_body(_CREATE_MATCH)
@@ -98,6 +101,7 @@ def ratings():
 
 
 @bp.post("/challenges")
+@idempotent_creation
 def create_challenge():
     """Challenge a bot account (a bot presents its token; a person gives a name and gets a seat token)."""
     token = presented_token(required=False, wants="bot")

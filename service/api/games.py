@@ -24,6 +24,7 @@ from schemas.games import (
 from schemas.views import CreatedGameSchema, SeatClaimedSchema
 from service.api.auth import presented_token
 from service.api.http import etag, idempotency_key, if_match_versions, json_response, load_body, load_query
+from service.api.idempotent import idempotent_creation
 from service.errors import GameNotFound
 from service.games import Answer, CommandRequest, GameService, Idempotency
 from service.rules import commands
@@ -79,6 +80,7 @@ def _view_answer(answer: Answer, status: int = 200, headers: dict | None = None)
 
 
 @bp.post("/games")
+@idempotent_creation
 def create_game():
     """Create a game; human seats get their tokens in this answer only."""
     body, _ = load_body(_CREATE_GAME_SCHEMA)
@@ -110,6 +112,7 @@ def get_game(game_id: str):
 
 
 @bp.post("/games/<game_id>/seats/<seat>")
+@idempotent_creation
 def claim_seat(game_id: str, seat: str):
     """Sit at an open seat; the token is in this answer only."""
     # any segment that is no seat number of the game (-1, abc, 1.0, 7) is 404 seat_not_found

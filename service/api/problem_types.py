@@ -67,9 +67,14 @@ _REQUEST = {
                        "More requests than GINBOX_RATE_LIMIT per minute from this client address or token. "
                        "Wait the seconds in Retry-After."),
     "idempotency_key_reused": _t(422, "Idempotency-Key reused",
-                                 "This Idempotency-Key was already used by this seat in this game for a different "
-                                 "request (another body or path). A retry must repeat the first request exactly; "
-                                 "a new request needs a new key."),
+                                 "This Idempotency-Key was already used for a different request (another body or "
+                                 "path): by this seat in this game for a move or advice, on this route for a "
+                                 "creation (by this token, when one is presented). A retry must repeat the first "
+                                 "request exactly; a new request needs a new key."),
+    "idempotency_key_in_use": _t(409, "Idempotency-Key in use",
+                                 "A request with this Idempotency-Key is being answered right now (a creation "
+                                 "sent twice at once). Wait the seconds in Retry-After and send it again: it then "
+                                 "gets the first request's answer, or is decided afresh if that one was refused."),
 }
 
 # -- games, versions, concurrency -----------------------------------------------------------------

@@ -276,15 +276,26 @@ def board_scores(state: MatchState) -> dict[int, list[float]]:
     return out
 
 
+#: decimals of the points standings show: figures for people to read (a mean of board scores is a
+#: fraction, which a float would write with 17 digits), fine enough for any point value's sums
+STANDING_DECIMALS = 2
+
+
+def _shown(points: float | None) -> float | None:
+    """``points`` to STANDING_DECIMALS decimals (never -0.0)."""
+    return None if points is None else round(points, STANDING_DECIMALS) + 0.0
+
+
 def standings(state: MatchState) -> list[dict]:
-    """Per participant: name, total, mean per board and its 95% interval, boards scored."""
+    """Per participant: name, total, mean per board and its 95% interval (to STANDING_DECIMALS
+    decimals), boards scored."""
     per_board = board_scores(state)
     rows = []
     for i, p in enumerate(state.participants):
         scores = [per_board[b][i] for b in sorted(per_board)]
         total, mean, ci = summarize(scores)
-        rows.append({"name": p["name"], "kind": p["kind"], "total": total, "mean_per_board": mean, "ci95": ci,
-                     "boards": len(scores)})
+        rows.append({"name": p["name"], "kind": p["kind"], "total": _shown(total), "mean_per_board": _shown(mean),
+                     "ci95": None if ci is None else [_shown(x) for x in ci], "boards": len(scores)})
     return rows
 
 

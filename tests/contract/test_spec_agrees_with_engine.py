@@ -121,3 +121,11 @@ def test_each_options_stated_default_is_the_engines(name):
     single = re.search(r"\(default (\S+?)\)", text) or re.search(r"(\S+) \(the default\)", text)
     assert single, f"openapi.yaml states no default for option {name}"
     assert {_wire(value) for value in defaults.values()} == {single.group(1)}
+
+
+def test_the_standings_decimals_are_the_engines():
+    from service.rules import duplicate
+
+    standing = component("Standing")["properties"]
+    for field in ("mean_per_board", "ci95"):
+        assert f"to {duplicate.STANDING_DECIMALS} decimals" in standing[field]["description"], field

@@ -85,3 +85,20 @@ def test_board_seeds_differ_per_board_and_game_ids_are_fixed_by_match_board_and_
     assert D.board_seed(b"x", 0) != D.board_seed(b"x", 1)
     assert D.game_id_for("m", 0, 1) == D.game_id_for("m", 0, 1) != D.game_id_for("m", 1, 0)
     assert len(D.game_id_for("m", 0, 1)) == 16
+
+
+def test_standings_show_points_per_board_and_their_interval_to_two_decimals():
+    # basic wins 10, 20 and 22 at table 0 of the three boards, random nothing at table 1: basic's
+    # board scores are 10, 20, 22, their mean 52 / 3 = 17.333... The interval's half is t95(2) =
+    # 4.303 times the standard deviation over sqrt(3): the deviations -7.333, 2.667, 4.667 square
+    # to 53.78, 7.11, 21.78 (82.67 in all), over 2 boards of freedom 41.33, whose root is 6.4291;
+    # 6.4291 / 1.7321 = 3.7118, times 4.303 = 15.972: [1.361, 33.305]. random's are the opposites
+    state = _match(boards=3, window=6)
+    state = D.evolve(state, D.decide_start(state))
+    for board, won in enumerate([10, 20, 22]):
+        state = D.evolve(state, D.decide_played(state, board, 0, f"g{board}0", [won, 0]))
+        state = D.evolve(state, D.decide_played(state, board, 1, f"g{board}1", [0, 0]))
+    basic, random_ = D.standings(state)
+    assert basic["total"] == 52 and basic["mean_per_board"] == 17.33
+    assert basic["ci95"] == [1.36, 33.31]
+    assert random_["mean_per_board"] == -17.33 and random_["ci95"] == [-33.31, -1.36]

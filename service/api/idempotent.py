@@ -1,0 +1,116 @@
+"""Idempotency-Key on the routes that create things (a game, a seat's claim, a bot, a challenge, a match).
+
+Their answers hold tokens shown once: an answer lost on the way (a timeout, a dropped
+connection) would leave a game, a seat or an account whose token nobody has, and a plain retry
+would create a second one (or, for a seat, be refused as taken). With an ``Idempotency-Key``,
+the first successful answer is recorded (service.store.creations: encrypted with a key derived
+from the Idempotency-Key, never in the clear) and a retry of the same request gets it again,
+marked ``Idempotent-Replayed: true``, creating nothing. The key is read with the same rules as a
+move's (400 ``invalid_header``); the same key for another request (method, path or body) is 422
+``idempotency_key_reused``; while the first request with a key is being answered, another one
+with it is 409 ``idempotency_key_in_use`` with Retry-After. Refused requests are not recorded:
+their key stays free, and a retry is decided afresh.
+
+A key is scoped by the method and the route's template, and by the SHA-256 of the token the
+request presents, if any (a bot's, on ``POST /challenges``): two bots that choose the same key
+never meet, and a caller without a token (who creates a game, registers a bot) is scoped by the
+route alone, so keys have to be unguessable (a random UUID).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+
+from flask import Response, current_app, request
+
+from service.api.auth import presented_token
+from service.api.http import idempotency_key, json_body
+from service.api.problems import ApiError
+from service.errors import IdempotencyKeyReused
+from service.store.base import canonical_json
+from service.store.creations import (
+    IN_USE_RETRY_AFTER_S,
+    CreationRecords,
+    InUse,
+    RecordedAnswer,
+    Undecipherable,
+    request_fingerprint,
+)
+from service.store.tokens import hash_token
+
+log = logging.getLogger(__name__)
+
+#: the headers of a creation's answer that its replay repeats
+RECORDED_HEADERS = ("Location", "ETag")
+REPLAYED_HEADER = "Idempotent-Replayed"
+
+
+def _records() -> CreationRecords:
+    records = current_app.extensions.get("ginbox.creations")
+    if records is None:
+        ext = current_app.extensions["ginbox"]
+        records = current_app.extensions["ginbox.creations"] = CreationRecords(ext.redis, ext.settings.key_prefix)
+    return records
+
+
+def _scope() -> str:
+    scope = f"{request.method} {request.url_rule.rule}"
+    token = presented_token(required=False, strict=False)
+    return f"{scope} token:{hash_token(token)}" if token else scope
+
+
+def _replay(answer: RecordedAnswer) -> Response:
+    headers = {**answer.headers, REPLAYED_HEADER: "true"}
+    return Response(answer.body, answer.status, headers, mimetype="application/json")
+
+
+def idempotent_creation(view):
+    """Honour an optional Idempotency-Key on a creation route's view (see the module's doc)."""
+
+    @functools.wraps(view)
+    def answer(*args, **kwargs):
+        key = idempotency_key()
+        if key is None:
+            return view(*args, **kwargs)
+        # the body the key stands for (a body that is no JSON is refused here, and recorded nowhere)
+        fingerprint = request_fingerprint(request.method, request.path, canonical_json(json_body()))
+        slot = _records().slot(_scope(), key)
+        try:
+            held = slot.claim()
+        except Undecipherable:
+            log.warning("idempotency record %s does not open with its key", slot.name)
+            raise IdempotencyKeyReused() from None
+        if isinstance(held, InUse):
+            raise ApiError(409, "idempotency_key_in_use",
+                           "a request with this Idempotency-Key is being answered; retry after Retry-After",
+                           headers={"Retry-After": str(IN_USE_RETRY_AFTER_S)})
+        if isinstance(held, RecordedAnswer):
+            if held.fingerprint != fingerprint:
+                raise IdempotencyKeyReused()
+            return _replay(held)
+        try:
+            response = current_app.make_response(view(*args, **kwargs))
+        except BaseException:
+            _settle(slot.release, held)
+            raise
+        if 200 <= response.status_code < 300:
+            recorded = RecordedAnswer(fingerprint, response.status_code,
+                                      {h: response.headers[h] for h in RECORDED_HEADERS if h in response.headers},
+                                      response.get_data())
+            _settle(slot.record, held, recorded)
+        else:
+            _settle(slot.release, held)
+        return response
+
+    return answer
+
+
+def _settle(step, *args) -> None:
+    """Record the answer or give the claim up; a failure is logged, never put in the answer's place
+    (the creation is made: its answer, with its tokens, goes out whatever happens to the record)."""
+    try:
+        if not step(*args):
+            log.warning("an idempotency claim ran out before its request was answered")
+    except Exception:
+        log.exception("an idempotency claim could not be settled")
