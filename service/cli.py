@@ -136,8 +136,8 @@ class DataDirLock:
 def _start_embedded_redis(data_dir: Path, lock: DataDirLock):
     from service.redis_process import RedisServerProcess, die_with_parent
 
-    # its own session: a Ctrl-C at the terminal reaches the API and workers but not Redis, which
-    # ginbox serve stops last. die_with_parent: if ginbox serve is killed, Redis gets SIGTERM, a
+    # its own session, as every child of ginbox serve: a Ctrl-C at the terminal reaches ginbox serve
+    # alone, which stops Redis last. die_with_parent: if ginbox serve is killed, Redis gets SIGTERM, a
     # clean shutdown of the append-only file; it holds the lock until it has exited, so a new
     # ginbox serve can never start a second redis-server on the same file meanwhile
     server = RedisServerProcess(data_dir / "redis", pass_fds=(lock.fd,), preexec_fn=die_with_parent()).start()
@@ -186,9 +186,10 @@ class SupervisedWorker:
     def start(self) -> "SupervisedWorker":
         from service.redis_process import die_with_parent
 
-        # it gets SIGTERM if ginbox serve dies (even by kill -9), as on a normal stop
+        # its own session: a Ctrl-C at the terminal is ginbox serve's alone, which stops it with
+        # SIGTERM; and it gets SIGTERM if ginbox serve dies (even by kill -9), as on a normal stop
         self.proc = subprocess.Popen([sys.executable, "-m", "service.cli", *self.argv], env=self.env,
-                                     preexec_fn=die_with_parent())
+                                     start_new_session=True, preexec_fn=die_with_parent())
         self.start_at = None
         return self
 
@@ -227,6 +228,16 @@ def cmd_serve(args) -> int:
         return 1
     api_url = f"http://{args.host}:{args.port}"
     lock.update(pid=os.getpid(), api=api_url, data_dir=str(data_dir))
+    stopping = False
+
+    def _stop(signum, frame):
+        nonlocal stopping
+        stopping = True
+
+    # from here on a stop (SIGTERM, a terminal's Ctrl-C or hang-up) is a flag the loop below reads:
+    # whatever was started meanwhile is then stopped in order
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(sig, _stop)
     redis_server = supervisor = None
     if not settings.redis_url:
         redis_server = _start_embedded_redis(data_dir, lock)
@@ -256,8 +267,10 @@ def cmd_serve(args) -> int:
             *no_control_socket(),
             "service.wsgi:app",
         ]
-        # it gets SIGTERM if ginbox serve dies (even by kill -9), as on a normal stop
-        api = subprocess.Popen(gunicorn, env=env, preexec_fn=die_with_parent())
+        # as a worker: its own session (a terminal's SIGINT made its gevent processes print
+        # tracebacks; SIGTERM from ginbox serve is gunicorn's graceful stop), and SIGTERM if ginbox
+        # serve dies
+        api = subprocess.Popen(gunicorn, env=env, start_new_session=True, preexec_fn=die_with_parent())
         print(f"ginbox: API on {api_url} (docs at /docs)", flush=True)
         if settings.rate_limit_per_minute:
             print(f"ginbox: rate limit {settings.rate_limit_per_minute} requests a minute per token, or per "
@@ -265,14 +278,6 @@ def cmd_serve(args) -> int:
         else:
             print("ginbox: no rate limit (GINBOX_RATE_LIMIT=0)", flush=True)
 
-        stopping = False
-
-        def _stop(signum, frame):
-            nonlocal stopping
-            stopping = True
-
-        signal.signal(signal.SIGTERM, _stop)
-        signal.signal(signal.SIGINT, _stop)
         # this loop runs in the main thread, which started every child: their parent-death signal
         # follows the thread that forked them, and a restarted redis-server or worker is forked here too
         while not stopping:

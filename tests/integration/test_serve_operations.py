@@ -165,3 +165,39 @@ def test_a_bot_worker_that_keeps_dying_is_given_up_with_the_reason(tmp_path):
         assert not _ready(port)
     finally:
         kill9(proc)
+
+
+def _descendants(pid: int) -> set[int]:
+    """Every live process below ``pid`` in the process tree."""
+    found, frontier = set(), {pid}
+    while frontier:
+        frontier = {child for parent in frontier for child in _children(parent)} - found
+        found |= frontier
+    return found
+
+
+@pytest.mark.slow
+def test_ctrl_c_at_the_terminal_stops_everything_cleanly(tmp_path):
+    """A terminal's Ctrl-C is SIGINT to its whole foreground process group: only ginbox serve is to
+    take it, and stop its children in order (gunicorn's graceful stop, the workers, Redis last)."""
+    port = free_port()
+    logs = tmp_path / "serve"
+    proc = _start(tmp_path / "data", port, logs, GINBOX_BOT_WORKERS="1", GINBOX_TURN_WORKERS="1")
+    try:
+        _bot_worker(proc.pid)
+        deadline = time.monotonic() + 30
+        while _text(logs, "out").count("ginbox worker: pid ") < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        children = _descendants(proc.pid)
+        assert len(children) >= 5  # redis-server, two workers, gunicorn and its API process
+        os.killpg(proc.pid, signal.SIGINT)  # the group serve leads, as the terminal's is
+        try:
+            code = proc.wait(60)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"ginbox serve did not stop within 60 s:\n{_text(logs, 'err')}") from None
+        out, err = _text(logs, "out"), _text(logs, "err")
+        assert code == 0, err
+        assert "Traceback" not in out + err and "SystemExit" not in out + err, err
+        assert not [pid for pid in children if _alive(pid)], "children of ginbox serve outlived it"
+    finally:
+        kill9(proc)
