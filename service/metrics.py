@@ -6,8 +6,9 @@ What is measured:
   so the number of series stays bounded) and status: a counter and a latency histogram;
 * moves recorded through the API (2xx answers of POST /games/{id}/moves), and the conflicts the
   command endpoints answer (409 and 412, by their problem ``code``);
-* bot turns and their durations, by kind and outcome, recorded by ``ginbox worker`` through
-  :func:`bot_turn` / :func:`observe_bot_turn`;
+* bot turns and their durations, by kind (move, advice, clock) and outcome, recorded by
+  ``ginbox worker`` (:mod:`service.bot_metrics`) for each turn it plays: a turn job's, or each turn
+  of a match's board game played whole by one job;
 * at scrape time, read from Redis: each bot queue's length (turns, boards), its jobs running and scheduled, and
   the games waiting on a bot (``ginbox_redis_up`` is 0 when Redis did not answer).
 
@@ -25,12 +26,15 @@ from __future__ import annotations
 import json
 import os
 import time
-from contextlib import contextmanager
-from typing import Iterator
 
 from flask import Blueprint, Flask, Response, current_app, g, request
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
+
+# the workers' bot-turn metrics, declared apart so that a worker records them without Flask
+from service.bot_metrics import BOT_TURN_SECONDS, BOT_TURNS, bot_turn, observe_bot_turn
+
+__all__ = ["BOT_TURN_SECONDS", "BOT_TURNS", "bot_turn", "observe_bot_turn", "init_metrics", "child_exit"]
 
 METRICS_EXTENSION = "ginbox_metrics"
 #: the command endpoints whose answers count as moves and conflicts
@@ -39,7 +43,6 @@ COMMAND_ENDPOINTS = {"games.post_move", "games.post_advice"}
 
 # request latencies from a cached read (~1 ms) to a stream's first byte or a slow Redis
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
-BOT_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
 
 REQUESTS = Counter("ginbox_http_requests", "HTTP requests answered", ["method", "route", "status"])
 LATENCY = Histogram("ginbox_http_request_duration_seconds", "Time to answer an HTTP request (first byte of a stream)",
@@ -47,33 +50,8 @@ LATENCY = Histogram("ginbox_http_request_duration_seconds", "Time to answer an H
 MOVES = Counter("ginbox_moves", "Moves recorded through the API")
 CONFLICTS = Counter("ginbox_conflicts", "Commands refused because of the game's state or version",
                     ["code"])
-BOT_TURNS = Counter("ginbox_bot_turns", "Bot turns played by the workers", ["kind", "outcome"])
-BOT_TURN_SECONDS = Histogram("ginbox_bot_turn_duration_seconds", "Time a worker took for one bot turn",
-                             ["kind"], buckets=BOT_BUCKETS)
 
 metrics_bp = Blueprint("metrics", __name__)
-
-
-# -- bot turns (called by the workers) -----------------------------------------------------------
-
-def observe_bot_turn(kind: str, outcome: str, seconds: float) -> None:
-    """Count one bot turn (kind: "move", "advice", "clock"; outcome: what the job returned)."""
-    BOT_TURNS.labels(kind=kind, outcome=outcome).inc()
-    BOT_TURN_SECONDS.labels(kind=kind).observe(seconds)
-
-
-@contextmanager
-def bot_turn(kind: str = "move") -> Iterator[dict]:
-    """Time the body as one bot turn; set ``outcome`` in the yielded dict ("error" if it raises)."""
-    result = {"outcome": "done"}
-    t0 = time.perf_counter()
-    try:
-        yield result
-    except BaseException:
-        result["outcome"] = "error"
-        raise
-    finally:
-        observe_bot_turn(kind, str(result["outcome"]), time.perf_counter() - t0)
 
 
 # -- HTTP requests ---------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from typing import Any
 
 from service import bots
 from service.errors import AdviceLimitReached, VersionMismatch
+from service.bot_metrics import bot_turn
 from service.rules import commands, game, views
 from service.rules.errors import RulesError
 from service.store.errors import ConcurrencyError
@@ -188,22 +189,26 @@ def play_bot_turn(game_id: str, version: int) -> str:
             break
         kind, seat = action
         player = state.players[seat]
-        t0 = time.perf_counter()
-        try:
-            command = choose(loaded, game_id, seat, _policy_for(player, ctx.settings), advise=(kind == "advise"))
-        except Exception:  # noqa: BLE001 (a policy bug must not stall the game: the basic move stands in)
-            log.exception("policy %r failed in game %s at version %s", player.get("bot"), game_id, version)
-            command = fallback_move(state, seat, advise=(kind == "advise"))
-        ctx.stats["last_think_s"] = time.perf_counter() - t0
-        try:
-            appended = _append(ctx, game_id, seat, command, version)
-        except RulesError as err:
-            # the engine refused the policy's move at this very version (If-Match is checked before
-            # the engine decides, so this is no race): play a move it lists as legal instead, so
-            # that the job does not fail (and get retried, then swept) for ever on the same refusal
-            log.error("game %s version %s: engine refused %r (%s); playing a listed move", game_id, version,
-                      command, err.code)
-            appended = _append(ctx, game_id, seat, fallback_move(state, seat, advise=(kind == "advise")), version)
+        # one bot turn on /metrics (ginbox_bot_turns, ginbox_bot_turn_duration_seconds): its choice
+        # and its append, whether a turn job or a board game's job plays it
+        with bot_turn("advice" if kind == "advise" else "move") as turn:
+            t0 = time.perf_counter()
+            try:
+                command = choose(loaded, game_id, seat, _policy_for(player, ctx.settings), advise=(kind == "advise"))
+            except Exception:  # noqa: BLE001 (a policy bug must not stall the game: the basic move stands in)
+                log.exception("policy %r failed in game %s at version %s", player.get("bot"), game_id, version)
+                command = fallback_move(state, seat, advise=(kind == "advise"))
+            ctx.stats["last_think_s"] = time.perf_counter() - t0
+            try:
+                appended = _append(ctx, game_id, seat, command, version)
+            except RulesError as err:
+                # the engine refused the policy's move at this very version (If-Match is checked before
+                # the engine decides, so this is no race): play a move it lists as legal instead, so
+                # that the job does not fail (and get retried, then swept) for ever on the same refusal
+                log.error("game %s version %s: engine refused %r (%s); playing a listed move", game_id, version,
+                          command, err.code)
+                appended = _append(ctx, game_id, seat, fallback_move(state, seat, advise=(kind == "advise")), version)
+            turn["outcome"] = "moved_on" if not appended else "advised" if kind == "advise" else "moved"
         if not appended:
             return "moved_on"
         if kind != "advise":
@@ -244,8 +249,9 @@ def play_timed_out_turn(game_id: str, version: int) -> str:
         if bots.is_bot(state.players[seat]):
             continue
         # wrapped so that the log itself says the clock played this move (a TurnTimedOut event first)
-        command = commands.PlayTimedOutTurn(basic_move(read(views.view_state(state, seat))))
-        if not _append(ctx, game_id, seat, command, version, idempotency_key=f"clock-{version}"):
-            return "moved_on"
-        return "auto_played"
+        with bot_turn("clock") as turn:
+            command = commands.PlayTimedOutTurn(basic_move(read(views.view_state(state, seat))))
+            appended = _append(ctx, game_id, seat, command, version, idempotency_key=f"clock-{version}")
+            turn["outcome"] = "auto_played" if appended else "moved_on"
+        return turn["outcome"]
     return "no_human_to_act"

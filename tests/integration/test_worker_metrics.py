@@ -1,0 +1,108 @@
+"""The workers' metrics on the API's /metrics: bot turns counted by a real ``ginbox worker`` process.
+
+The worker and the test's /metrics share a ``PROMETHEUS_MULTIPROC_DIR`` (one host), as under
+``ginbox serve``: the worker writes its samples there and the scrape adds them up.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from service.metrics import init_metrics
+from support.arena_fixtures import app, client, settings, worker_pool  # noqa: F401 (fixtures)
+
+#: the first event of each command's events: one per bot command (service/rules/deciders.py)
+COMMAND_EVENTS = {"upcard_taken", "upcard_passed", "card_drawn", "card_discarded", "knocked"}
+DEADLINE_S = 240
+
+
+def value(text: str, name: str, **labels) -> float:
+    for family in text_string_to_metric_families(text):
+        for s in family.samples:
+            if s.name == name and s.labels == labels:
+                return s.value
+    return 0.0
+
+
+def names(text: str) -> set[str]:
+    return {s.name for family in text_string_to_metric_families(text) for s in family.samples}
+
+
+@pytest.fixture
+def prom_dir(tmp_path, monkeypatch):
+    """An empty multiprocess directory, also this test process's: its /metrics reads the worker's files."""
+    path = tmp_path / "prom"
+    path.mkdir()
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(path))
+    return path
+
+
+@pytest.fixture
+def workers(settings, tmp_path, prom_dir):
+    pool = worker_pool(settings, tmp_path)
+    pool.env["PROMETHEUS_MULTIPROC_DIR"] = str(prom_dir)
+    yield pool
+    pool.stop_all()
+
+
+def scrape(client) -> str:
+    resp = client.get("/metrics")
+    assert resp.status_code == 200
+    return resp.get_data(as_text=True)
+
+
+def commands_in(client, game_id: str) -> int:
+    """How many commands the game's log holds (each played by a bot here)."""
+    events = client.get(f"/games/{game_id}/events", query_string={"limit": 1000}).get_json()["events"]
+    assert len(events) < 1000
+    return sum(1 for e in events if e["type"] in COMMAND_EVENTS)
+
+
+def wait_for(pred, what: str):
+    end = time.monotonic() + DEADLINE_S
+    while True:
+        got = pred()
+        if got:
+            return got
+        assert time.monotonic() < end, f"still waiting for {what}"
+        time.sleep(0.2)
+
+
+@pytest.mark.slow
+def test_a_worker_counts_each_bot_turn_it_plays_a_turn_jobs_and_a_board_games(app, client, workers):
+    init_metrics(app)
+    assert "ginbox_bot_turns_total" not in names(scrape(client))
+    game = client.post("/games", json={"variant": "gin-rami", "options": {"target_score": 1},
+                                       "seats": [{"bot": "basic"}, {"bot": "random"}]})
+    assert game.status_code == 201, game.get_data(as_text=True)
+    game_id = game.get_json()["game_id"]
+    match = client.post("/matches", json={"variant": "gin-rami", "participants": ["basic", "random"], "boards": 1})
+    assert match.status_code == 201, match.get_data(as_text=True)
+    match_id = match.get_json()["match_id"]
+    workers.start()
+
+    wait_for(lambda: client.get(f"/games/{game_id}").get_json()["status"] == "over", "the bots' game to end")
+    final = wait_for(lambda: (m := client.get(f"/matches/{match_id}").get_json())["status"] == "over" and m,
+                     "the match to end")
+    board_games = [t["game_id"] for t in final["board_results"][0]["tables"]]
+    assert len(board_games) == 2
+    # the game's turns were turn jobs; the match's two games were each played whole by one board job
+    expected = commands_in(client, game_id) + sum(commands_in(client, g) for g in board_games)
+    assert expected >= 3 * 2  # at least a draw and a discard or knock per game
+
+    # the last turn is counted just after its append: the scrape may come a moment before it
+    text = wait_for(lambda: (t := scrape(client))
+                    and value(t, "ginbox_bot_turns_total", kind="move", outcome="moved") >= expected and t,
+                    "the worker's counts")
+    assert value(text, "ginbox_bot_turns_total", kind="move", outcome="moved") == expected
+    # every turn timed: those appended, and any that lost its race to a run of the same job
+    lost = value(text, "ginbox_bot_turns_total", kind="move", outcome="moved_on")
+    assert value(text, "ginbox_bot_turn_duration_seconds_count", kind="move") == expected + lost
+    assert value(text, "ginbox_bot_turn_duration_seconds_bucket", kind="move", le="+Inf") == expected + lost
+    assert value(text, "ginbox_bot_turns_total", kind="move", outcome="error") == 0
+    # nobody advised and no clock ran
+    assert value(text, "ginbox_bot_turn_duration_seconds_count", kind="advice") == 0
+    assert value(text, "ginbox_bot_turn_duration_seconds_count", kind="clock") == 0
