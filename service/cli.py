@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import fcntl
 import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -214,6 +216,27 @@ class SupervisedWorker:
             self.start()
 
 
+def listen_problem(host: str, port: int) -> tuple[int, str] | None:
+    """Why the API could not listen on ``host``:``port``, with the exit status to give (1: the port
+    is taken, 2: an address this machine cannot listen on); None when it can. Bound and let go
+    at once, with SO_REUSEADDR as gunicorn binds."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                                             flags=socket.AI_PASSIVE)[0]
+    except (socket.gaierror, UnicodeError) as err:
+        return 2, f"cannot listen on {host}:{port}: {getattr(err, 'strerror', None) or err} (--host, GINBOX_HOST)"
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as err:
+            if err.errno == errno.EADDRINUSE:
+                return 1, (f"port {port} on {host} is already in use: stop what listens there, or give this "
+                           "server another port (--port, GINBOX_PORT)")
+            return 2, f"cannot listen on {host}:{port}: {err.strerror or err} (--host, --port; GINBOX_HOST, GINBOX_PORT)"
+    return None
+
+
 def cmd_serve(args) -> int:
     """Run the HTTP API under gunicorn, the bot workers and, without REDIS_URL, an embedded Redis."""
     from service.redis_process import RedisGaveUp, RedisSupervisor, describe_exit, die_with_parent
@@ -226,6 +249,12 @@ def cmd_serve(args) -> int:
     except DataDirBusy as exc:
         print(f"ginbox serve: refusing to start: {exc}", file=sys.stderr, flush=True)
         return 1
+    busy = listen_problem(args.host, args.port)
+    if busy is not None:
+        # before Redis and the workers: gunicorn would try for some 5 s, then end the whole server
+        print(f"ginbox serve: refusing to start: {busy[1]}", file=sys.stderr, flush=True)
+        lock.release()
+        return busy[0]
     api_url = f"http://{args.host}:{args.port}"
     lock.update(pid=os.getpid(), api=api_url, data_dir=str(data_dir))
     stopping = False

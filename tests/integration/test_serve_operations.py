@@ -201,3 +201,38 @@ def test_ctrl_c_at_the_terminal_stops_everything_cleanly(tmp_path):
         assert not [pid for pid in children if _alive(pid)], "children of ginbox serve outlived it"
     finally:
         kill9(proc)
+
+
+def test_a_port_already_in_use_is_refused_before_anything_starts(tmp_path):
+    data = tmp_path / "data"
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        proc = _launch(data, port, tmp_path / "serve", GINBOX_BOT_WORKERS="1")
+        try:
+            code = proc.wait(60)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"ginbox serve did not refuse within 60 s:\n{_text(tmp_path / 'serve', 'err')}") from None
+        finally:
+            kill9(proc)
+    err, out = _text(tmp_path / "serve", "err"), _text(tmp_path / "serve", "out")
+    assert code == 1, err
+    assert err.splitlines() == [f"ginbox serve: refusing to start: port {port} on 127.0.0.1 is already in use: stop "
+                                "what listens there, or give this server another port (--port, GINBOX_PORT)"], err
+    assert out == ""  # no Redis, no worker, no API was started
+    assert not (data / "redis").exists()
+
+
+def test_an_address_this_machine_cannot_listen_on_is_refused_with_exit_2(tmp_path):
+    proc = _launch(tmp_path / "data", free_port(), tmp_path / "serve", GINBOX_HOST="no-such-host.invalid")
+    try:
+        code = proc.wait(60)
+    finally:
+        kill9(proc)
+    err = _text(tmp_path / "serve", "err")
+    assert code == 2, err
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("ginbox serve: refusing to start: cannot listen on "
+                                                   "no-such-host.invalid:"), err
+    assert _text(tmp_path / "serve", "out") == ""
