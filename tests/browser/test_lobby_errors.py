@@ -1,5 +1,6 @@
 """The lobby says what the server refused in sentences: the problem's detail and code, then each
-field's message after the field's name ("decks.0: length must be …"), never the raw JSON."""
+field's message after the field's name ("boards: must be …"), never the raw JSON; decks that are no
+deck are stopped by the form itself, in words ("The deck lists 3 cards: …")."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import uuid
 
 from selenium.webdriver.common.by import By
 
-from helpers import Api, css, serious_violations, text_of, wait_for
+from helpers import Api, css, exchanges, serious_violations, text_of, wait_for
 from screenshots import shoot
 
 
@@ -35,24 +36,32 @@ def assert_readable(text: str, problem: dict) -> None:
     assert text.count("[") == 1 and text.count("]") == 1, text
 
 
-def test_a_refused_deck_is_explained_field_by_field(live_server, new_browser, tmp_path):
+def test_a_deck_of_three_cards_is_stopped_in_words_before_it_is_sent(live_server, new_browser, tmp_path):
+    # the server would answer "decks.0: length must be between 52 and 52": the form says it for people
     api = Api(live_server)
-    deck = ["AC", "2C", "3C"]  # a deck of three cards, not 52
     status, problem = api.call("POST", "/games", {"variant": "gin-rami", "seats": [{"name": "ann"}, {"bot": "basic"}],
-                                                  "decks": [deck]})
-    assert status == 400, problem
+                                                  "decks": [["AC", "2C", "3C"]]})
+    assert status == 400 and problem["code"] == "invalid_body", problem
 
     driver = new_browser()
     driver.get(live_server + "/")
     wait_for(driver, lambda d: css(d, "#seat1-kind"), what="the lobby")
     driver.find_element(By.CSS_SELECTOR, "#create-form details summary").click()
-    driver.find_element(By.ID, "decks").send_keys('[["AC", "2C", "3C"]]')
-    driver.find_element(By.ID, "create-button").click()
-    text = wait_for(driver, lambda d: text_of(d, "#create-error"), what="the refusal")
-    assert text.startswith("The game was not created: "), text
-    assert_readable(text, problem)
-    assert "decks.0: length must be" in text
+    for typed, said in (('[["AC", "2C", "3C"]]', "The deck lists 3 cards: a deck lists all 52, top card first."),
+                        ('[["AC"], ' + '["XX"' + ', "AC"' * 51 + "]]",
+                         "Deck 1 lists 1 card: a deck lists all 52, top card first."),
+                        ('[' + '["XX"' + ', "AC"' * 51 + "]]",
+                         'The deck holds "XX", which is no card: write cards as 7H, TD, AS (rank, then suit).'),
+                        ('[' + '["AC"' + ', "AC"' * 51 + "]]", "The deck holds AC twice: each card appears once.")):
+        box = driver.find_element(By.ID, "decks")
+        box.clear()
+        box.send_keys(typed)
+        driver.find_element(By.ID, "create-button").click()
+        wait_for(driver, lambda d: text_of(d, "#create-error") == f"The game was not created: {said}", polls=50,
+                 what=f"the refusal of {typed[:30]}")
     assert "/play/" not in driver.current_url
+    # nothing was sent: the form stopped the decks
+    assert not [e for e in exchanges(driver) if e["method"] == "POST"]
     shoot(driver, tmp_path / "lobby-deck-refused.png", "#create-form")
     assert serious_violations(driver) == []
 

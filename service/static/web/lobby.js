@@ -4,7 +4,7 @@ import {
   forgetChallenge, forgetGame, inviteLink, myChallenges, myGames, saveChallenge, saveInvites, saveSeat, seatsOf,
   updateChallenge,
 } from "./seats.js";
-import { el, problemText } from "./ui.js";
+import { defaultName, el, problemText } from "./ui.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
 const form = $("#create-form");
@@ -53,7 +53,7 @@ function buildBody() {
   for (let i = 0; i < n; i += 1) {
     const kind = form.elements[`seat${i}`].value;
     const name = form.elements[`name${i}`].value.trim();
-    if (kind === "you") seats.push({ name: name || `player ${i}` });
+    if (kind === "you") seats.push({ name: name || defaultName(i) });
     else if (kind === "open") seats.push(null);
     else seats.push(name ? { bot: kind.slice(4), name } : { bot: kind.slice(4) });
   }
@@ -80,6 +80,26 @@ function decks() {
   return form.elements.decks.value.trim();
 }
 
+const CARD_CODE = /^[A2-9TJQK][CDHS]$/;
+
+/**
+ * Why the decks typed in cannot be a game's, in words for people (the first fault found), or "":
+ * a list of decks, each of the 52 cards once, as codes such as "7H" or "TD".
+ */
+function decksFault(list) {
+  if (!Array.isArray(list) || !list.length) return "The decks must be a list of decks: [[\"AS\", \"2S\", …], …].";
+  for (const [i, deck] of list.entries()) {
+    const which = list.length > 1 ? `Deck ${i + 1}` : "The deck";
+    if (!Array.isArray(deck)) return `${which} must be a list of 52 cards.`;
+    if (deck.length !== 52) return `${which} lists ${deck.length} card${deck.length === 1 ? "" : "s"}: a deck lists all 52, top card first.`;
+    const odd = deck.find((c) => typeof c !== "string" || !CARD_CODE.test(c));
+    if (odd !== undefined) return `${which} holds ${JSON.stringify(odd)}, which is no card: write cards as 7H, TD, AS (rank, then suit).`;
+    const twice = deck.find((c, j) => deck.indexOf(c) !== j);
+    if (twice) return `${which} holds ${twice} twice: each card appears once.`;
+  }
+  return "";
+}
+
 function describeError(err) {
   return err instanceof api.ApiError ? problemText(err) : String(err.message || err);
 }
@@ -93,6 +113,11 @@ async function onCreate(event) {
     body = buildBody();
   } catch (err) {
     out.textContent = `The decks are not JSON: ${err.message}`;
+    return;
+  }
+  const fault = body.decks ? decksFault(body.decks) : "";
+  if (fault) {
+    out.textContent = `The game was not created: ${fault}`;
     return;
   }
   const button = $("#create-button");
@@ -114,6 +139,9 @@ async function onCreate(event) {
     }
     saveInvites(data.game_id, body.variant, invites);
     showInvitations(data.game_id, invites, table);
+    // the game is this browser's and on the server now: both lists say so without a reload
+    renderMyGames();
+    loadGames();
   } catch (err) {
     out.textContent = `The game was not created: ${describeError(err)}`;
   } finally {
@@ -181,7 +209,7 @@ function renderMyGames() {
 }
 
 async function joinSeat(gameId, seat, gameVariant) {
-  const name = $("#your-name").value.trim() || "guest";
+  const name = $("#your-name").value.trim() || defaultName(seat);
   try {
     const { data } = await api.claimSeat(gameId, seat, name);
     saveSeat(gameId, gameVariant, data.seat, data.token, name);
@@ -302,6 +330,8 @@ const POLICIES = ["random", "basic", "advanced", "expert"];
 const VARIANT_NAMES = { "gin-rami": "gin rami", "three-hand": "box gin" };
 /** The rated bot accounts by variant ({variant: [{name, rating}]}), as GET /ratings gave them. */
 const ratedBots = { "gin-rami": [], "three-hand": [] };
+/** Whether GET /ratings has answered (until then the list is not known to be empty). */
+let botsLoaded = false;
 
 /** The rated bot accounts of both variants (any other name may still be typed). */
 async function loadBotNames() {
@@ -311,6 +341,7 @@ async function loadBotNames() {
       ratedBots[v] = data.ratings.filter((r) => r.kind === "bot");
     } catch { /* the name is typed instead */ }
   }));
+  botsLoaded = true;
   renderBotNames();
 }
 
@@ -329,8 +360,21 @@ function renderBotNames() {
   ];
   const option = ([value, text]) => el("option", { value, text });
   $("#bot-names").replaceChildren(...bots.map(option));
+  if (botsLoaded) renderBotHelp(bots.length > 0);
   $("#third-names").replaceChildren(...POLICIES.map((p) => [p, `${p} (built-in bot)`]).map(option),
     ...bots.map(option));
+}
+
+/** Under the account field: pick from the list, or, with no account to list, how one comes to be. */
+function renderBotHelp(listed) {
+  const help = $("#challenge-to-help");
+  if (listed) {
+    help.replaceChildren("pick a rated one, or type any account's name (an account, not a built-in bot)");
+    return;
+  }
+  help.replaceChildren("No bot account is rated on this server yet, so none is listed. A bot program registers " +
+    "one with POST /bots (", el("a", { href: "/docs#/arena/registerBot", text: "the API documentation" }),
+  "); then type its name here. To play a built-in bot, create a new game above.");
 }
 
 function challengeBody() {
@@ -352,6 +396,11 @@ async function onChallenge(event) {
   out.textContent = "";
   const body = challengeBody();
   if (!body.to) { out.textContent = "Name the bot account to challenge."; return; }
+  if (POLICIES.includes(body.to.toLowerCase())) {
+    out.textContent = `${body.to} is a built-in bot, not a bot account: play it in a new game above (a seat set to` +
+      ` “Bot: ${body.to.toLowerCase()}”), or name it as box gin's third player. A challenge goes to an account a bot program registered.`;
+    return;
+  }
   if (body.with && !body.with[0]) {
     out.textContent = "Name the third player: a built-in bot (such as basic) or another bot account."; return;
   }
@@ -492,7 +541,9 @@ function watchChallenges() {
 const yourName = $("#your-name");
 yourName.value = localStorage.getItem("ginbox.name") || "";
 yourName.addEventListener("change", () => {
-  localStorage.setItem("ginbox.name", yourName.value.trim());
+  // an empty name is not kept: each seat then takes its default (defaultName)
+  if (yourName.value.trim()) localStorage.setItem("ginbox.name", yourName.value.trim());
+  else localStorage.removeItem("ginbox.name");
   const first = form.elements.name0;
   if (first && form.elements.seat0.value === "you") first.value = yourName.value.trim();
 });
