@@ -185,7 +185,9 @@ _RULES = {
     "invalid_melds": _t(422, "Invalid melds",
                         "A meld given is not a list of card codes forming a set or a run, or names a card twice."),
     "overlapping_melds": _t(422, "Overlapping melds", "Two of the melds given share a card."),
-    "meld_card_not_in_hand": _t(422, "Meld card not in hand", "A card of the melds given is not in the hand."),
+    "meld_card_not_in_hand": _t(422, "Meld card not in hand",
+                                "A card of the melds given is not in the hand, or is the knock's own discard "
+                                "(which leaves the hand: the detail says which)."),
     "not_big_gin": _t(422, "Not big gin", "Big gin needs all eleven cards in melds."),
     "big_gin_not_allowed": _t(422, "Big gin not played", "This game's options do not allow big gin."),
     "invalid_card": _t(422, "Invalid card", "Not a card code: rank (A, 2-9, T, J, Q, K) then suit (C, D, H, S)."),

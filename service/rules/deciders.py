@@ -158,13 +158,19 @@ def _decide_discard(state: GameState, actor: int, command: Discard) -> list:
     return out
 
 
-def _client_melds(hand: int, laid) -> tuple:
-    """(melds, deadwood cards, deadwood) of a client's arrangement of ``hand`` (lists of card codes)."""
+def _client_melds(hand: int, laid, discard: int | None = None) -> tuple:
+    """(melds, deadwood cards, deadwood) of a client's arrangement of ``hand`` (lists of card codes),
+    the hand a knock leaves after its ``discard``."""
     as_indexes = [[_card(c, "meld card") for c in m] for m in laid]
     try:
         _, dead_cards, dead = melds.check_melds(hand, as_indexes)
     except melds.MeldError as err:
-        raise invalid(MELD_ERROR_CODES.get(err.code, err.code), err.message) from None
+        message = err.message
+        if err.code == "meld_card_not_in_hand" and err.card is not None and err.card == discard:
+            # the card was held: the knock discards it, and a discarded card is in no meld (§1)
+            message = (f"{DECK[discard]} is the knock's discard: it leaves the hand, so no meld may hold it "
+                       "(discard another card, or lay the melds without it)")
+        raise invalid(MELD_ERROR_CODES.get(err.code, err.code), message) from None
     return normalise_melds(as_indexes), tuple(sorted(cards.to_index(c) for c in dead_cards)), dead
 
 
@@ -197,7 +203,7 @@ def _decide_knock(state: GameState, actor: int, command: Knock) -> list:
             # the defender's hand is not looked at
             laid, dead_cards, dead = _best_melds(hand)
         else:
-            laid, dead_cards, dead = _client_melds(hand, command.melds)
+            laid, dead_cards, dead = _client_melds(hand, command.melds, discard)
         if dead > state.knock_limit:
             raise invalid(
                 "knock_deadwood_too_high",

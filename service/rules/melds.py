@@ -58,8 +58,10 @@ class MeldError(RulesError):
     the command is illegal in itself, so ``conflict`` is False.
     """
 
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: str, message: str, card: int | None = None):
         super().__init__(code, message, conflict=False)
+        #: the card at fault, where one is (the card of ``meld_card_not_in_hand``)
+        self.card = card
 
 
 @dataclass(frozen=True)
@@ -425,7 +427,7 @@ def check_melds(
         shown = [_cards.code(i) for i in indexes]
         for i in indexes:
             if not hand_mask >> i & 1:
-                raise MeldError("meld_card_not_in_hand", f"{_cards.code(i)} is not in the hand")
+                raise MeldError("meld_card_not_in_hand", f"{_cards.code(i)} is not in the hand", card=i)
         m = 0
         for i in indexes:
             if m >> i & 1:

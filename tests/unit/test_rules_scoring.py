@@ -376,3 +376,20 @@ def test_game_ends_when_a_player_reaches_the_default_target_of_100_rules_1_game(
         if hand == 6:
             assert t.state.scores == [90, 90] and t.state.status == "playing"
     assert t.state.status == "over" and t.state.scores == [90, 120] and t.state.winner == 1
+
+
+def test_a_meld_holding_the_knocks_own_discard_is_refused_as_the_discard_rules_1():
+    """§1: the knocker discards, then lays the rest of the hand: the discard is in no meld. P_KNOCK's
+    knocker holds 7D 7H 7S and discards 7S, then lays 7D 7H 7S as a set: 7S was held, it is the discard."""
+    t = gin_rami(P_KNOCK)
+    laid = [["AC", "2C", "3C"], ["7D", "7H", "7S"], ["4S", "5S", "6S"]]
+    with pytest.raises(RulesError) as err:
+        knock_after_stock_draw(t, 1, "7S", laid)
+    assert err.value.code == "meld_card_not_in_hand" and not err.value.conflict
+    assert "7S is the knock's discard" in err.value.message
+    assert "not in the hand" not in err.value.message
+    # a card never held is still said to be not in the hand
+    t = gin_rami(P_KNOCK)
+    with pytest.raises(RulesError) as err:
+        knock_after_stock_draw(t, 1, "9H", [["7D", "7H", "7S", "7C"]])
+    assert err.value.code == "meld_card_not_in_hand" and err.value.message == "7C is not in the hand"
