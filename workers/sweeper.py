@@ -27,6 +27,8 @@ import logging
 import threading
 import time
 
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 
@@ -37,6 +39,10 @@ log = logging.getLogger(__name__)
 
 #: how often the whole game index is walked for playing games nobody scheduled (seconds)
 INDEX_SCAN_EVERY_S = 300.0
+
+#: Redis not answering: no game's fault, so it ends the tick (one warning line while it lasts)
+#: instead of failing each game of a sweep with a traceback
+REDIS_UNREACHABLE = (RedisConnectionError, RedisTimeoutError)
 
 
 def _now_ms() -> int:
@@ -151,6 +157,8 @@ def stalled_games(ctx, now_ms: int | None = None, scan_index: bool = False) -> l
         try:
             if recover(ctx, game_id, now):
                 out.append(game_id)
+        except REDIS_UNREACHABLE:
+            raise
         except Exception:  # noqa: BLE001 (one broken game must not stop the sweep of the others)
             log.exception("sweep of game %s failed", game_id)
     return out
@@ -182,6 +190,8 @@ def abandoned_games(ctx, now_ms: int | None = None) -> list[str]:
             if ctx.games.abandon_if_idle(game_id, after_s, now):
                 log.info("game %s abandoned: nobody moved in %.0f s", game_id, after_s)
                 out.append(game_id)
+        except REDIS_UNREACHABLE:
+            raise
         except Exception:  # noqa: BLE001 (one broken game must not stop the sweep of the others)
             log.exception("abandon check of game %s failed", game_id)
     return out
@@ -213,6 +223,8 @@ def client_seed_deadlines(ctx, now_ms: int | None = None) -> list[str]:
             if ctx.games.close_client_seeds_if_due(game_id, now):
                 log.info("game %s dealt without the client seeds still awaited", game_id)
                 out.append(game_id)
+        except REDIS_UNREACHABLE:
+            raise
         except Exception:  # noqa: BLE001 (one broken game must not stop the sweep of the others)
             log.exception("client seed deadline of game %s failed", game_id)
     return out
@@ -242,6 +254,7 @@ class Sweeper(threading.Thread):
         last_scan = None
         last_abandon_scan = None
         last_seed_scan = None
+        unreachable = False  # Redis did not answer the last tick (said once, in one line)
         while not self.stopping.is_set():
             try:
                 if _lock(conn, f"{prefix}:{{#bots}}:lock:promote", self.tick_s * 1000 * 0.9):
@@ -263,6 +276,21 @@ class Sweeper(threading.Thread):
                     last_abandon_scan = now
                     if _lock(conn, f"{prefix}:{{#bots}}:lock:abandon", every * 1000 * 0.9):
                         abandoned_games(self.ctx)
-            except Exception:  # noqa: BLE001 (Redis away for a moment: try again next tick)
+            except REDIS_UNREACHABLE as exc:
+                # one short line when Redis goes away, not a traceback a tick while it is away
+                if not unreachable:
+                    log.warning("redis unreachable: %s; retrying", _one_line(exc))
+                    unreachable = True
+            except Exception:  # noqa: BLE001 (a bug: keep its traceback, and try again next tick)
                 log.exception("bot sweeper tick failed")
+            else:
+                if unreachable:
+                    log.warning("redis reachable again: the sweeper goes on")
+                    unreachable = False
             self.stopping.wait(self.tick_s)
+
+
+def _one_line(exc: BaseException) -> str:
+    """The exception's message on one line, at most 200 characters."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= 200 else text[:197] + "..."
