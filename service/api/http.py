@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from urllib.parse import quote
 
 import orjson
@@ -103,6 +104,8 @@ def _body_bytes() -> bytes:
     return raw
 
 
+#: what Python's ValueError says of an integer of more digits than sys.get_int_max_str_digits()
+_INT_TOO_LONG = "for integer string conversion"
 #: the deepest a JSON body may nest arrays and objects (no request of openapi.yaml nests 5 levels)
 MAX_JSON_DEPTH = 64
 
@@ -147,7 +150,14 @@ def json_body():
         raise ApiError(400, "invalid_json", f"the key {dup.key!r} appears more than once in one object") from None
     except RecursionError:
         raise too_deep from None
-    except (ValueError, UnicodeError):
+    except ValueError as exc:
+        if _INT_TOO_LONG in str(exc):
+            # JSON itself sets no limit, Python's int() does (sys.get_int_max_str_digits): a number
+            # no request of openapi.yaml comes near, refused before any view reads the body
+            raise ApiError(400, "invalid_json",
+                           f"a number in the body is too long (an integer holds at most "
+                           f"{sys.get_int_max_str_digits()} digits)") from None
+        # (UnicodeError is a ValueError: a body that is not UTF-8, or a lone surrogate)
         raise ApiError(400, "invalid_json", "the body is not valid UTF-8 JSON") from None
     if raw.count(b"[") + raw.count(b"{") > MAX_JSON_DEPTH and isinstance(data, (dict, list)) \
             and _nested_too_deeply(data):

@@ -33,6 +33,7 @@ def _t(statuses, title: str, description: str) -> ProblemType:
 _REQUEST = {
     "invalid_json": _t(400, "Body is not JSON",
                        "The body is not valid UTF-8 JSON (NaN, Infinity and lone surrogates are not JSON), "
+                       "holds a number too long to read (an integer of more than 4300 digits), "
                        "an object of it names a key twice, or it nests arrays and objects more than 64 levels "
                        "deep (the detail says which). Send a JSON document."),
     "invalid_body": _t(400, "Body does not match its schema",
