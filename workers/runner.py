@@ -80,6 +80,13 @@ def run_worker(settings: Settings, burst: bool = False, queues: tuple[str, ...] 
     configure_logging()
     ctx = build_context(settings)
     listen = worker_queues(ctx, queues)
+    if burst:
+        try:
+            # before the sweeper starts: it would warn of the same unreachable Redis meanwhile
+            ctx.queue.connection.ping()
+        except Exception as err:  # noqa: BLE001
+            print(f"ginbox worker: {failure_line(err)}", file=sys.stderr, flush=True)
+            return 1
     jobs.set_context(ctx)
     sweeper = Sweeper(ctx)
     sweeper.start()
