@@ -1,5 +1,5 @@
-"""The ``ginbox`` command: ``serve`` (API + bot workers + embedded Redis), ``worker``, and
-``audit`` (a finished game's export checked offline)."""
+"""The ``ginbox`` command: ``serve`` (API + bot workers + embedded Redis), ``worker``, ``match``
+(a duplicate match on a server, or here) and ``audit`` (a finished game's export checked offline)."""
 
 from __future__ import annotations
 
@@ -18,6 +18,12 @@ from collections import deque
 from pathlib import Path
 
 from service.config import SettingError, Settings, env_int, in_range
+
+#: what ``ginbox --help`` says (plain text: the module's docstring is written for Python readers)
+DESCRIPTION = ("The gin rummy game server. serve: the HTTP API, its bot workers and, without REDIS_URL, an "
+               "embedded Redis. worker: a bot worker on its own (beside a server run in parts). match: a "
+               "duplicate match on a server, or in this process with --local. audit: a finished game's "
+               "export checked offline.")
 
 #: gunicorn worker classes the API is run and tested under
 WORKER_CLASSES = ("gevent", "gthread")
@@ -413,7 +419,7 @@ def whole_number(minimum: int, maximum: int | None = None):
 
 
 def _run(argv: list[str] | None) -> int:
-    parser = argparse.ArgumentParser(prog="ginbox", description=__doc__)
+    parser = argparse.ArgumentParser(prog="ginbox", description=DESCRIPTION)
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help=cmd_serve.__doc__)
     serve.add_argument("--host", default=os.environ.get("GINBOX_HOST", "127.0.0.1"),
@@ -441,7 +447,8 @@ def _run(argv: list[str] | None) -> int:
     worker.add_argument("--burst", action="store_true", help="exit when its queues are empty")
     worker.add_argument("--queues", default=os.environ.get("GINBOX_WORKER_QUEUES", "turns,boards"),
                         help="the jobs it takes: turns (bot turns, turn clocks), boards (matches' whole board "
-                             "games) or turns,boards, turns first (default: $GINBOX_WORKER_QUEUES, else turns,boards)")
+                             "games) or both (turns,boards): turn jobs always first, whatever the order given "
+                             "(default: $GINBOX_WORKER_QUEUES, else turns,boards)")
     worker.set_defaults(func=cmd_worker)
     audit = sub.add_parser("audit", help="check a finished game's export offline (no server needed)",
                            description=cmd_audit.__doc__)

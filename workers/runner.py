@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import sys
 import time
 
@@ -46,7 +47,9 @@ QUEUE_KINDS = ("turns", "boards")
 
 
 def parse_queues(text: str) -> tuple[str, ...]:
-    """``"turns"``, ``"boards"`` or ``"turns,boards"`` as the kinds served, turns first whatever the order given."""
+    """``"turns"``, ``"boards"`` or both (``"turns,boards"``, ``"boards,turns"``) as the kinds served,
+    turns first whatever the order given: a turn waiting behind a board game is what the turn
+    queue exists to avoid (README, "Bot workers and their queues")."""
     kinds = {part.strip() for part in (text or "").split(",") if part.strip()}
     unknown = kinds - set(QUEUE_KINDS)
     if not kinds or unknown:
@@ -104,7 +107,10 @@ def run_worker(settings: Settings, burst: bool = False, queues: tuple[str, ...] 
                     print(f"ginbox worker: {failure_line(err)}", file=sys.stderr, flush=True)
                     return 1
                 log.exception("worker loop failed")
-            if burst or (worker is not None and (worker.stop_signalled or worker._stop_requested)):
+            if burst:
+                return 0
+            if worker is not None and (worker.stop_signalled or worker._stop_requested):
+                print(f"ginbox worker: pid {os.getpid()} stopped", flush=True)
                 return 0
             log.warning("worker loop ended (Redis unavailable?): starting again in 1s")
             time.sleep(1.0)
