@@ -20,6 +20,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+import uuid
 from typing import Callable
 
 from service.rules import duplicate as D
@@ -134,10 +135,10 @@ class Remote:
         self.max_wait_s = max_wait_s
         self.give_up_s = give_up_s
 
-    def _once(self, method: str, path: str, data: bytes | None):
+    def _once(self, method: str, path: str, data: bytes | None, headers: dict | None = None):
         """(status, Retry-After or None, parsed body); status None and the reason when no answer came."""
         req = urllib.request.Request(self.base + path, data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
+                                     headers={"Content-Type": "application/json", **(headers or {})})
         try:
             with urllib.request.urlopen(req, timeout=30) as resp:
                 return resp.status, None, json.loads(resp.read())
@@ -151,15 +152,19 @@ class Remote:
         except (urllib.error.URLError, OSError, http.client.HTTPException) as err:
             return None, None, getattr(err, "reason", err)
 
-    def call(self, method: str, path: str, body: dict | None = None, *, safe_to_repeat: bool = True):
+    def call(self, method: str, path: str, body: dict | None = None, *, safe_to_repeat: bool = True,
+             headers: dict | None = None):
         """(status, body) of the first answer not worth waiting for. A request that may have been
-        taken (no answer after it was sent) is sent again only when ``safe_to_repeat``."""
+        taken (no answer after it was sent) is sent again only when ``safe_to_repeat``; a 409
+        ``idempotency_key_in_use`` (the same request, with its Idempotency-Key, still being
+        answered) is waited out like a 429."""
         data = None if body is None else json.dumps(body).encode()
         failures, silent_since = 0, None
         while True:
-            status, retry_after, doc = self._once(method, path, data)
-            if status is not None and (status not in RETRY_STATUSES
-                                       or not safe_to_repeat and status not in (429, 503)):
+            status, retry_after, doc = self._once(method, path, data, headers)
+            in_use = status == 409 and isinstance(doc, dict) and doc.get("code") == "idempotency_key_in_use"
+            if status is not None and not in_use and (status not in RETRY_STATUSES
+                                                      or not safe_to_repeat and status not in (429, 503)):
                 return status, doc
             failures += 1
             if status is None:
@@ -186,8 +191,9 @@ def run_remote(base: str, body: dict, progress: Callable[[dict], None] | None = 
     the match's id as soon as the server gave it; MatchError when it cannot go on."""
     remote = Remote(base, report or (lambda line: print(f"ginbox match: {line}", file=sys.stderr)),
                     give_up_s=give_up_s)
-    # a POST is sent again only when the server surely did not take it (429, 503, a refused connection)
-    status, match = remote.call("POST", "/matches", body, safe_to_repeat=False)
+    # one Idempotency-Key for every sending of the POST: a retry after an answer that was lost (no
+    # answer, a proxy's 502) gets the match the first sending started, never a second match
+    status, match = remote.call("POST", "/matches", body, headers={"Idempotency-Key": str(uuid.uuid4())})
     if status in (400, 422):
         raise MatchError(EXIT_USAGE, f"the server refused the match: {problem_line(status, match)}")
     if status != 201:

@@ -349,3 +349,54 @@ def test_under_the_recommended_acl_a_refused_request_frees_its_key_and_a_retry_i
         assert again.headers["Idempotent-Replayed"] == "true" and again.get_json() == first.get_json()
     finally:
         redis_conn.execute_command("ACL", "DELUSER", name)
+
+
+class _LoseTheFirstMatchAnswer:
+    """A proxy in front of the app that loses the answer of the first POST /matches (502), after
+    the app has started the match, and notes the Idempotency-Key of every POST /matches."""
+
+    def __init__(self, app):
+        self.app = app
+        self.keys: list[str | None] = []
+
+    def __call__(self, environ, start_response):
+        if environ["REQUEST_METHOD"] == "POST" and environ["PATH_INFO"] == "/matches":
+            self.keys.append(environ.get("HTTP_IDEMPOTENCY_KEY"))
+            if len(self.keys) == 1:
+                answer = self.app(environ, lambda status, headers, exc_info=None: None)
+                try:
+                    b"".join(answer)
+                finally:
+                    getattr(answer, "close", lambda: None)()
+                start_response("502 Bad Gateway", [("Content-Type", "text/plain")])
+                return [b"the answer was lost on the way"]
+        return self.app(environ, start_response)
+
+
+class _Started(Exception):
+    pass
+
+
+def test_ginbox_match_sends_its_post_again_with_one_key_after_a_lost_answer_and_starts_one_match(api, api_app):
+    from werkzeug.serving import make_server
+
+    from workers import arena_match
+
+    proxy = _LoseTheFirstMatchAnswer(api_app)
+    server = make_server("127.0.0.1", 0, proxy, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    reports: list[str] = []
+
+    def started(match_id: str) -> None:
+        raise _Started(match_id)  # stop following: the match is the server's
+
+    try:
+        with pytest.raises(_Started) as stopped:
+            arena_match.run_remote(f"http://127.0.0.1:{server.server_port}", MATCH, started=started,
+                                   report=reports.append)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert len(proxy.keys) == 2 and proxy.keys[0] and proxy.keys[0] == proxy.keys[1]
+    assert any("POST /matches: 502" in line for line in reports), reports
+    assert match_ids(api) == {stopped.value.args[0]}
