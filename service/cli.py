@@ -457,7 +457,8 @@ def _run(argv: list[str] | None) -> int:
     match = sub.add_parser("match", help=cmd_match.__doc__, description=cmd_match.__doc__,
                            epilog="exit codes: 0 the match is over; 1 the server could not be reached or refused "
                                   "the match; 2 wrong arguments (here or in the server's 400/422); 130 "
-                                  "interrupted. A match the command stops following goes on at the server.")
+                                  "interrupted (Ctrl-C); 143 stopped by SIGTERM. A match the command stops "
+                                  "following goes on at the server.")
     match.add_argument("--variant", default="gin-rami", choices=["gin-rami", "three-hand"])
     match.add_argument("--participants", required=True,
                        help="comma-separated built-in policies or bot accounts, e.g. basic,expert")

@@ -16,6 +16,7 @@ import http.client
 import json
 import random
 import secrets
+import signal
 import sys
 import time
 import urllib.error
@@ -99,16 +100,22 @@ GIVE_UP_S = 15.0
 #: the longest single wait when the server asks for time (429, 503)
 MAX_WAIT_S = 30.0
 #: exit codes: the match is over; the server refused the match or could not be reached; wrong
-#: arguments (here or in the server's 400/422); stopped following (Ctrl-C) while the match goes on
-EXIT_OVER, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+#: arguments (here or in the server's 400/422); stopped following (Ctrl-C; SIGTERM: 128 + 15) while
+#: the match goes on
+EXIT_OVER, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_TERMINATED = 0, 1, 2, 130, 143
+#: seconds without a board game ended (nor any other step of the match) before saying once that a
+#: bot worker must be running
+IDLE_HINT_S = 60.0
 
 
 class MatchError(Exception):
-    """``ginbox match`` cannot go on: the process prints the message and exits with ``code``."""
+    """``ginbox match`` cannot go on: the process prints the message and exits with ``code``.
+    ``lost``: the server no longer has the match (no "the match goes on" then)."""
 
-    def __init__(self, code: int, message: str):
+    def __init__(self, code: int, message: str, lost: bool = False):
         super().__init__(message)
         self.code = code
+        self.lost = lost
 
 
 def problem_line(status: int, doc) -> str:
@@ -186,7 +193,7 @@ class Remote:
 
 def run_remote(base: str, body: dict, progress: Callable[[dict], None] | None = None,
                started: Callable[[str], None] | None = None, report: Callable[[str], None] | None = None,
-               give_up_s: float = GIVE_UP_S) -> dict:
+               give_up_s: float = GIVE_UP_S, idle_hint_s: float = IDLE_HINT_S) -> dict:
     """Start the match on the server and follow it to its end; its final view. ``started`` is told
     the match's id as soon as the server gave it; MatchError when it cannot go on."""
     remote = Remote(base, report or (lambda line: print(f"ginbox match: {line}", file=sys.stderr)),
@@ -201,16 +208,32 @@ def run_remote(base: str, body: dict, progress: Callable[[dict], None] | None = 
     match_id = match["match_id"]
     if started is not None:
         started(match_id)
+    moved, moved_at, hinted = None, time.monotonic(), False
     while True:
         if progress is not None:
             progress(match)
         if match["status"] == "over":
             return match
+        if (match["games_done"], match["version"]) != moved:
+            moved, moved_at = (match["games_done"], match["version"]), time.monotonic()
+        elif not hinted and time.monotonic() - moved_at >= idle_hint_s:
+            hinted = True
+            remote.report(idle_hint(idle_hint_s))
         time.sleep(POLL_S)
         status, answer = remote.call("GET", f"/matches/{match_id}")
+        if status == 404:
+            raise MatchError(EXIT_FAILED, f"GET {remote.base}/matches/{match_id}: {problem_line(status, answer)}; "
+                                          "the server no longer has this match", lost=True)
         if status != 200:
             raise MatchError(EXIT_FAILED, f"GET {remote.base}/matches/{match_id}: {problem_line(status, answer)}")
         match = answer
+
+
+def idle_hint(seconds: float) -> str:
+    """What to say of a match in which no board game has ended for ``seconds``."""
+    return (f"no board game has ended for {seconds:g} s: built-in policies' boards are played by bot "
+            "workers, so one must be running beside the server (ginbox worker; ginbox serve starts them); "
+            "a bot account's boards wait for its own program")
 
 
 def follow_hint(base: str, match_id: str) -> str:
@@ -234,7 +257,7 @@ def standings_table(rows: list[dict]) -> str:
 
 def main(args) -> int:
     """Run ``ginbox match`` with parsed arguments; 0 when the match ended, else one line on stderr and
-    EXIT_FAILED, EXIT_USAGE (wrong arguments) or EXIT_INTERRUPTED (Ctrl-C)."""
+    EXIT_FAILED, EXIT_USAGE (wrong arguments), EXIT_INTERRUPTED (Ctrl-C) or EXIT_TERMINATED (SIGTERM)."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -257,6 +280,15 @@ def main(args) -> int:
     def note(line: str) -> None:
         bar.console.print(f"ginbox match: {line}", markup=False, highlight=False, soft_wrap=True)
 
+    def terminated(signum, frame):
+        # SIGTERM (a service manager's, kill's) ends the follow as a Ctrl-C does, with its line
+        nonlocal stopped_by
+        stopped_by = signum
+        raise KeyboardInterrupt
+
+    stopped_by = None
+    previous_handler = signal.signal(signal.SIGTERM, terminated)
+
     def announce(new_id: str) -> None:
         nonlocal match_id
         match_id = new_id
@@ -277,14 +309,17 @@ def main(args) -> int:
                                    started=announce, report=note)
                 rows, seed, where = final["standings"], final["seed"], f"match {final['match_id']} on {args.server}"
     except KeyboardInterrupt:
+        code, what = ((EXIT_TERMINATED, "stopped (SIGTERM)") if stopped_by == signal.SIGTERM
+                      else (EXIT_INTERRUPTED, "interrupted"))
         if match_id is None:
-            return fail(EXIT_INTERRUPTED, "interrupted" + ("" if args.local else "; no match was started"
-                                                            " (or its id never came back)"))
-        return fail(EXIT_INTERRUPTED, f"interrupted; {follow_hint(args.server, match_id)}")
+            return fail(code, what + ("" if args.local else "; no match was started (or its id never came back)"))
+        return fail(code, f"{what}; {follow_hint(args.server, match_id)}")
     except MatchError as err:
-        if match_id is None:
+        if match_id is None or err.lost:
             return fail(err.code, str(err))
         return fail(err.code, f"{err}; {follow_hint(args.server, match_id)}")
+    finally:
+        signal.signal(signal.SIGTERM, previous_handler)
     elapsed = time.perf_counter() - started
     print(f"{args.variant}, {args.boards} boards, {where}, {elapsed:.1f} s (seed {seed})")
     print(standings_table(rows))
