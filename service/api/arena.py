@@ -8,6 +8,7 @@ from schemas.arena import BotStreamQuery, ChallengeSchema, CreateMatchSchema, Ra
 from service.api.auth import presented_token
 from service.api.http import json_response, load_body, load_query
 from service.api.idempotent import idempotent_creation
+from service.api.sse import ending_when_unreachable
 
 bp = Blueprint("arena", __name__)
 
@@ -23,7 +24,7 @@ def _arena():
 
 
 def _sse(events) -> Response:
-    resp = Response(stream_with_context(events), mimetype="text/event-stream")
+    resp = Response(stream_with_context(ending_when_unreachable(events)), mimetype="text/event-stream")
     resp.headers["Cache-Control"] = "no-cache"
     resp.headers["X-Accel-Buffering"] = "no"
     return resp

@@ -25,6 +25,7 @@ from schemas.views import CreatedGameSchema, SeatClaimedSchema
 from service.api.auth import presented_token
 from service.api.http import etag, idempotency_key, if_match_versions, json_response, load_body, load_query
 from service.api.idempotent import idempotent_creation
+from service.api.sse import ending_when_unreachable
 from service.errors import GameNotFound
 from service.games import Answer, CommandRequest, GameService, Idempotency
 from service.rules import commands
@@ -210,7 +211,7 @@ def stream(game_id: str):
         last = request.headers.get("Last-Event-ID", "").strip()
         after = int(last) if last.isascii() and last.isdigit() and len(last) <= 15 else 0
     events = svc.stream(game_id, seat, after, once=q["once"] in ("1", "true"))
-    resp = Response(stream_with_context(events), mimetype="text/event-stream")
+    resp = Response(stream_with_context(ending_when_unreachable(events)), mimetype="text/event-stream")
     resp.headers["Cache-Control"] = "no-cache"
     resp.headers["X-Accel-Buffering"] = "no"  # proxies must not hold events back
     return resp
