@@ -2,7 +2,9 @@
 // Everything shown is the caller's view (GET /games/{id}); the live stream only says when to
 // look again, so what a viewer sees is always exactly what the server lets that viewer see.
 import * as api from "./api.js";
-import { backElement, cardElement, cardsInText, deadwood, isMeld, isRun, isSet, label, short, sortCards, sortMeld } from "./cards.js";
+import {
+  backElement, cardElement, cardsInText, deadwood, isMeld, isRun, isSet, label, short, sortCards, sortMeld, value,
+} from "./cards.js";
 import { inviteLink, invitesOf, matchOf, saveSeat, seatsOf } from "./seats.js";
 import { cardsText, defaultName, el, playerName, resultSection, scoreSheet } from "./ui.js";
 
@@ -19,6 +21,7 @@ const state = {
   view: null,
   analysis: new Map(), // sorted hand -> /analysis/melds answer
   knock: null, // {discard, assign: {card: meld index or -1}} while the knock panel is open
+  knockChoice: null, // the discard chosen in the Knock control, kept while the table redraws
   connection: "connecting",
   turnStartedAt: null, // ms, the time of the latest event (the turn clock runs from it)
   busy: false,
@@ -363,14 +366,39 @@ function renderHand(view) {
   return box;
 }
 
+/**
+ * The way to knock: one button when one discard allows it, else one Knock control with a choice of
+ * discard (the deadwood cards first, the highest first: the likeliest best discards); big gin apart.
+ */
 function renderKnockOffer(view) {
   const knocks = legal("knock");
   if (!knocks.length) return null;
-  const box = el("div", { class: "moves" });
-  for (const m of knocks) {
-    const text = m.discard ? `Knock, discarding ${label(m.discard)}…` : "Big gin (no discard)…";
-    box.append(el("button", { type: "button", class: "knock", "data-key": `knock:${m.discard}`, disabled: state.busy,
-      onclick: () => openKnock(m.discard) }, text));
+  const box = el("div", { class: "moves", id: "knock-offer" });
+  const discards = knocks.filter((m) => m.discard).map((m) => m.discard);
+  if (discards.length === 1) {
+    box.append(el("button", { type: "button", class: "knock", "data-key": `knock:${discards[0]}`, disabled: state.busy,
+      onclick: () => openKnock(discards[0]) }, `Knock, discarding ${label(discards[0])}…`));
+  } else if (discards.length > 1) {
+    const analysis = analysisOf(view.hand);
+    const dead = new Set(analysis ? analysis.deadwood_cards : []);
+    const inHand = sortCards(view.hand);
+    const ordered = [...discards].sort((a, b) => Number(dead.has(b)) - Number(dead.has(a))
+      || value(b) - value(a) || inHand.indexOf(a) - inHand.indexOf(b));
+    if (!ordered.includes(state.knockChoice)) state.knockChoice = ordered[0];
+    const select = el("select", { id: "knock-discard", "data-key": "knock-discard", disabled: state.busy,
+      onchange: (e) => { state.knockChoice = e.target.value; } });
+    for (const c of ordered) {
+      const opt = el("option", { value: c, text: label(c) });
+      if (c === state.knockChoice) opt.selected = true;
+      select.append(opt);
+    }
+    box.append(el("span", { class: "knock-choice" }, el("label", { for: "knock-discard", text: "Knock, discarding" }), " ", select),
+      el("button", { type: "button", class: "knock", "data-key": "knock", disabled: state.busy,
+        onclick: () => openKnock(select.value) }, "Knock…"));
+  }
+  if (knocks.some((m) => !m.discard)) {
+    box.append(el("button", { type: "button", class: "knock", "data-key": "knock:", disabled: state.busy,
+      onclick: () => openKnock(null) }, "Big gin (no discard)…"));
   }
   return box;
 }
@@ -382,8 +410,9 @@ function renderKnockPanel(view) {
   panel.append(el("h3", { id: "knock-h", text: k.discard ? `Knock, discarding ${label(k.discard)}` : "Big gin" }));
   panel.append(el("p", { text: "These melds are the least-deadwood arrangement. Move a card to another meld or to deadwood if you want to lay them out otherwise." }));
   // shown meld by meld, then the deadwood, so that the panel reads like the table will
-  const rank = (g) => (g < 0 ? 3 : g);
-  const cards = sortCards(Object.keys(k.assign)).sort((a, b) => rank(k.assign[a]) - rank(k.assign[b]));
+  // and each group in the hand's order: a meld as a meld is shown, the deadwood by suit and rank
+  const order = (g) => (g < 0 ? sortCards(dead) : sortMeld(groups[g]));
+  const cards = [0, 1, 2, -1].flatMap(order);
   const list = el("div", { class: "knock-cards" });
   for (const c of cards) {
     const id = `assign-${c}`;
@@ -411,7 +440,7 @@ function renderKnockPanel(view) {
   if (!k.discard && dead.length) ok = false;
   if (dw > limit) ok = false;
   summary.append(el("li", { id: "knock-deadwood", class: dw > limit ? "error" : "",
-    text: `Deadwood: ${dw} (${cardsText(dead)})${dw > limit ? ` — more than the limit of ${limit}` : ""}` }));
+    text: `Deadwood: ${dw} (${cardsText(sortCards(dead))})${dw > limit ? ` — more than the limit of ${limit}` : ""}` }));
   panel.append(summary);
   const melds = groups.filter((g) => g.length);
   panel.append(el("div", { class: "moves" },

@@ -1,6 +1,6 @@
 // Pieces shared by the pages: elements, names, a hand's
 // result explained line by line, the score sheet.
-import { cardList, label, short, sortMeld } from "./cards.js";
+import { cardList, label, short, sortCards, sortMeld } from "./cards.js";
 
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -70,12 +70,15 @@ export function resultLines(view, r) {
   const lines = [];
   const kind = r.outcome === "big_gin" ? "went big gin" : r.outcome === "gin" ? "went gin" : "knocked";
   lines.push(`${name(r.knocker)} ${kind}${r.discard ? `, discarding ${label(r.discard)}` : ""}, with ${r.knocker_deadwood} deadwood` +
-    `${r.knocker_deadwood_cards.length ? ` (${cardsText(r.knocker_deadwood_cards)})` : ""}.`);
+    `${r.knocker_deadwood_cards.length ? ` (${cardsText(sortCards(r.knocker_deadwood_cards))})` : ""}.`);
+  // each lay-off names the meld as it is then, with the cards laid off on it before
+  const grown = r.knocker_melds.map((m) => [...m]);
   for (const [card, meld] of r.layoffs) {
-    lines.push(`${name(r.defender)} laid off ${label(card)} on ${name(r.knocker)}'s meld ${cardsText(sortMeld(r.knocker_melds[meld]))}.`);
+    lines.push(`${name(r.defender)} laid off ${label(card)} on ${name(r.knocker)}'s meld ${cardsText(sortMeld(grown[meld]))}.`);
+    grown[meld].push(card);
   }
   lines.push(`${name(r.defender)} kept ${r.defender_melds.length ? `melds ${r.defender_melds.map((m) => cardsText(sortMeld(m))).join(", ")}` : "no meld"}` +
-    ` and ${r.defender_deadwood} deadwood${r.defender_deadwood_cards.length ? ` (${cardsText(r.defender_deadwood_cards)})` : ""}.`);
+    ` and ${r.defender_deadwood} deadwood${r.defender_deadwood_cards.length ? ` (${cardsText(sortCards(r.defender_deadwood_cards))})` : ""}.`);
   let sum;
   if (r.outcome === "knock") sum = `${r.defender_deadwood} − ${r.knocker_deadwood}`;
   else if (r.outcome === "undercut") sum = `${o.undercut_bonus} + (${r.knocker_deadwood} − ${r.defender_deadwood})`;
@@ -95,7 +98,8 @@ export function resultSection(view, r, { headingId = "result-h" } = {}) {
   box.append(el("h2", { id: headingId, text: `Hand ${r.hand_no}: ${r.outcome === "drawn" ? "drawn" : OUTCOME[r.outcome]}` }));
   if (r.outcome !== "drawn") {
     const grid = el("div", { class: "hands-grid" });
-    const knocker = el("div", {}, el("h3", { text: `${playerName(view, r.knocker)} (${r.outcome === "gin" || r.outcome === "big_gin" ? "gin" : "knocker"})` }));
+    // the part after a dash: a bot's name already ends in "(basic bot)"
+    const knocker = el("div", {}, el("h3", { text: `${playerName(view, r.knocker)} — ${r.outcome === "gin" || r.outcome === "big_gin" ? "gin" : "knocker"}` }));
     r.knocker_melds.forEach((m, i) => {
       const laid = r.layoffs.filter(([, j]) => j === i).map(([c]) => c);
       const group = el("div", { class: "group meld" }, el("span", { class: "tag", text: `Meld ${i + 1}${laid.length ? ` + laid off ${cardsText(laid)}` : ""}` }),
@@ -103,12 +107,12 @@ export function resultSection(view, r, { headingId = "result-h" } = {}) {
       knocker.append(group);
     });
     knocker.append(el("div", { class: "group deadwood" }, el("span", { class: "tag", text: `Deadwood ${r.knocker_deadwood}` }),
-      cardList(r.knocker_deadwood_cards, { label: "deadwood" })));
-    const defender = el("div", {}, el("h3", { text: `${playerName(view, r.defender)} (defender)` }));
+      cardList(sortCards(r.knocker_deadwood_cards), { label: "deadwood" })));
+    const defender = el("div", {}, el("h3", { text: `${playerName(view, r.defender)} — defender` }));
     r.defender_melds.forEach((m, i) => defender.append(el("div", { class: "group meld" },
       el("span", { class: "tag", text: `Meld ${i + 1}` }), cardList(sortMeld(m), { label: `meld ${i + 1}` }))));
     defender.append(el("div", { class: "group deadwood" }, el("span", { class: "tag", text: `Deadwood ${r.defender_deadwood}` }),
-      cardList(r.defender_deadwood_cards, { label: "deadwood" })));
+      cardList(sortCards(r.defender_deadwood_cards), { label: "deadwood" })));
     grid.append(knocker, defender);
     box.append(grid);
   }
