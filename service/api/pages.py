@@ -15,7 +15,7 @@ from pathlib import Path
 
 from flask import Blueprint, Response, request
 
-from service.api.problems import ApiError
+from service.api.problems import NOT_FOUND_PAGE, ApiError
 
 bp = Blueprint("pages", __name__)
 
@@ -105,6 +105,12 @@ def not_found_page(what: str, detail: str) -> Response | None:
     resp.headers["Vary"] = "Accept"
     resp.headers.update(_PAGE_HEADERS)
     return resp
+
+
+@bp.record_once
+def _offer_not_found_page(state) -> None:
+    """Lend the error handlers the site's not-found page, for addresses no route serves."""
+    state.app.extensions[NOT_FOUND_PAGE] = not_found_page
 
 
 def _game_page(game_id: str, name: str) -> Response:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, Response, has_request_context, json, request
+from flask import Flask, Response, current_app, has_request_context, json, request
 from werkzeug.exceptions import HTTPException
 
 from service import errors
@@ -125,10 +125,10 @@ def to_problem(exc: BaseException) -> Response:
             request.url_rule is None or unrouted_path(request.environ))
         if unrouted:
             # an address no route serves: a browser following a mistyped link gets the site's
-            # not-found page, any other client the usual problem below
-            from service.api.pages import not_found_page
-
-            page = not_found_page("There is no page at this address.", "check the link, or start from the lobby")
+            # not-found page (the pages register how it is drawn), any other client the problem below
+            not_found_page = current_app.extensions.get(NOT_FOUND_PAGE)
+            page = not_found_page and not_found_page("There is no page at this address.",
+                                                     "check the link, or start from the lobby")
             if page is not None:
                 return page
         code = HTTP_CODES.get(status, "http_error")
@@ -160,6 +160,11 @@ def _messages(messages) -> dict:
     if isinstance(messages, dict):
         return messages
     return {"_schema": messages if isinstance(messages, list) else [str(messages)]}
+
+
+#: the app's extension under which the web pages leave their not-found page, ``(what, detail) ->
+#: Response | None`` (None: the client prefers JSON), for addresses no route serves
+NOT_FOUND_PAGE = "ginbox.not_found_page"
 
 
 def register_error_handlers(app: Flask) -> None:
