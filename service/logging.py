@@ -107,7 +107,8 @@ def _etag_version(response) -> int | None:
     tag = response.headers.get("ETag")
     if not tag:
         return None
-    tag = tag.strip().removeprefix("W/").strip('"')
+    # "<version>", or a view's "<version>-<digest>"
+    tag = tag.strip().removeprefix("W/").strip('"').partition("-")[0]
     return int(tag) if tag.isdigit() and len(tag) <= 15 else None
 
 

@@ -23,7 +23,15 @@ from schemas.games import (
 )
 from schemas.views import CreatedGameSchema, SeatClaimedSchema
 from service.api.auth import presented_token
-from service.api.http import etag, idempotency_key, if_match_versions, json_response, load_body, load_query
+from service.api.http import (
+    conditional_view,
+    etag,
+    idempotency_key,
+    if_match_versions,
+    json_response,
+    load_body,
+    load_query,
+)
 from service.api.idempotent import idempotent_creation
 from service.api.sse import ending_when_unreachable
 from service.errors import GameNotFound
@@ -76,6 +84,12 @@ def _caller(svc: GameService, game_id: str, required: bool, allow_query: bool = 
     return svc.seat_for(game_id, presented_token(required=required, allow_query=allow_query))
 
 
+def _by_token(resp: Response) -> Response:
+    """An answer that depends on the token sent: caches keep one per Authorization header."""
+    resp.vary.add("Authorization")
+    return resp
+
+
 def _view_answer(answer: Answer, status: int = 200, headers: dict | None = None) -> Response:
     return json_response(answer.view, status, {"ETag": etag(answer.version), **(headers or {})})
 
@@ -109,7 +123,9 @@ def get_game(game_id: str):
     """The caller's view of the game (a spectator's without a token)."""
     svc, state = _existing(game_id)
     seat = _caller(svc, game_id, required=False)
-    return _view_answer(svc.view(game_id, seat, state))
+    answer = svc.view(game_id, seat, state)
+    # a view of its own tag (a seat's and a spectator's differ), 304 to a poll that holds it already
+    return conditional_view(answer.view, answer.version)
 
 
 @bp.post("/games/<game_id>/seats/<seat>")
@@ -162,7 +178,7 @@ def list_advice(game_id: str):
     """Every piece of advice the caller may see (captain and advisor; everyone once the game is over)."""
     svc, _ = _existing(game_id)
     seat = _caller(svc, game_id, required=False)
-    return json_response(svc.advice_list(game_id, seat))
+    return _by_token(json_response(svc.advice_list(game_id, seat)))
 
 
 @bp.get("/games/<game_id>/events")
@@ -171,7 +187,7 @@ def list_events(game_id: str):
     svc, _ = _existing(game_id)
     seat = _caller(svc, game_id, required=False)
     q = load_query(_EVENTS_QUERY)
-    return json_response(_EVENT_LIST_SCHEMA.dump(svc.events(game_id, seat, q["after"], q["limit"])))
+    return _by_token(json_response(_EVENT_LIST_SCHEMA.dump(svc.events(game_id, seat, q["after"], q["limit"]))))
 
 
 @bp.get("/games/<game_id>/state")
@@ -180,7 +196,8 @@ def state_at(game_id: str):
     svc, _ = _existing(game_id)
     seat = _caller(svc, game_id, required=False)
     q = load_query(_STATE_QUERY)
-    return json_response(svc.state_at(game_id, seat, q["version"]).view)
+    answer = svc.state_at(game_id, seat, q["version"])
+    return conditional_view(answer.view, answer.version)
 
 
 @bp.get("/games/<game_id>/audit")
@@ -214,4 +231,4 @@ def stream(game_id: str):
     resp = Response(stream_with_context(ending_when_unreachable(events)), mimetype="text/event-stream")
     resp.headers["Cache-Control"] = "no-cache"
     resp.headers["X-Accel-Buffering"] = "no"  # proxies must not hold events back
-    return resp
+    return _by_token(resp)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import sys
@@ -18,11 +19,12 @@ from service.store.base import scoped_idempotency_key
 
 IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7E]{1,200}$")
 #: what If-Match may hold (openapi.yaml's IfMatch pattern): ``*``, or a comma-separated list of
-#: the strong ETags this server gives, ``"<version>"``. Anything else (a weak tag, an opaque tag,
-#: a version of more than 15 digits, a bare number) is no precondition a client meant: 400.
-IF_MATCH_PATTERN = r'^(\*|"[0-9]{1,15}"([ \t]*,[ \t]*"[0-9]{1,15}")*)$'
+#: the strong ETags this server gives, ``"<version>"`` (a move's answer) or ``"<version>-<digest>"``
+#: (a view read by GET), each naming its version. Anything else (a weak tag, an opaque tag, a
+#: version of more than 15 digits, a bare number) is no precondition a client meant: 400.
+IF_MATCH_PATTERN = r'^(\*|"[0-9]{1,15}(-[0-9a-f]{16})?"([ \t]*,[ \t]*"[0-9]{1,15}(-[0-9a-f]{16})?")*)$'
 _IF_MATCH = re.compile(IF_MATCH_PATTERN)
-_TAG_VERSION = re.compile(r'"([0-9]+)"')
+_TAG_VERSION = re.compile(r'"([0-9]+)(?:-[0-9a-f]{16})?"')
 #: the longest request URI (path and query) the app answers; no request of openapi.yaml comes near
 MAX_URI_BYTES = 4096
 
@@ -250,3 +252,29 @@ def json_response(payload, status: int = 200, headers: dict | None = None) -> Re
 def etag(version: int) -> str:
     """The strong ETag of a game version."""
     return f'"{version}"'
+
+
+def view_etag(version: int, body: bytes) -> str:
+    """The strong ETag of one view as sent: ``"<version>-<digest>"``, the digest the first 16 hex
+    digits of the body's SHA-256. Two views differ in their tag whenever they differ in a byte (a
+    seat's and a spectator's view of one version, the captain's before and after advice), and the
+    same view gets the same tag whoever asks; the version before the dash is what If-Match reads."""
+    return f'"{version}-{hashlib.sha256(body).hexdigest()[:16]}"'
+
+
+def conditional_view(payload: dict, version: int) -> Response:
+    """A view read by GET: 200 with its ETag (view_etag), or 304 with no body when If-None-Match
+    names that tag (weak comparison, ``*`` included). Either way ``Vary: Authorization``: the answer
+    depends on the token sent."""
+    resp = json_response(payload)
+    tag = view_etag(version, resp.get_data())
+    resp.headers["ETag"] = tag
+    resp.vary.add("Authorization")
+    wanted = request.if_none_match
+    if wanted and (wanted.star_tag or wanted.contains_weak(tag.strip('"'))):
+        not_modified = Response(status=304)
+        del not_modified.headers["Content-Type"]  # no body, so no type of one
+        not_modified.headers["ETag"] = tag
+        not_modified.vary.add("Authorization")
+        return not_modified
+    return resp

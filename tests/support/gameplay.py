@@ -8,10 +8,11 @@ from typing import Any
 
 
 def etag_version(resp) -> int:
-    """The game version carried by an ETag header ``"<version>"``."""
+    """The game version carried by an ETag header ``"<version>"`` (a command's answer) or
+    ``"<version>-<digest>"`` (a view read by GET)."""
     tag = resp.headers.get("ETag")
     assert tag, f"no ETag on {resp.status_code} answer"
-    return int(tag.strip('W/').strip('"'))
+    return int(tag.strip('W/').strip('"').partition("-")[0])
 
 
 @dataclass

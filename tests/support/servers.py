@@ -192,7 +192,7 @@ class Reply:
     @property
     def version(self) -> int | None:
         tag = self.headers.get("etag")
-        return int(tag.strip('"')) if tag else None
+        return int(tag.strip('"').partition("-")[0]) if tag else None
 
 
 class HttpClient:

@@ -45,7 +45,8 @@ async function call(method, path, { token, body, headers = {} } = {}) {
     }
     if (!resp.ok) throw new ApiError(resp.status, data || { detail: text });
     const etag = resp.headers.get("ETag");
-    return { data, text, status: resp.status, version: etag ? Number(etag.replaceAll('"', "")) : null };
+    // "<version>", or a view's "<version>-<digest>": the version comes first
+    return { data, text, status: resp.status, version: etag ? parseInt(etag.replaceAll('"', ""), 10) : null };
   }
 }
 
