@@ -93,3 +93,32 @@ def test_several_knocks_are_one_control_with_a_choice_of_discard(live_server, ne
     cards = codes(driver, "#knock-panel .knock-card .card")
     assert cards[9:] == ["KC"], cards
     assert sorted(tuple(cards[i:i + 3]) for i in (0, 3, 6)) == [("4S", "5S", "6S"), ("7H", "7C", "7D"), ("AD", "2D", "3D")]
+
+
+def test_a_finished_box_gin_game_shows_the_advisor_as_sitting_out_and_the_hands_once(live_server, new_browser):
+    # the captain (seat 1) takes the upcard JH and goes gin at once, discarding QS: AC 2C 3C, 4D 5D 6D,
+    # 8H 9H TH JH; the advisor (seat 2) sat the hand out and holds no card
+    captain = ["AC", "2C", "3C", "4D", "5D", "6D", "8H", "9H", "TH", "QS"]
+    box = ["5C", "7C", "9C", "TD", "QD", "AH", "3H", "5S", "7S", "9S"]
+    api = Api(live_server)
+    status, created = api.call("POST", "/games", {
+        "variant": "three-hand", "seats": [{"name": "bea"}, {"name": "cal"}, {"name": "abe"}],
+        "roles": {"box": 0, "captain": 1, "advisor": 2}, "decks": [build_deck(captain, box, "JH")],
+        "options": {"target_score": 1}})
+    assert status == 201, created
+    game_id, cal = created["game_id"], created["seats"][1]["token"]
+    assert api.view(game_id)["to_act"] == [1]
+    for move in ({"type": "take_upcard"},
+                 {"type": "knock", "discard": "QS", "melds": [captain[:3], captain[3:6], captain[6:9] + ["JH"]]}):
+        status, answer = api.call("POST", f"/games/{game_id}/moves", move, token=cal)
+        assert status == 200, answer
+    assert api.view(game_id)["status"] == "over"
+
+    driver = new_browser()
+    driver.get(f"{live_server}/watch/{game_id}")
+    wait_for(driver, lambda d: "Game over" in text_of(d, "#turn"), what="the end")
+    advisor = text_of(driver, '.opponent[data-seat="2"]')
+    assert "sat out the last hand, advising" in advisor and "0 cards" not in advisor, advisor
+    board = text_of(driver, "#board")
+    assert "Known to hold" not in board, board
+    assert sorted(codes(driver, '.opponent[data-seat="1"] .card')) == sorted(captain[:9] + ["JH"])
