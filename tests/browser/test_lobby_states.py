@@ -49,6 +49,20 @@ def test_a_seat_taken_with_no_name_is_player_and_its_number_and_no_name_is_kept(
     wait_for(guest, lambda d: "secret" not in d.current_url, what="the claim")
     assert guest.execute_script("return localStorage.getItem('ginbox.name')") is None
 
+    # created in the lobby, with the name left empty: the field says what it becomes
+    creator = new_browser()
+    creator.get(live_server + "/")
+    wait_for(creator, lambda d: css(d, "#seat1-kind"), what="the lobby")
+    assert creator.find_element(By.ID, "seat0-name").get_attribute("placeholder") == "player 0"
+    Select(creator.find_element(By.ID, "seat1-kind")).select_by_value("you")
+    assert creator.find_element(By.ID, "seat1-name").get_attribute("placeholder") == "player 1"
+    Select(creator.find_element(By.ID, "seat1-kind")).select_by_value("bot:basic")
+    creator.find_element(By.ID, "create-button").click()
+    wait_for(creator, lambda d: "/play/" in d.current_url, what="the table")
+    made = creator.current_url.split("/play/")[1].split("#")[0]
+    assert api.view(made)["players"][0]["name"] == "player 0"
+    assert creator.execute_script("return localStorage.getItem('ginbox.name')") is None
+
     # joined from the lobby, with the name left empty
     status, created = api.call("POST", "/games", {"variant": "gin-rami", "seats": [{"name": "ann"}, None]})
     assert status == 201, created

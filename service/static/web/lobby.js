@@ -36,6 +36,10 @@ function renderSeatRows() {
     kind.value = i === 0 ? "you" : "bot:basic";
     const name = el("input", { name: `name${i}`, id: `seat${i}-name`, maxlength: "40", autocomplete: "nickname",
       value: i === 0 ? $("#your-name").value : "" });
+    // what an empty name becomes: a person's seat its default, a bot the name the server gives it
+    const hint = () => { name.placeholder = kind.value === "you" ? defaultName(i) : kind.value.startsWith("bot:") ? "the server names it" : ""; };
+    kind.addEventListener("change", hint);
+    hint();
     rows.append(el("div", { class: "row" },
       el("label", { for: `seat${i}-kind`, text: `Seat ${i}` }), kind,
       el("label", { for: `seat${i}-name`, text: "name" }), name));
