@@ -141,3 +141,6 @@ def test_a_turn_clock_that_runs_out_says_what_it_played(live_server, new_browser
     shoot(driver, tmp_path / "clock-notice.png")
     events = api.call("GET", f"/games/{game_id}/events?after=0&limit=1000", token=ann)[1]["events"]
     assert any(e["type"] == "turn_timed_out" and e["data"]["seat"] == 0 for e in events)
+    # the clock would go on playing for ann: the game ends here
+    status, answer = api.call("POST", f"/games/{game_id}/moves", {"type": "resign"}, token=ann)
+    assert status == 200, answer
