@@ -117,10 +117,13 @@ class QueueCollector:
         waiting = GaugeMetricFamily("ginbox_games_waiting_on_bot", "Games whose next move is a bot's")
         try:
             pipe = self.connection.pipeline(transaction=False)
+            now = int(time.time())
             for name in self.queues.values():
-                # RQ's key layout: the queue is a list, its registries are sorted sets
+                # RQ's key layout: the queue is a list, its registries are sorted sets. A started
+                # job's score is when RQ takes it for abandoned (its timeout + 60 s from its start):
+                # one past it is no job running, even before a worker's clean-up removes it
                 pipe.llen(f"rq:queue:{name}")
-                pipe.zcard(f"rq:wip:{name}")
+                pipe.zcount(f"rq:wip:{name}", now, "+inf")
                 pipe.zcard(f"rq:scheduled:{name}")
             pipe.zcard(awaiting_key(self.key_prefix))
             *counts, n_waiting = pipe.execute()

@@ -90,6 +90,31 @@ def _job_will_run(queue, job_id: str) -> bool:
     return False
 
 
+def forget_lost_runs(queue, id_prefix: str) -> int:
+    """Delete the jobs ``<id_prefix><version>`` the queue's registry of started jobs still holds; how many.
+
+    Called once a game's job is known to be lost: nothing played the game for ``bot_stall_s``,
+    while a job in play marks it as moving. RQ keeps a job whose worker was killed in that
+    registry until its timeout and a minute more have passed (11 minutes for a board game), so
+    /metrics counted it as running (``ginbox_bot_jobs_running``), and RQ's clean-up would later
+    fail it or run it again.
+    """
+    registry = queue.started_job_registry
+    entries = [e.decode() if isinstance(e, bytes) else e for e in queue.connection.zrange(registry.key, 0, -1)]
+    lost = {}
+    for entry in entries:
+        job_id = entry.split(":", 1)[0]  # an entry is <job id>:<execution id>; job ids hold no ':'
+        if job_id.startswith(id_prefix) and job_id[len(id_prefix):].isdigit():
+            lost.setdefault(job_id, []).append(entry)
+    for job_id, runs in lost.items():
+        try:
+            Job.fetch(job_id, connection=queue.connection, serializer=queue.serializer).delete(remove_from_queue=True)
+        except NoSuchJobError:
+            pass
+        queue.connection.zrem(registry.key, *runs)  # whatever the job's own record still said
+    return len(lost)
+
+
 def _board_queue(ctx):
     """The worker's board queue (a context built without one: the settings' board queue, same Redis)."""
     if getattr(ctx, "board_queue", None) is not None:
@@ -118,6 +143,9 @@ def recover(ctx, game_id: str, now_ms: int | None = None) -> bool:
         if _job_will_run(board_queue, job_id):
             return False
         log.warning("board game %s waited on its job at version %s: enqueuing it again", game_id, state.version)
+        # the lost job was enqueued at an earlier version (it played some turns before its worker
+        # died), so the forced enqueue below, of this version's id, does not delete it
+        forget_lost_runs(board_queue, board_job_id(game_id, 0)[:-1])
         enqueue_board_game(board_queue, ctx.settings.key_prefix, game_id, state.version, force=True)
         return True
     job_id = bots.bot_job_id(game_id, state.version)

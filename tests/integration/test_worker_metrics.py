@@ -106,3 +106,49 @@ def test_a_worker_counts_each_bot_turn_it_plays_a_turn_jobs_and_a_board_games(ap
     # nobody advised and no clock ran
     assert value(text, "ginbox_bot_turn_duration_seconds_count", kind="advice") == 0
     assert value(text, "ginbox_bot_turn_duration_seconds_count", kind="clock") == 0
+
+
+def test_a_started_job_past_the_time_rq_takes_it_for_abandoned_is_not_counted_as_running(app, client, settings,
+                                                                                       redis_conn):
+    """RQ scores a started job with the time past which it is abandoned (its timeout + 60 s after it
+    started, for a worker that died with it); its clean-up runs only now and then, and only in a worker."""
+    init_metrics(app)
+    boards = f"rq:wip:{settings.board_queue}"
+    now = int(time.time())
+    # a board game started a minute ago by a worker that is still on it, and one abandoned an hour ago
+    redis_conn.zadd(boards, {"board-live:exec1": now + 600, "board-dead:exec2": now - 3600})
+    try:
+        text = scrape(client)
+        assert value(text, "ginbox_bot_jobs_running", queue="boards") == 1
+        assert value(text, "ginbox_bot_jobs_running", queue="turns") == 0
+    finally:
+        redis_conn.delete(boards)
+
+
+def running_boards(client) -> float:
+    return value(scrape(client), "ginbox_bot_jobs_running", queue="boards")
+
+
+@pytest.mark.slow
+def test_a_board_job_whose_worker_was_killed_is_no_longer_counted_once_another_worker_takes_it_up(
+        app, client, settings, workers, redis_conn):
+    """The lost job was enqueued at the version its game had then; the job enqueued again is of the
+    version the game reached meanwhile, another id: the sweeper deletes the lost one too."""
+    init_metrics(app)
+    match = client.post("/matches", json={"variant": "gin-rami", "participants": ["expert", "expert"], "boards": 1,
+                                          "options": {"target_score": 200}})
+    assert match.status_code == 201, match.get_data(as_text=True)
+    match_id = match.get_json()["match_id"]
+    games = [t["game_id"] for t in match.get_json()["board_results"][0]["tables"]]
+    store = app.extensions["ginbox"].store  # a match's games in play are sealed to the API
+    first = workers.start()
+    # the worker is in the middle of a board game: started, and moved it on by a few turns
+    wait_for(lambda: running_boards(client) == 1, "a board game started")
+    start = {g: store.version(g) for g in games}
+    wait_for(lambda: any(store.version(g) >= start[g] + 3 for g in games), "a board game moving on")
+    workers.kill9(first)
+    assert running_boards(client) == 1  # RQ still has it as started: nothing says its worker is gone
+    workers.start()
+    wait_for(lambda: client.get(f"/matches/{match_id}").get_json()["status"] == "over", "the match to end")
+    wait_for(lambda: running_boards(client) == 0, "no board job counted as running")
+    assert redis_conn.zcard(f"rq:wip:{settings.board_queue}") == 0
