@@ -144,3 +144,25 @@ def test_a_turn_clock_that_runs_out_says_what_it_played(live_server, new_browser
     # the clock would go on playing for ann: the game ends here
     status, answer = api.call("POST", f"/games/{game_id}/moves", {"type": "resign"}, token=ann)
     assert status == 200, answer
+
+
+def test_a_table_opened_after_the_clock_played_for_you_says_so(live_server, new_browser):
+    # ann's clock (1 s) runs out on the upcard while no page of hers is open; then bob resigns, so
+    # nothing more happens: the page, opened now, finds the clock's move among the last events
+    api = Api(live_server)
+    created = _create(api, {"variant": "gin-rami", "seats": [{"name": "ann"}, {"name": "bob"}], "first_dealer": 1,
+                            "decks": [DECK], "options": {"turn_timeout_s": 1}})
+    game_id, ann, bob = created["game_id"], created["seats"][0]["token"], created["seats"][1]["token"]
+    api.wait_view(game_id, ann, lambda v: 0 not in v["to_act"])
+    status, answer = api.call("POST", f"/games/{game_id}/moves", {"type": "resign"}, token=bob)
+    assert status == 200, answer
+    events = api.call("GET", f"/games/{game_id}/events?after=0&limit=1000", token=ann)[1]["events"]
+    assert 0 in [e["data"]["seat"] for e in events if e["type"] == "turn_timed_out"]
+
+    driver = new_browser()
+    hold_seat(driver, live_server, game_id, "gin-rami", 0, ann, "ann")
+    driver.get(f"{live_server}/play/{game_id}#seat=0")
+    wait_for(driver, lambda d: "Game over" in text_of(d, "#turn"), what="the table")
+    wait_for(driver, lambda d: text_of(d, "#notice"), polls=50, what="the clock's notice")
+    notice = text_of(driver, "#notice")
+    assert _CLOCK_NOTICE.fullmatch(notice), notice

@@ -584,14 +584,42 @@ async function noteTimedOut(version, seat) {
   let moves = [];
   try {
     const { data } = await api.listEvents(gameId, state.token, version, 6);
-    for (const e of data.events) {
-      const text = e.data && e.data.seat === seat ? clockMoveText(e) : null;
-      if (!text) break;
-      moves.push(text);
-    }
+    moves = clockMoves(data.events, seat);
   } catch { moves = []; }
-  state.notice = `Time ran out: the basic move was played for you${moves.length ? `: ${andList(moves)}` : ""}.`;
+  state.notice = clockNotice(moves);
   render();
+}
+
+/** The clock's moves for ``seat`` at the start of ``events`` (those right after its turn_timed_out), in words. */
+function clockMoves(events, seat) {
+  const moves = [];
+  for (const e of events) {
+    const text = e.data && e.data.seat === seat ? clockMoveText(e) : null;
+    if (!text) break;
+    moves.push(text);
+  }
+  return moves;
+}
+
+const clockNotice = (moves) => `Time ran out: the basic move was played for you${moves.length ? `: ${andList(moves)}` : ""}.`;
+
+/**
+ * On opening the table: if the clock played this seat's last turn while the page was not open (a
+ * turn_timed_out among the latest events, and no move of the player's own since), say so.
+ */
+async function noteEarlierTimeout(view) {
+  const seat = view.viewer;
+  if (seat === null || state.mode !== "play" || !view.options.turn_timeout_s || view.status === "waiting") return;
+  try {
+    const { data } = await api.listEvents(gameId, state.token, Math.max(view.version - 16, 0), 16);
+    const events = data.events;
+    const at = events.map((e) => e.type === "turn_timed_out" && e.data && e.data.seat === seat).lastIndexOf(true);
+    if (at < 0) return;
+    const moves = clockMoves(events.slice(at + 1), seat);
+    const since = events.slice(at + 1 + moves.length);
+    if (since.some((e) => e.data && e.data.seat === seat && clockMoveText(e))) return; // the player moved since
+    state.notice = clockNotice(moves);
+  } catch { /* no notice */ }
 }
 
 function renderClock(view) {
@@ -802,6 +830,7 @@ async function start() {
     return;
   }
   await contributeClientSeed();
+  await noteEarlierTimeout(state.view);
   state.turnStartedAt = await lastEventTime(state.view);
   render();
   setInterval(() => { if (state.view) renderClock(state.view); }, 1000);
