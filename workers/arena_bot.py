@@ -11,8 +11,9 @@ accepts the challenges still pending, and counts no match that was over before; 
 connection to ``GET /bots/me/stream`` open (reconnecting with ``Last-Event-ID`` whenever the server
 ends it) and hands each ``your_turn`` to a pool of threads, so it plays
 hundreds of games at once: each turn reads the game's view with the bot's token and plays the
-move :func:`workers.outside_bot.choose` picks (the same play as the one-game outside bot) with
-``If-Match``, so a stale turn is refused (412) and simply dropped. With ``--accept-challenges``
+move :func:`workers.outside_bot.choose` picks from it (the same play as the one-game outside bot,
+worked out from the view alone) with ``If-Match``, so a stale turn is refused (412) and simply
+dropped; a move's answer is the new view, so a draw and its discard cost one look and two moves. With ``--accept-challenges``
 it accepts every challenge it is sent. Waits, refusals and exit codes as in workers.outside_bot,
 the stream's included (a 429 or 503 on it is waited out as its ``Retry-After`` asks); 0 once
 ``--exit-after-matches`` matches it was in have ended since it started; 2 for wrong arguments, a server URL without
@@ -42,6 +43,8 @@ from workers.outside_bot import (EXIT_GAVE_UP, EXIT_INTERRUPTED, EXIT_OVER, EXIT
 PROG = "arena_bot"
 #: seconds to wait before connecting again after the server ended the stream (it does after a while)
 RECONNECT_S = 0.5
+#: the most moves played from one look at a game before the thread lets other games go first
+MOVES_AT_ONCE = 8
 
 
 def log(message: str) -> None:
@@ -79,8 +82,10 @@ class ArenaBot:
         self.past_events_read = False       # whether the stream's past was read (the live stream follows)
         self.stream_waits: list[float] = []  # the seconds waited before each attempt after a failed one
         self._lock = threading.Lock()
+        self.requests = 0                   # requests sent for turns and challenges (the stream's not counted)
         self._busy: set[str] = set()
-        self._again: set[str] = set()
+        self._again: dict[str, int] = {}    # game id -> the newest turn announced while a thread was on it
+        self._handled: dict[str, int] = {}  # game id -> the newest version played from, or seen with nothing to play
 
     # -- the stream ----------------------------------------------------------------------------
 
@@ -183,16 +188,18 @@ class ArenaBot:
         """
         try:
             turns, challenges = self.read_past()
-            for game_id in turns:
-                self.pool.submit(self._turn, game_id)
+            for game_id, version in turns.items():
+                self.pool.submit(self._turn, game_id, version)
             if self.accept_challenges:
                 for challenge_id in challenges:
                     self.pool.submit(self._accept, challenge_id, True)
             for kind, data in self.events():
                 if kind == "your_turn":
-                    self.pool.submit(self._turn, data["game_id"])
+                    self.pool.submit(self._turn, data["game_id"], data["version"])
                 elif kind == "game_over":
                     self.games_over.add(data["game_id"])
+                    with self._lock:
+                        self._handled.pop(data["game_id"], None)
                 elif kind == "challenge" and self.accept_challenges and data.get("status") == "pending":
                     self.pool.submit(self._accept, data["challenge_id"])
                 elif kind == "match_over":
@@ -210,15 +217,21 @@ class ArenaBot:
 
     # -- the turns -----------------------------------------------------------------------------
 
-    def _turn(self, game_id: str) -> None:
-        """Play the bot's move in ``game_id`` if it has one now (a stale turn finds none, or gets 412).
+    def _turn(self, game_id: str, version: int) -> None:
+        """Play the bot's moves in ``game_id`` from the turn announced at ``version`` (a stale turn finds
+        none, or gets 412).
 
-        One thread per game at a time: a turn announced while a thread is on the game makes that
-        thread look once more when it is done, so no turn is lost between its look and its end.
+        A turn at a version the bot has played from already, or seen with nothing to play, costs
+        nothing: a draw's answer shows the discard to make, so the turn announced after the draw is
+        played before it arrives. One thread per game at a time: a newer turn announced while a
+        thread is on the game makes that thread look once more when it is done, so no turn is lost
+        between its look and its end.
         """
         with self._lock:
+            if version <= self._handled.get(game_id, 0):
+                return
             if game_id in self._busy:
-                self._again.add(game_id)
+                self._again[game_id] = max(version, self._again.get(game_id, 0))
                 return
             self._busy.add(game_id)
         while True:
@@ -231,24 +244,42 @@ class ArenaBot:
                 self.errors.append(f"{game_id}: {err!r}")
                 log(f"{game_id}: {err!r}")
             with self._lock:
-                if game_id not in self._again:
+                again = self._again.pop(game_id, None)
+                if again is None or again <= self._handled.get(game_id, 0):
                     self._busy.discard(game_id)
                     return
-                self._again.discard(game_id)
 
     def _play_now(self, game_id: str) -> None:
+        """Look at the game once and play every move the bot has there now, each from the answer to
+        the one before (a move's answer is the mover's new view)."""
         api = Api(self.base, game_id, self.token, self.deadline, self.max_wait_s, prog=PROG)
-        for _ in range(3):
+        try:
             view = api.view()
-            if view["status"] != "playing" or not view["legal_moves"]:
-                return
-            if api.move(view["version"], choose(api, view)) == 200:
-                with self._lock:
-                    self.turns_played += 1
+            for _ in range(MOVES_AT_ONCE):
+                if view["status"] != "playing" or not view["legal_moves"]:
+                    self._handled_up_to(game_id, view["version"])
+                    return
+                status, after = api.play(view["version"], choose(view))
+                if status == 200:
+                    self._handled_up_to(game_id, view["version"])
+                    with self._lock:
+                        self.turns_played += 1
+                    view = after
+                else:  # 409/412: the game moved on meanwhile
+                    view = api.view()
+        finally:
+            with self._lock:
+                self.requests += api.sent
+
+    def _handled_up_to(self, game_id: str, version: int) -> None:
+        with self._lock:
+            self._handled[game_id] = max(version, self._handled.get(game_id, 0))
 
     def _accept(self, challenge_id: str, past: bool = False) -> None:
         api = Api(self.base, "", self.token, self.deadline, self.max_wait_s, prog=PROG)
         status, doc = api.call("POST", f"/challenges/{challenge_id}/accept")
+        with self._lock:
+            self.requests += api.sent
         if past and status == 409:
             return  # answered before this process started (a match's start does not name its challenge)
         if status != 200:
@@ -297,7 +328,7 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         log("interrupted; the bot's games go on at the server, and their turns wait for it to connect again")
         return EXIT_INTERRUPTED
-    print(json.dumps({"turns": bot.turns_played, "games": len(bot.games_over),
+    print(json.dumps({"turns": bot.turns_played, "requests": bot.requests, "games": len(bot.games_over),
                       "matches": sorted(bot.matches_over), "errors": bot.errors}))
     return code
 

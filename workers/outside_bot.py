@@ -9,9 +9,12 @@ It needs nothing but the standard library and a seat token::
 
 It polls its view, and when ``legal_moves`` is not empty it picks one: knock whenever a knock
 is listed (the discard that leaves the least deadwood), take the upcard or the discard only
-when ``POST /analysis/melds`` says it lowers its deadwood, and otherwise discard its highest
-unmatched card. Moves carry ``If-Match`` and an ``Idempotency-Key``, so a retry after a lost
-answer can never play twice.
+when that lowers its deadwood, and otherwise discard its highest unmatched card. It works the
+melds and deadwood out itself (:func:`arrangement`: the same least-deadwood arrangement, in the
+same canonical order, as ``POST /analysis/melds`` answers), so a move costs no request but the
+move itself, and the look that finds it to play: a move's answer is the mover's new view, so
+a draw and the discard after it cost one look and two moves. Moves carry ``If-Match`` and an
+``Idempotency-Key``, so a retry after a lost answer can never play twice.
 
 How it treats the server's answers (every error is ``application/problem+json`` with a ``code``):
 
@@ -52,6 +55,7 @@ import urllib.request
 import uuid
 
 VALUES = {**{str(n): n for n in range(2, 10)}, "A": 1, "T": 10, "J": 10, "Q": 10, "K": 10}
+RANKS, SUITS = "A23456789TJQK", "CDHS"
 
 EXIT_OVER, EXIT_USAGE, EXIT_NOT_FOUND, EXIT_REFUSED, EXIT_GAVE_UP = 0, 2, 3, 4, 5
 #: stopped by Ctrl-C (SIGINT), as shells report a process that signal ended
@@ -106,7 +110,7 @@ def retry_delay(retry_after: str | None, failures: int, max_wait_s: float) -> fl
 
 
 class Api:
-    """The few calls a bot needs, with the waits a shared server asks for."""
+    """The two calls a bot needs (its view, its move), with the waits a shared server asks for."""
 
     def __init__(self, base: str, game_id: str, token: str, deadline: float, max_wait_s: float = 30.0,
                  timeout_s: float = 10.0, prog: str = "outside_bot"):
@@ -117,10 +121,12 @@ class Api:
         self.deadline = deadline            # time.monotonic() after which the bot gives up
         self.max_wait_s = max_wait_s
         self.timeout_s = timeout_s
+        self.sent = 0                       # requests sent (each retry counts)
 
     def _once(self, method: str, path: str, data: bytes | None, headers: dict):
         """(status, Retry-After header or None, parsed body); status None when no answer came."""
         req = urllib.request.Request(self.base + path, data=data, method=method, headers=headers)
+        self.sent += 1
         try:
             with urllib.request.urlopen(req, timeout=self.timeout_s) as resp:
                 return resp.status, None, json.loads(resp.read())
@@ -161,18 +167,19 @@ class Api:
             raise refusal(status, doc, self.base)
         return doc
 
-    def melds(self, cards) -> dict:
-        status, doc = self.call("POST", "/analysis/melds", {"cards": cards})
-        if status != 200:
-            raise refusal(status, doc, self.base)
-        return doc
-
     def move(self, version: int, command: dict) -> int:
         """Plays a move; the answer's status (409 and 412 mean: look again)."""
+        return self.play(version, command)[0]
+
+    def play(self, version: int, command: dict) -> tuple[int, dict | None]:
+        """Plays a move: (the answer's status, the mover's new view if it is 200, else None).
+        409 and 412 mean: look again."""
         status, doc = self.call("POST", f"/games/{self.game_id}/moves", command,
                                 {"If-Match": f'"{version}"', "Idempotency-Key": uuid.uuid4().hex})
-        if status in (200, 409, 412):
-            return status
+        if status == 200:
+            return status, doc
+        if status in (409, 412):
+            return status, None
         raise refusal(status, doc, self.base)
 
 
@@ -190,8 +197,64 @@ def refusal(status: int, doc, base: str | None = None) -> Stop:
     return Stop(code, f"stopped: {problem_text(status, doc)}")
 
 
-def choose(api: Api, view: dict) -> dict:
-    """One of the view's legal moves."""
+def _runs(cards: set[int]) -> list[tuple[int, ...]]:
+    """One run per maximal block of 3+ consecutive ranks of a suit (ace low only), suit by suit."""
+    runs = []
+    for suit in range(4):
+        rank = 0
+        while rank < 13:
+            start = rank
+            while rank < 13 and 13 * suit + rank in cards:
+                rank += 1
+            if rank - start >= 3:
+                runs.append(tuple(range(13 * suit + start, 13 * suit + rank)))
+            rank = max(rank, start + 1)
+    return runs
+
+
+def arrangement(hand) -> tuple[list[list[str]], list[str], int]:
+    """(melds, deadwood cards, deadwood) of the hand's least-deadwood arrangement, as ``POST
+    /analysis/melds`` answers them: among every choice of sets (a rank held three or four times:
+    no set, the set of all, or with four each set of three) plus the maximal runs of the cards
+    left, the least by deadwood, then the number of deadwood cards, then the number of melds,
+    then the melds as sorted card indexes (suit * 13 + rank, suits C D H S)."""
+    cards = {SUITS.index(code[1]) * 13 + RANKS.index(code[0]) for code in hand}
+    choices: list[tuple[set[int], list[tuple[int, ...]]]] = [(cards, [])]
+    for rank in range(13):
+        held = [suit for suit in range(4) if 13 * suit + rank in cards]
+        if len(held) < 3:
+            continue
+        sets = [tuple(13 * s + rank for s in held)]
+        if len(held) == 4:
+            sets += [tuple(13 * s + rank for s in held if s != skip) for skip in held]
+        choices += [(rest - set(meld), chosen + [meld]) for rest, chosen in choices for meld in sets]
+    best = None
+    for rest, chosen in choices:
+        melds = sorted(chosen + _runs(rest))
+        dead = sorted(cards - {card for meld in melds for card in meld})
+        key = (sum(min(card % 13 + 1, 10) for card in dead), len(dead), len(melds), melds, dead)
+        if best is None or key < best:
+            best = key
+    value, _, _, melds, dead = best
+
+    def code(card: int) -> str:
+        return RANKS[card % 13] + SUITS[card // 13]
+
+    return [[code(c) for c in meld] for meld in melds], [code(c) for c in dead], value
+
+
+def deadwood(hand) -> int:
+    """The least deadwood of some cards."""
+    return arrangement(hand)[2]
+
+
+def deadwood_after_discard(hand) -> int:
+    """The least deadwood left after the best discard from some cards."""
+    return min(deadwood([c for c in hand if c != card]) for card in hand)
+
+
+def choose(view: dict) -> dict:
+    """One of the view's legal moves (worked out from the view alone)."""
     moves = view["legal_moves"]
     types = {m["type"] for m in moves}
     hand = view["hand"]
@@ -199,19 +262,17 @@ def choose(api: Api, view: dict) -> dict:
     if knocks:
         if any(m["discard"] is None for m in knocks):
             return {"type": "knock", "discard": None}          # big gin: nothing to discard
-        best = {d["card"]: d["deadwood"] for d in api.melds(hand)["knock_discards"]}
-        return min(knocks, key=lambda m: (best.get(m["discard"], 99), m["discard"]))
+        left = {m["discard"]: deadwood([c for c in hand if c != m["discard"]]) for m in knocks}
+        return min(knocks, key=lambda m: (left[m["discard"]], m["discard"]))
     if "take_upcard" in types or "draw_discard" in types:
         top = view["discard_top"]
-        now = api.melds(hand)["deadwood"]
-        after = api.melds(hand + [top])["deadwood_after_discard"]
-        if after < now:
+        if deadwood_after_discard(hand + [top]) < deadwood(hand):
             return {"type": "take_upcard"} if "take_upcard" in types else {"type": "draw_discard"}
         return {"type": "pass_upcard"} if "pass_upcard" in types else {"type": "draw_stock"}
     if "draw_stock" in types:
         return {"type": "draw_stock"}
     discards = [m for m in moves if m["type"] == "discard"]
-    unmatched = set(api.melds(hand)["deadwood_cards"])
+    unmatched = set(arrangement(hand)[1])
     return max(discards, key=lambda m: (m["card"] in unmatched, VALUES[m["card"][0]], m["card"]))
 
 
@@ -220,14 +281,16 @@ def play(base: str, game_id: str, token: str, poll_s: float = 0.2, deadline_s: f
     """Play until the game is over; returns the final view. Raises Stop when it cannot."""
     deadline = time.monotonic() + deadline_s
     api = Api(base, game_id, token, deadline, max_wait_s)
+    view = api.view()
     while time.monotonic() < deadline:
-        view = api.view()
         if view["status"] == "over":
             return view
         if view["legal_moves"]:
-            api.move(view["version"], choose(api, view))   # a 409/412 only means: look again
+            status, after = api.play(view["version"], choose(view))
+            view = after if status == 200 else api.view()   # a 409/412 only means: look again
         else:
             time.sleep(poll_s)
+            view = api.view()
     raise Stop(EXIT_GAVE_UP, f"gave up: the game was not over after {deadline_s:g} s")
 
 
