@@ -22,6 +22,30 @@ from workers.sweeper import Sweeper
 log = logging.getLogger(__name__)
 
 
+class OncePerOutage(logging.Filter):
+    """Lets through the first of RQ's "could not connect to Redis" errors of an outage, as a
+    warning, and drops its repeats (RQ's loop logs one a second while Redis is away; the sweeper
+    says when Redis is reachable again) until ``quiet_s`` seconds pass without one."""
+
+    MARK = "could not connect to Redis"
+
+    def __init__(self, quiet_s: float = 60.0, clock=time.monotonic):
+        super().__init__()
+        self.quiet_s = quiet_s
+        self.clock = clock
+        self.last: float | None = None
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if self.MARK not in record.getMessage():
+            return True
+        now, last = self.clock(), self.last
+        self.last = now
+        if last is not None and now - last < self.quiet_s:
+            return False
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
 class BotWorker(SimpleWorker):
     """RQ's in-process worker that remembers being asked to stop (SIGTERM/SIGINT)."""
 
@@ -81,6 +105,9 @@ def run_worker(settings: Settings, burst: bool = False, queues: tuple[str, ...] 
     that fails says why in one line and returns 1.
     """
     configure_logging()
+    rq_log = logging.getLogger("rq.worker")
+    if not any(isinstance(f, OncePerOutage) for f in rq_log.filters):
+        rq_log.addFilter(OncePerOutage())
     ctx = build_context(settings)
     listen = worker_queues(ctx, queues)
     if burst:
@@ -106,7 +133,11 @@ def run_worker(settings: Settings, burst: bool = False, queues: tuple[str, ...] 
                     # one pass over the queues, nothing to wait for: its failure is the outcome
                     print(f"ginbox worker: {failure_line(err)}", file=sys.stderr, flush=True)
                     return 1
-                log.exception("worker loop failed")
+                if isinstance(err, (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)):
+                    # an outage, which the sweeper reports as it begins and ends: no traceback
+                    log.warning("worker loop ended: %s", failure_line(err))
+                else:
+                    log.exception("worker loop failed")
             if burst:
                 return 0
             if worker is not None and (worker.stop_signalled or worker._stop_requested):

@@ -49,3 +49,37 @@ def test_a_worker_asked_to_stop_says_so_and_exits_0(redis_url, key_prefix, tmp_p
     assert proc.returncode == 0, err
     assert "Traceback" not in err
     assert out_path.read_text().splitlines()[-1] == f"ginbox worker: pid {proc.pid} stopped"
+
+
+def test_a_redis_outage_is_a_few_lines_in_the_worker_log_not_one_a_second(tmp_path):
+    from service.redis_process import RedisServerProcess
+
+    redis = RedisServerProcess(tmp_path / "redis").start()
+    env = {**os.environ, "REDIS_URL": redis.url, "GINBOX_KEY_PREFIX": "outage", "GINBOX_QUEUE": "outage-bots",
+           "GINBOX_REDIS_TIMEOUT": "1"}
+    out_path = tmp_path / "worker.out"
+    with open(out_path, "w") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env, stdout=out,
+                                stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while "taking" not in out_path.read_text() and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(1.0)
+        redis.stop()
+        time.sleep(6.0)  # RQ's loop tries again about once a second
+        redis = RedisServerProcess(redis.data_dir, port=redis.port).start()
+        deadline = time.monotonic() + 30
+        while "reachable again" not in out_path.read_text() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        redis.stop()
+    text = out_path.read_text()
+    assert "Traceback" not in text, text
+    assert text.count("could not connect to Redis") == 1, text
+    assert "reachable again" in text and text.splitlines()[-1] == f"ginbox worker: pid {proc.pid} stopped"
