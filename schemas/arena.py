@@ -57,9 +57,14 @@ class RatingsQuery(QuerySchema):
     variant = fields.String(load_default="gin-rami", validate=validate.OneOf(VARIANTS))
 
 
+#: an id of a bot's stream (``<ms>-<seq>``), or 0 for its start
+BOT_STREAM_ID_PATTERN = r"^(0|[0-9]{1,15}-[0-9]{1,10})$"
+
+
 class BotStreamQuery(QuerySchema):
     once = fields.String(load_default="0", validate=validate.OneOf(("0", "1", "true", "false")))
-    after = fields.String(validate=validate.Length(1, 30))
+    after = fields.String(validate=validate.Regexp(BOT_STREAM_ID_PATTERN.replace("$", r"\Z"),
+                                                   error="Not an id of the bot's stream (digits-digits), or 0."))
 
 
 __all__ = ["BOT_POLICY_NAMES", "BotStreamQuery", "ChallengeSchema", "CreateMatchSchema", "RatingsQuery",

@@ -46,7 +46,6 @@ from service.errors import (
     GameNotFound,
     InvalidBotName,
     InvalidMatch,
-    InvalidStreamId,
     MatchNotFound,
     MatchNotOver,
     NotChallenged,
@@ -70,7 +69,8 @@ RESERVED_BOT_NAMES = (*BOT_POLICY_NAMES, "me")
 #: place in a match (_participants), and ``<policy>-bot`` itself
 BUILT_IN_SEAT_NAME = re.compile(
     rf"^(?:{'|'.join(map(re.escape, BOT_POLICY_NAMES))})(?:[-_]bot(?:[-_][0-9]+)?|[-_][0-9]+)\Z")
-STREAM_ID = re.compile(r"^(0|[0-9]{1,15}-[0-9]{1,10})$")
+#: an id of a bot's stream, or 0 (schemas.arena.BOT_STREAM_ID_PATTERN)
+STREAM_ID = re.compile(r"^(0|[0-9]{1,15}-[0-9]{1,10})\Z")
 #: entries of a bot's stream read at once (its past is sent in batches of this many)
 STREAM_READ = 256
 #: games of one match in play at once (each table of a board is a game)
@@ -238,11 +238,9 @@ class ArenaService:
 
     def stream(self, name: str, after: str | None, once: bool = False,
                clock: Callable[[], float] = time.monotonic) -> Iterator[str]:
-        """Server-sent events of the bot's stream after entry ``after`` (None or "0": from its first)."""
-        after = after or "0"
-        if not STREAM_ID.match(after):
-            raise InvalidStreamId("`after` must be an id of this stream (digits-digits), or 0")
-        return self._sse(name, after, once, clock)
+        """Server-sent events of the bot's stream after entry ``after`` (None or "0": from its first;
+        else an id of the stream, STREAM_ID, as the route checks)."""
+        return self._sse(name, after or "0", once, clock)
 
     def _sse(self, name: str, after: str, once: bool, clock) -> Iterator[str]:
         deadline = clock() + self.stream_max_s

@@ -161,7 +161,3 @@ class DuplicateParticipant(Unprocessable, code="duplicate_participant"):
 
 class InvalidMatch(Unprocessable, code="invalid_match"):
     """The match's variant, participants, boards or time per move do not fit together."""
-
-
-class InvalidStreamId(Unprocessable, code="invalid_last_event_id"):
-    """Last-Event-ID is not an id this stream handed out."""

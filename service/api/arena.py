@@ -9,6 +9,7 @@ from service.api.auth import presented_token
 from service.api.http import json_response, load_body, load_query
 from service.api.idempotent import idempotent_creation
 from service.api.sse import ending_when_unreachable
+from service.arena import STREAM_ID
 
 bp = Blueprint("arena", __name__)
 
@@ -45,7 +46,11 @@ def bot_stream():
     arena = _arena()
     name = arena.bot_of(presented_token(required=False, allow_query=True, wants="bot"))
     q = load_query(_STREAM_QUERY)
-    after = q.get("after") or request.headers.get("Last-Event-ID", "").strip() or None
+    after = q.get("after")
+    if after is None:
+        # as on a game's stream: a Last-Event-ID that is no id of this stream is ignored (from the start)
+        last = request.headers.get("Last-Event-ID", "").strip()
+        after = last if STREAM_ID.match(last) else None
     return _sse(arena.stream(name, after, once=q["once"] in ("1", "true")))
 
 

@@ -140,8 +140,6 @@ _ARENA = {
                         "The variant, the number of participants, the options or the time per move do not fit "
                         "together (or a challenge asks what cannot be: a bot challenging itself, a person "
                         "who gives no name, a `with` of the wrong length for the variant). Nothing was created."),
-    "invalid_last_event_id": _t(422, "Invalid Last-Event-ID",
-                                "Last-Event-ID (or `after`) is not an id of the bot's stream (`<digits>-<digits>`)."),
 }
 
 # -- the rules (RULES.md): 409 when the game's state forbids it now, 422 when the command never can --

@@ -1,7 +1,8 @@
 """workers/arena_bot.py started again for an account with a past: its stream then holds everything
 the bot was ever told. The new process counts for ``--exit-after-matches`` only the matches that end
 while it runs, plays the turns its past leaves waiting, accepts the challenges still pending and
-leaves alone those answered before it started. Two bot accounts play each other over a real socket."""
+leaves alone those answered before it started. Two bot accounts play each other over a real socket.
+And the stream's start points: ``once=1`` sends its whole past; a bad one is treated as on a game's stream."""
 
 from __future__ import annotations
 
@@ -101,3 +102,26 @@ def test_once_sends_the_whole_past_of_the_stream_not_one_batch_of_it(app):  # no
     # and from the middle: the 100 after the 200th
     rest = client.get(f"/bots/me/stream?once=1&after={ids[199]}", token=token).get_data(as_text=True)
     assert [line[4:] for line in rest.splitlines() if line.startswith("id: ")] == ids[200:]
+
+
+def test_a_bad_start_point_is_treated_as_on_a_games_stream(app):  # noqa: F811
+    client = ValidatingClient(app)
+    token = register(client, "delta")
+    client.post("/challenges", json={"to": "delta", "variant": "gin-rami", "name": "ann"})
+    game_id = client.post("/games", json={"variant": "gin-rami", "seats": [{"name": "ann"}, {"name": "bob"}]}
+                          ).get_json()["game_id"]
+    whole = client.get("/bots/me/stream?once=1", token=token).get_data(as_text=True)
+    assert whole.count("event: challenge") == 1
+    # a Last-Event-ID that is no id of the stream is ignored on both streams: each starts from its beginning
+    assert client.get("/bots/me/stream?once=1", token=token,
+                      headers={"Last-Event-ID": "garbage"}).get_data(as_text=True) == whole
+    game_whole = client.get(f"/games/{game_id}/stream?once=1").get_data(as_text=True)
+    assert client.get(f"/games/{game_id}/stream?once=1",
+                      headers={"Last-Event-ID": "garbage"}).get_data(as_text=True) == game_whole
+    # a bad `after` is a bad query on both: 400 invalid_query naming it
+    for path, who in (("/bots/me/stream?once=1&after=abc", token), ("/bots/me/stream?once=1&after=1-2-3", token),
+                      (f"/games/{game_id}/stream?once=1&after=abc", None)):
+        bad = client.get(path, token=who)
+        assert bad.status_code == 400, path
+        assert bad.get_json()["code"] == "invalid_query" and list(bad.get_json()["errors"]) == ["after"], path
+    assert client.get("/bots/me/stream?once=1&after=0", token=token).get_data(as_text=True) == whole
