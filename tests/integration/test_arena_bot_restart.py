@@ -75,6 +75,11 @@ def test_a_restarted_arena_bot_counts_only_new_matches_and_plays_what_its_past_l
         # the match over before it started does not count: it waits for one that ends now
         assert second_thread.is_alive(), f"exited at once with {second_out}"
         assert second.matches_over == set()
+        # and the past cost little: a look at each of the two games not over (ann's and bob's), the
+        # accept of cy's challenge, a look at cy's new game, and in bob's and cy's games the upcard
+        # taken or passed (taken, the discard after it): at most 1 + 3 + 1 + 3 = 8 (one look per
+        # past turn was dozens: every turn of the match's games)
+        assert second.requests <= 8, second.requests
         new_match = client.post("/matches", json={"variant": "gin-rami", "participants": ["beta", "alpha"],
                                                   "boards": 1}).get_json()["match_id"]
         second_thread.join(timeout=120)
