@@ -57,6 +57,20 @@ def env_float(name: str, default: float, minimum: float | None = None, above: bo
     return in_range(name, raw, value, minimum, None, above=above)
 
 
+#: the fewest characters of a server secret (GINBOX_SECRET)
+MIN_SECRET_CHARS = 32
+
+
+def env_secret(name: str) -> str | None:
+    """The secret in environment variable ``name`` (unset or empty: None), at least
+    MIN_SECRET_CHARS characters; an error never shows it."""
+    raw = os.environ.get(name) or None
+    if raw is not None and len(raw) < MIN_SECRET_CHARS:
+        raise SettingError(f"{name} is too short: it must be at least {MIN_SECRET_CHARS} characters "
+                           f"(e.g. the output of `openssl rand -base64 32`)")
+    return raw
+
+
 #: the URL schemes of a Redis server (redis-py's ``from_url``)
 REDIS_SCHEMES = ("redis", "rediss", "unix")
 
@@ -99,6 +113,7 @@ class Settings:
     abandon_after_s: float = 7 * 24 * 3600.0  # GINBOX_ABANDON_AFTER_S: end a game nobody moved in this long (0: never)
     proxy_hops: int = 0                   # GINBOX_PROXY_HOPS: trusted proxies that append to X-Forwarded-For
     cors_origins: str = "*"               # GINBOX_CORS_ORIGINS: origins browsers may call from ('' for none)
+    secret: str | None = field(default=None, repr=False)  # GINBOX_SECRET: seals creation records (None: one kept in Redis)
     extra: dict = field(default_factory=dict)
 
     @property
@@ -125,4 +140,5 @@ class Settings:
             abandon_after_s=env_float("GINBOX_ABANDON_AFTER_S", 7 * 24 * 3600.0, minimum=0),  # 0: never
             proxy_hops=env_int("GINBOX_PROXY_HOPS", 0, minimum=0),
             cors_origins=os.environ.get("GINBOX_CORS_ORIGINS", "*"),
+            secret=env_secret("GINBOX_SECRET"),
         )

@@ -6,7 +6,8 @@ would create a second one (or, for a seat, be refused as taken). With an ``Idemp
 the first successful answer is recorded (service.store.creations: encrypted with a key derived
 from the Idempotency-Key, never in the clear) and a retry of the same request gets it again,
 marked ``Idempotent-Replayed: true``, creating nothing. The key is read with the same rules as a
-move's (400 ``invalid_header``); the same key for another request (method, path or body) is 422
+move's, and must be 22 to 200 letters, digits, '-' or '_' (``CREATION_KEY``: a short key could be
+guessed, from a copy of Redis, and open its record), else 400 ``invalid_header``; the same key for another request (method, path or body) is 422
 ``idempotency_key_reused``; while the first request with a key is being answered, another one
 with it is 409 ``idempotency_key_in_use`` with Retry-After. Refused requests are not recorded:
 their key stays free, and a retry is decided afresh.
@@ -14,7 +15,8 @@ their key stays free, and a retry is decided afresh.
 A key is scoped by the method and the route's template, and by the SHA-256 of the token the
 request presents, if any (a bot's, on ``POST /challenges``): two bots that choose the same key
 never meet, and a caller without a token (who creates a game, registers a bot) is scoped by the
-route alone, so keys have to be unguessable (a random UUID).
+route alone, so keys have to be unguessable (a random UUID). The records are sealed under the
+server's secret too (``GINBOX_SECRET``, see service.store.creations).
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ from service.api.problems import ApiError
 from service.errors import IdempotencyKeyReused
 from service.store.base import canonical_json
 from service.store.creations import (
+    CREATION_KEY,
+    CREATION_KEY_RULE,
     IN_USE_RETRY_AFTER_S,
     CreationRecords,
     InUse,
@@ -50,7 +54,8 @@ def _records() -> CreationRecords:
     records = current_app.extensions.get("ginbox.creations")
     if records is None:
         ext = current_app.extensions["ginbox"]
-        records = current_app.extensions["ginbox.creations"] = CreationRecords(ext.redis, ext.settings.key_prefix)
+        records = current_app.extensions["ginbox.creations"] = CreationRecords(
+            ext.redis, ext.settings.key_prefix, secret=ext.settings.secret)
     return records
 
 
@@ -73,6 +78,11 @@ def idempotent_creation(view):
         key = idempotency_key()
         if key is None:
             return view(*args, **kwargs)
+        if not CREATION_KEY.fullmatch(key):
+            raise ApiError(400, "invalid_header",
+                           f"the Idempotency-Key of an operation that creates something is {CREATION_KEY_RULE}: "
+                           "whoever guesses it gets the answer's tokens",
+                           extra={"errors": {"Idempotency-Key": ["Invalid value."]}})
         # the body the key stands for (a body that is no JSON is refused here, and recorded nowhere)
         fingerprint = request_fingerprint(request.method, request.path, canonical_json(json_body()))
         slot = _records().slot(_scope(), key)

@@ -2,11 +2,18 @@
 
 A creation's answer holds secrets shown once (a seat's token, a bot account's token), and the
 server keeps tokens only as SHA-256 hashes. So the answer is never kept in the clear: it is
-sealed with AES-GCM under a key derived (HKDF-SHA256) from the client's Idempotency-Key and the
-request's scope, and stored under a name derived the same way with another label. Neither the
-Idempotency-Key nor the AES key is stored: a retry that sends the key again finds the record and
-opens it; a dump of Redis alone finds neither a token nor a key (which is why the key has to be
-unguessable, like a random UUID: whoever knows it can replay the answer).
+sealed with AES-GCM under a key derived (HKDF-SHA256) from the client's Idempotency-Key, the
+request's scope and the server's secret (a pepper), and stored under a name derived the same way
+with another label. Neither the Idempotency-Key nor the AES key is stored: a retry that sends the
+key again finds the record and opens it.
+
+What a copy of Redis reveals: with ``GINBOX_SECRET`` set (the same on every API process), nothing
+(the pepper is in no key, so not even a guessed Idempotency-Key opens a record). Without it, the
+pepper is generated once and kept in Redis (``<prefix>:idem-secret``), so a copy holds it, and
+whoever guesses a record's Idempotency-Key can open that record offline. That is why a creation's
+key must be long and unguessable (``CREATION_KEY``: at least 22 of the 64 characters of
+base64url, 132 bits if random; a random UUID's 36 qualify): short keys are refused, so a guess is
+no cheaper than guessing the seat token itself.
 
 One Redis string per (scope, key), ``<prefix>:idem:<hex>``, holds either
 
@@ -24,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import secrets
 from dataclasses import dataclass
 
@@ -39,7 +47,15 @@ RECORD_TTL_S = 24 * 3600
 CLAIM_LEASE_MS = 30_000
 #: what a request refused because the key is claimed is told to wait (seconds)
 IN_USE_RETRY_AFTER_S = 1
-_SALT = b"ginbox idempotency v1"
+#: what a creation's Idempotency-Key is made of: 22 to 200 letters, digits, '-' or '_' (the
+#: base64url alphabet; a UUID's hex digits and hyphens are among them)
+CREATION_KEY = re.compile(r"^[A-Za-z0-9_-]{22,200}$")
+CREATION_KEY_RULE = "22 to 200 letters, digits, '-' or '_' (a random UUID qualifies)"
+#: v2: the pepper is part of the derivation (records of v1, made without one, are not found)
+_SALT = b"ginbox idempotency v2"
+#: the pepper generated once, when GINBOX_SECRET is not set: (prefix:) this name
+SECRET_KEY_NAME = "idem-secret"
+_SECRET_BYTES = 32
 _CLAIM, _RECORD = b"P", b"R"
 _NONCE_BYTES = 12
 
@@ -53,8 +69,9 @@ return 1
 """
 
 
-def _derive(key: str, label: bytes, scope: str) -> bytes:
-    return HKDF(algorithm=hashes.SHA256(), length=32, salt=_SALT,
+def _derive(pepper: bytes, key: str, label: bytes, scope: str) -> bytes:
+    # the pepper is HKDF's salt (a secret salt is allowed: RFC 5869, 3.1), the client's key its input
+    return HKDF(algorithm=hashes.SHA256(), length=32, salt=_SALT + b"\n" + pepper,
                 info=label + b"\n" + scope.encode("utf-8")).derive(key.encode("utf-8"))
 
 
@@ -102,8 +119,9 @@ class Slot:
 
     def __init__(self, store: CreationRecords, scope: str, key: str):
         self.store = store
-        self.name = f"{store.prefix}:idem:{_derive(key, b'index', scope).hex()}"
-        self._aead = AESGCM(_derive(key, b'record', scope))
+        pepper = store.pepper()
+        self.name = f"{store.prefix}:idem:{_derive(pepper, key, b'index', scope).hex()}"
+        self._aead = AESGCM(_derive(pepper, key, b'record', scope))
 
     def claim(self) -> Claimed | InUse | RecordedAnswer:
         """Claim the key for this request, or what holds it: a request being answered, or a record.
@@ -146,12 +164,26 @@ class Slot:
 class CreationRecords:
     """The recorded answers of the creation routes, in ``redis`` under ``<prefix>:idem:``."""
 
-    def __init__(self, redis, prefix: str, *, ttl_s: int = RECORD_TTL_S, lease_ms: int = CLAIM_LEASE_MS):
+    def __init__(self, redis, prefix: str, *, secret: str | None = None, ttl_s: int = RECORD_TTL_S,
+                 lease_ms: int = CLAIM_LEASE_MS):
         self.redis = redis
         self.prefix = prefix
         self.ttl_s = ttl_s
         self.lease_ms = lease_ms
         self.settle = redis.register_script(_SETTLE)
+        self._pepper = hashlib.sha256(secret.encode("utf-8")).digest() if secret else None
+
+    def pepper(self) -> bytes:
+        """The server's secret mixed into every derivation: GINBOX_SECRET's, else the one kept in
+        Redis (made by the first process that needs it; every process then reads the same)."""
+        if self._pepper is None:
+            name = f"{self.prefix}:{SECRET_KEY_NAME}"
+            self.redis.set(name, secrets.token_bytes(_SECRET_BYTES), nx=True)
+            kept = self.redis.get(name)
+            if not kept:
+                raise RuntimeError(f"{name} could not be read back from Redis")
+            self._pepper = bytes(kept)
+        return self._pepper
 
     def slot(self, scope: str, key: str) -> Slot:
         """The slot of ``key`` as chosen by the callers of ``scope`` (a route, and a bot's token hash)."""
