@@ -280,7 +280,7 @@ class ArenaService:
             return
         if info.get("match_id"):
             index = D.game_index(info["board"], info["table"], D.TABLES[state.variant])
-            self.store.mark_finished(info["match_id"], index, D.seat_points(state.results, len(players)))
+            self.store.mark_finished(info["match_id"], index, self._board_points(game_id, state))
             self.advance(info["match_id"])
         elif info.get("rated"):
             self._rate_game(game_id, state)
@@ -428,9 +428,20 @@ class ArenaService:
                 self._start_game(match_id, s, board, table, seed)  # started in the log, lost before it was made
                 continue
             if gstate.status == "over":
-                over[index] = D.seat_points(gstate.results, D.PARTICIPANTS[s.variant])
+                over[index] = self._board_points(D.game_id_for(match_id, board, table), gstate)
                 self.store.mark_finished(match_id, index, over[index])
         return over
+
+    def _awaited_at_end(self, game_id: str, state) -> tuple:
+        """The seats whose move a finished game awaited when it was abandoned (its state just before
+        its end); none for a game that ended otherwise."""
+        if (state.end or {}).get("reason") != "abandoned":
+            return ()
+        return self.games.state(game_id, upto=state.version - 1).to_act
+
+    def _board_points(self, game_id: str, state) -> list[int]:
+        """A finished board game's points, a forfeit included (duplicate.board_points)."""
+        return D.board_points(state, self._awaited_at_end(game_id, state))
 
     def _start_game(self, match_id: str, s: D.MatchState, board: int, table: int, seed: bytes) -> None:
         """Create the game of (board, table) once: its id is fixed, a second start finds the first game."""
@@ -552,14 +563,22 @@ class ArenaService:
         self.store.apply_period(variant, period, update)
 
     def _rate_game(self, game_id: str, state) -> None:
+        """A finished rated game as one rating period: each two rated seats by their points, except
+        that a seat that forfeited the game (resigned, or was awaited when it was abandoned) lost it
+        to every seat that did not, whatever the points."""
         points = D.seat_points(state.results, len(state.players))
+        forfeited = set(D.forfeiting_seats(state, self._awaited_at_end(game_id, state)))
         rated = [(seat, p.get("account") or p.get("bot")) for seat, p in enumerate(state.players)
                  if isinstance(p, dict) and (p.get("account") or p.get("bot"))]
         pairs = []
         for i, (a, name_a) in enumerate(rated):
             for b, name_b in rated[i + 1:]:
                 if name_a != name_b:
-                    pairs.append((name_a, name_b, score_of(points[a] - points[b])))
+                    if (a in forfeited) != (b in forfeited):
+                        score = 0.0 if a in forfeited else 1.0
+                    else:
+                        score = score_of(points[a] - points[b])
+                    pairs.append((name_a, name_b, score))
         self._apply_ratings(state.variant, f"game:{game_id}", pairs)
 
     def match_view(self, match_id: str, state: D.MatchState | None = None) -> dict:

@@ -19,6 +19,14 @@ minus the mean of the other seats' points; its **board score** is the sum of its
 over the board's tables. Board scores of one board sum to zero: a participant who does better
 than the others with the same cards scores above zero, whatever the luck of the deal.
 
+A table whose game ends by a resignation, or is abandoned while a seat's move was awaited, is
+scored as a **forfeit** by that seat (:func:`board_points`): every other seat of the table scores
+the largest bonus a hand can score under the game's options (gin, big gin, undercut) plus the
+forfeiting seat's least deadwood at that moment (of every card it holds; the three-hand advisor,
+who holds none, forfeits the larger of the box's and the captain's). A resignation is thus never
+better than playing on and losing the hand to a gin, and it counts in board scores, standings and
+ratings as a hand lost. A game's own scores are not changed: the forfeit is the board's.
+
 The match is event-sourced like a game: ``match_created``, ``games_started``, ``board_played``,
 ``match_finished`` (plain ``{"type", "v", "data"}`` dicts; :class:`MatchCodec` is the codec an
 EventStore records them with), folded by :func:`evolve` and decided by the ``decide_*`` functions.
@@ -33,7 +41,7 @@ import math
 import statistics
 from dataclasses import dataclass, field, replace
 
-from . import fairness
+from . import fairness, melds
 from .errors import RulesError
 
 GIN_RAMI = "gin-rami"
@@ -104,6 +112,43 @@ def seat_points(results, seats: int) -> list[int]:
     for r in results:
         if r.get("winner") is not None:
             points[r["winner"]] += int(r.get("points") or 0)
+    return points
+
+
+def forfeiting_seats(state, awaited=()) -> tuple:
+    """The seats that forfeit a finished game: the one that resigned, or for a game abandoned the
+    seats whose move was ``awaited`` (the state's ``to_act`` before it was abandoned)."""
+    end = state.end or {}
+    if state.hand_no == 0:
+        return ()  # no hand was dealt: nobody held cards to lose with
+    if end.get("reason") == "resigned":
+        return (end["resigned"],)
+    if end.get("reason") == "abandoned":
+        return tuple(awaited)
+    return ()
+
+
+def forfeit(state, seat: int) -> int:
+    """What ``seat`` forfeits: the largest bonus of the game's options plus its least deadwood."""
+    options = state.options
+    bonus = max(options["gin_bonus"], options.get("big_gin_bonus") or 0, options["undercut_bonus"])
+    if state.box is not None and seat == state.advisor:
+        # the advisor holds no cards: it forfeits the worse of the two hands it could have seen lost
+        deadwood = max(melds.deadwood_mask(state.hands[state.box]), melds.deadwood_mask(state.hands[state.captain]))
+    else:
+        deadwood = melds.deadwood_mask(state.hands[seat])
+    return bonus + deadwood
+
+
+def board_points(state, awaited=()) -> list[int]:
+    """Points each seat of a finished board game scores: its hands' (:func:`seat_points`) and, where
+    a seat forfeited (:func:`forfeiting_seats`), its forfeit to every other seat."""
+    points = seat_points(state.results, state.nseats)
+    for seat in forfeiting_seats(state, awaited):
+        lost = forfeit(state, seat)
+        for other in range(state.nseats):
+            if other != seat:
+                points[other] += lost
     return points
 
 
