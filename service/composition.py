@@ -192,5 +192,6 @@ def build(settings: Settings, *, bot_scheduler: Callable[[str, Any], None] | Non
                           advice=advice, games=games, queue=queue, board_queue=board_queue, arena=arena)
     return Components(settings=settings, redis=redis, store=store, index=index, repository=repository, tokens=tokens,
                       advice=advice, games=games, arena=arena,
-                      limiter=RateLimiter(redis, settings.key_prefix, settings.rate_limit_per_minute),
+                      limiter=RateLimiter(redis, settings.key_prefix, settings.rate_limit_per_minute,
+                                          ipv6_prefix=settings.rate_limit_ipv6_prefix),
                       queue_redis=scrape_connection(settings, redis))

@@ -18,12 +18,19 @@ are free to make (create a game, register a bot), so two guards stay on the addr
 that hand out tokens are counted against it whatever the request presents, and all the
 token-bearing requests of one address together have a cap of their own, ``ADDRESS_TOKENS_FACTOR``
 times the limit, counted apart from the address's anonymous budget.
+
+An IPv6 client is counted by its network, not its address (``address_identity``): one subscriber
+or host is commonly given a whole /64, 2**64 addresses, so counted address by address it would
+have no limit at all. The prefix is a setting (``GINBOX_RATE_LIMIT_IPV6_PREFIX``, 64 by default;
+128 counts each address). An IPv4 address (an IPv4-mapped IPv6 one included) counts on its own.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
+import ipaddress
 import math
 import threading
 import time
@@ -48,6 +55,26 @@ MAX_LEASES = 10_000
 ADDRESS_TOKENS_FACTOR = 10
 #: the limit of each kind of counter as a multiple of the limiter's (kinds not named here: 1)
 LIMIT_FACTORS = {"addr-tokens": ADDRESS_TOKENS_FACTOR}
+#: the kinds of counter whose identity is a client address (an IPv6 one is counted by network)
+ADDRESS_KINDS = frozenset({"addr", "addr-tokens"})
+#: the IPv6 prefix an address is counted by: a /64 is what one subscriber or host is usually given
+IPV6_PREFIX = 64
+
+
+@functools.lru_cache(maxsize=4096)
+def address_identity(address: str, ipv6_prefix: int = IPV6_PREFIX) -> str:
+    """Whom requests from ``address`` are counted against: an IPv4 address itself (an IPv4-mapped
+    IPv6 address as its IPv4 one), an IPv6 address its ``/ipv6_prefix`` network; anything that is
+    no address (``"unknown"``) as it is."""
+    try:
+        ip = ipaddress.ip_address(address.strip("[]"))
+    except ValueError:
+        return address
+    if ip.version == 4:
+        return str(ip)
+    if ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.IPv6Network((int(ip), ipv6_prefix), strict=False))
 
 # KEYS: one counter per identity   ARGV: TTL, then the count wanted and the limit of each key
 # -> the count granted of each key: what it wanted, less whatever would pass its limit (>= 0).
@@ -89,14 +116,17 @@ class RateLimiter:
     ``limit_per_minute`` <= 0 switches limiting off. A kind of counter in ``LIMIT_FACTORS`` has
     that multiple of it. ``max_block`` caps the counts reserved at once (default: the counter's
     limit / 50, between 1 and 32). Identities are hashed before they become part
-    of a key, so a bearer token never appears in Redis in clear. Safe to share between threads.
+    of a key, so a bearer token never appears in Redis in clear. An address (kinds in
+    ``ADDRESS_KINDS``) is counted as ``address_identity(address, ipv6_prefix)``. Safe to share
+    between threads.
     """
 
     def __init__(self, redis, prefix: str, limit_per_minute: int, clock: Callable[[], float] = time.time,
-                 max_block: int | None = None):
+                 max_block: int | None = None, ipv6_prefix: int = IPV6_PREFIX):
         self.redis = redis
         self.prefix = prefix
         self.limit = limit_per_minute
+        self.ipv6_prefix = ipv6_prefix
         self.clock = clock
         self.max_block = max_block if max_block is not None else self._block_cap(limit_per_minute)
         self._fixed_block = max_block is not None
@@ -129,7 +159,8 @@ class RateLimiter:
         window = int(now // WINDOW_S)
         # leases are looked up by identity (the process holds them in memory only); the Redis
         # key, a hash, is computed when a block has to be reserved
-        keys = [(kind, identity, window) for kind, identity in identities]
+        keys = [(kind, address_identity(identity, self.ipv6_prefix) if kind in ADDRESS_KINDS else identity, window)
+                for kind, identity in identities]
         taken, short = [], []
         with self._lock:
             if window != self._window:  # counts of a past window are worth nothing
