@@ -253,8 +253,15 @@ class GameService:
 
     def render(self, game_id: str, state, seat: int | None) -> dict:
         """The view of ``state`` for ``seat`` (None: a spectator), with the game id, the advice it may
-        see and the turn's deadline."""
-        view = {"game_id": game_id, **views.view_state(state, seat, self._advice_upto(game_id, state, seat))}
+        see and the turn's deadline.
+
+        A finished game of a match in play (``sealed``) renders as if it were not over: its seed,
+        stock and decks deal the match's other tables too, so not even its seats see them before
+        the match ends.
+        """
+        sealed = self._sealed_over(game_id, state)
+        view = {"game_id": game_id,
+                **views.view_state(state, seat, self._advice_upto(game_id, state, seat, sealed), sealed=sealed)}
         view["turn_deadline_ms"] = self._turn_deadline_ms(game_id, state)
         return view
 
@@ -273,13 +280,18 @@ class GameService:
         last = self.store.load(game_id, after=state.version - 1, upto=state.version)
         return last[-1].ts + round(timeout_s * 1000) if last else None
 
-    def _advice_upto(self, game_id: str, state, seat: int | None) -> list[dict]:
+    def _sealed_over(self, game_id: str, state) -> bool:
+        """Whether ``state`` is over while its game is sealed (asked only of a finished game, so that
+        the views of a game in play cost no extra round trip)."""
+        return state is not None and state.status == "over" and self.sealed(game_id)
+
+    def _advice_upto(self, game_id: str, state, seat: int | None, sealed: bool = False) -> list[dict]:
         """The advice log's entries up to ``state``'s version, if ``seat`` may see advice there (else none).
 
         Read only for three-hand games and for those who may see advice, so that other views
         cost no extra round trip and say nothing of whether advice exists.
         """
-        if state is None or state.variant != "three-hand" or not views.sees_advice(state, seat):
+        if state is None or state.variant != "three-hand" or not views.sees_advice(state, seat, sealed):
             return []
         return [r.as_dict() for r in self.advice.read(game_id) if r.version <= state.version]
 
@@ -417,17 +429,19 @@ class GameService:
         return {"version": rec.version, "ts": rec.ts, "type": shown["type"], "v": shown["v"], "data": shown["data"]}
 
     def events(self, game_id: str, seat: int | None, after: int, limit: int) -> dict:
-        """Events after ``after`` (at most ``limit``), each redacted for the caller."""
+        """Events after ``after`` (at most ``limit``), each redacted for the caller (in full once the
+        game is over, unless it is sealed: a board of a match in play)."""
         current = self.state(game_id)
         upto = min(after + limit, current.version)
         records = self.store.load(game_id, after=after, upto=upto) if after < upto else []
         out = []
-        if current.status == "over":
+        sealed = self._sealed_over(game_id, current)
+        if current.status == "over" and not sealed:
             out = [self._entry(r, ev.encode(r.event)) for r in records]
         else:
             state = self.repository.load_state(game_id, upto=after) if records and after > 0 else None
             for r in records:
-                shown = views.view_event(r.event, seat, state)
+                shown = views.view_event(r.event, seat, state, sealed=sealed)
                 if shown is not None:
                     out.append(self._entry(r, shown))
                 state = game.evolve(state, r.event)
@@ -516,11 +530,13 @@ class GameService:
         state = self.state(game_id)
         if state.variant != "three-hand":
             return {"advice": []}
-        if not views.sees_advice(state, seat):
+        # a finished board of a match in play reads as if it were not over
+        sealed = self._sealed_over(game_id, state)
+        if not views.sees_advice(state, seat, sealed):
             raise Forbidden("only the captain and the advisor see advice before the game is over")
         # games recorded before the advice log kept their advice in the state
         entries = [dict(a) for a in state.advice] + [r.as_dict() for r in self.advice.read(game_id)]
-        if state.status != "over":
+        if state.status != "over" or sealed:
             entries = [a for a in entries if seat in (a["advisor"], a["captain"])]
         return {"advice": entries}
 
@@ -748,10 +764,14 @@ class GameService:
         current = self.state(game_id)
         after = max(0, min(after, current.version))
         state = self.repository.load_state(game_id, upto=after) if after > 0 else None
-        full = current.status == "over"
-        return self._sse(game_id, seat, after, state, full, once, clock)
+        # a board of a match in play is sealed: its events never reveal its secrets, not even the
+        # seed that the event ending the game carries (asked once, of the game's match: a match
+        # that ends while the stream runs only leaves the stream sealed to its end)
+        sealed = self.sealed(game_id)
+        full = current.status == "over" and not sealed
+        return self._sse(game_id, seat, after, state, full, once, clock, sealed)
 
-    def _sse(self, game_id, seat, after, state, full, once, clock) -> Iterator[str]:
+    def _sse(self, game_id, seat, after, state, full, once, clock, sealed=False) -> Iterator[str]:
         deadline = clock() + self.stream_max_s
         yield ": connected\n\n"
         last_write = clock()
@@ -761,7 +781,7 @@ class GameService:
         advice_after = (after - 1, 1 << 30) if after > 0 else None
         while True:
             for r in records:
-                shown = ev.encode(r.event) if full else views.view_event(r.event, seat, state)
+                shown = ev.encode(r.event) if full else views.view_event(r.event, seat, state, sealed=sealed)
                 state = game.evolve(state, r.event)
                 after = r.version
                 if shown is not None:

@@ -345,19 +345,25 @@ def standings(state: MatchState) -> list[dict]:
 
 
 def board_details(state: MatchState, match_id: str) -> list[dict]:
-    """Each board: its commitment, each table's game (once started), seating and points, and the board's scores."""
+    """Each board: its commitment, each table's game (once started), seating, whether it is over and
+    its points, and the board's scores.
+
+    A table's points are shown once every table of its board is over: before that they would hint
+    at the deal the board's other tables are still playing (a gin on the first turns, say).
+    """
     per_board = board_scores(state)
     names = [p["name"] for p in state.participants]
     out = []
     for board in range(state.boards):
+        scores = per_board.get(board)
         tables = []
         for table in range(state.tables):
             index = game_index(board, table, state.tables)
             entry = state.played.get(index)
             tables.append({"table": table, "game_id": game_id_for(match_id, board, table) if index < state.started else None,
                            "seats": [names[i] for i in seating(state.variant, table)],
-                           "points": list(entry["points"]) if entry else None})
-        scores = per_board.get(board)
+                           "over": entry is not None,
+                           "points": list(entry["points"]) if entry and scores is not None else None})
         out.append({"board": board, "commitment": state.board_commitments[board], "tables": tables,
                     "scores": None if scores is None else dict(zip(names, scores))})
     return out

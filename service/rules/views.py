@@ -6,7 +6,10 @@ the stock's size; scores, roles, phase, their legal moves and the results of fin
 (cards laid down at a hand's end are public). In three-hand (§2) the advisor sees the captain's
 view plus the advice, and the captain sees the advice too. A spectator (viewer None) sees only
 what is public. The seed, the deck orders and the explicit decks stay hidden until the game is
-over; then everyone sees everything.
+over; then everyone sees everything, unless the game is ``sealed``: a board of a match in play,
+whose other tables are dealt from the same seed. A sealed game reads for its seats as if it were
+not over (what the rules show at a hand's end, and never the seed, the stock, the decks or a hand
+not laid down) until the match ends.
 """
 
 from __future__ import annotations
@@ -15,7 +18,8 @@ from typing import Any, Iterable
 
 from . import cards
 from .commands import command_to_dict
-from .events import AdviceGiven, CardDrawn, GameCreated, HandDealt, encode
+from .events import (AdviceGiven, CardDrawn, GameAbandoned, GameCreated, GameEnded, GameResigned, HandDealt,
+                     encode)
 from .cards import DECK
 from .legal import legal_moves
 from .state import GameState
@@ -45,20 +49,22 @@ def _sees_advice(state: GameState, viewer: int | None, entry: dict) -> bool:
     return viewer is not None and viewer in (entry["advisor"], entry["captain"])
 
 
-def sees_advice(state: GameState, viewer: int | None) -> bool:
-    """Whether ``viewer`` may see the game's advice now: the captain and the advisor, everyone once it is over."""
-    if state.status == "over":
+def sees_advice(state: GameState, viewer: int | None, sealed: bool = False) -> bool:
+    """Whether ``viewer`` may see the game's advice now: the captain and the advisor, everyone once it
+    is over (and not ``sealed``)."""
+    if state.status == "over" and not sealed:
         return True
     return state.box is not None and viewer is not None and viewer in (state.captain, state.advisor)
 
 
-def view_state(state: GameState, viewer: int | None, advice_log: Iterable[dict] = ()) -> dict:
+def view_state(state: GameState, viewer: int | None, advice_log: Iterable[dict] = (), sealed: bool = False) -> dict:
     """The JSON-able view of ``state`` for seat ``viewer`` (None = spectator).
 
     ``advice_log``: the entries of the game's advice log (service.store.advice) up to this state; the
-    view shows those its viewer may see, after any that older logs kept as events.
+    view shows those its viewer may see, after any that older logs kept as events. ``sealed``: the
+    game is a board of a match in play, so its secrets stay hidden even once it is over.
     """
-    over = state.status == "over"
+    over = state.status == "over" and not sealed
     owner = _seat_of_view(state, viewer)
     dealt = state.hand_no > 0
     hand = cards.codes_of(state.hands[owner]) if dealt and owner is not None else None
@@ -127,16 +133,24 @@ def view_state(state: GameState, viewer: int | None, advice_log: Iterable[dict] 
     return v
 
 
-def view_event(event: Any, viewer: int | None, state_before: GameState | None, reveal: bool = False) -> dict | None:
+def view_event(event: Any, viewer: int | None, state_before: GameState | None, reveal: bool = False,
+               sealed: bool = False) -> dict | None:
     """The event's encode() form redacted for ``viewer``, or None if they may see nothing of it.
 
     ``state_before`` is the state the event applies to (None for GameCreated). ``reveal`` True
-    shows everything: for a log read after the game is over.
+    shows everything: for a log read after the game is over. ``sealed`` True (a board of a match
+    in play) shows nothing secret, even of a game that is over: not even the seed its end reveals.
     """
     enc = encode(event)
-    if reveal or (state_before is not None and state_before.status == "over"):
+    if not sealed and (reveal or (state_before is not None and state_before.status == "over")):
         return enc
     t = type(event)
+    if t in (GameEnded, GameResigned, GameAbandoned):
+        if not sealed:
+            return enc  # the game's end reveals its seed
+        data = dict(enc["data"])
+        data["seed"] = None
+        return {**enc, "data": data}
     if t is GameCreated:
         data = dict(enc["data"])
         data["seed"] = None

@@ -74,10 +74,10 @@ function renderBoards() {
         // the row names the board and table: the link's text need not (a screen reader hears them)
         game = el("a", { class: "button replay", href: `/replay/${table.game_id}`, "data-game": table.game_id,
           text: "Replay", "aria-label": `Replay board ${board.board + 1}, table ${table.table + 1}` });
-      } else if (state.mine && table.points === null && mySeat(table) >= 0) {
+      } else if (state.mine && !table.over && mySeat(table) >= 0) {
         game = playLink(table.game_id, mySeat(table), { board: board.board, table: table.table }, "Play",
           { class: "button table-link", "aria-label": `Play board ${board.board + 1}, table ${table.table + 1} (your seat)` });
-      } else game = el("span", { class: "muted", text: table.points === null ? "in play (sealed)" : "over (sealed)" });
+      } else game = el("span", { class: "muted", text: table.over ? "over (sealed)" : "in play (sealed)" });
       const row = el("tr", { "data-board": String(board.board), "data-table": String(table.table) });
       if (i === 0) {
         const scores = board.scores
@@ -86,7 +86,7 @@ function renderBoards() {
         row.append(el("th", { scope: "rowgroup", rowspan: String(board.tables.length) },
           String(board.board + 1), scores ? el("br") : null, scores));
       }
-      // the seats in order, each with its points once they are known
+      // the seats in order, each with its points once they are known (every table of the board over)
       row.append(el("td", { text: String(table.table + 1) }),
         el("td", { class: "names", text: table.seats.map((n, s) => (table.points ? `${n} ${table.points[s]}` : n)).join(", ") }),
         el("td", {}, game));
