@@ -4,8 +4,9 @@ Every table of a board is dealt from the board's seed: a seat that learnt the se
 or the deck of its finished table would know the deal its other table is still playing. So
 until the match is over, a seat's view (at any version), its events and its stream of a finished
 board show no seed, no stock, no deck and no hand the rules keep hidden, and the match's summary
-shows no table's points before every table of the board is over. Once the match is over they
-read like any finished game.
+shows no table's points before every table of the board is over; three-hand advice stays between
+the advisor and the captain it was given to. Once the match is over they read like any finished
+game.
 
 No worker runs: the built-in bot never moves, and the bot account alpha, which sits at both
 tables (seat 0 of table 0, seat 1 of table 1), moves only when the test moves for it.
@@ -40,8 +41,9 @@ def stream_entries(text: str) -> list[dict]:
     return [json.loads(line[len("data: "):]) for line in text.splitlines() if line.startswith("data: ")]
 
 
-def reads(client, game_id: str, token: str) -> dict[str, object]:
-    """Everything the seat of ``token`` can read of the game: route -> parsed answer."""
+def reads(client, game_id: str, token: str, advice: bool = True) -> dict[str, object]:
+    """Everything the seat of ``token`` can read of the game: route -> parsed answer (its advice
+    too if ``advice``)."""
     out: dict[str, object] = {}
     view = client.get(f"/games/{game_id}", token=token)
     assert view.status_code == 200, view.get_data(as_text=True)
@@ -50,7 +52,7 @@ def reads(client, game_id: str, token: str) -> dict[str, object]:
         resp = client.get(f"/games/{game_id}/state?version={version}", token=token)
         assert resp.status_code == 200, resp.get_data(as_text=True)
         out[f"state {version}"] = resp.get_json()
-    for route in ("/events?limit=1000", f"/events?after={out['view']['version'] - 1}", "/advice"):
+    for route in ("/events?limit=1000", f"/events?after={out['view']['version'] - 1}", *(["/advice"] if advice else [])):
         resp = client.get(f"/games/{game_id}{route}", token=token)
         assert resp.status_code == 200, resp.get_data(as_text=True)
         out[route] = resp.get_json()
@@ -144,3 +146,49 @@ def test_a_finished_board_hides_its_deal_from_its_seats_until_the_match_is_over(
         for value in [answer, *got.values()]:
             for lst in lists_in(value):
                 assert not holds_run(lst, stock[:3]) and not holds_run(lst, deck[21:24]), (name, lst)
+
+
+@pytest.mark.timeout(300)
+def test_a_finished_three_hand_board_keeps_its_advice_and_deal_to_the_roles_until_the_match_is_over(app, client):
+    alpha = register(client, "alpha")
+    made = client.post("/matches", json={"variant": "three-hand", "participants": ["alpha", "basic", "basic"],
+                                         "boards": 1, "rated": False}, token=alpha)
+    assert made.status_code == 201, made.get_data(as_text=True)
+    match_id = made.get_json()["match_id"]
+    games = [D.game_id_for(match_id, 0, table) for table in range(3)]
+    # the participants rotate: alpha is the box (seat 0) at table 0, the advisor (seat 2) at table 1
+    # and the captain (seat 1) at table 2
+    box, advisor = (client.get(f"/games/{g}", token=alpha).get_json() for g in games[:2])
+    assert (box["viewer_role"], advisor["viewer_role"]) == ("box", "advisor")
+
+    given = client.post(f"/games/{games[1]}/advice", json={"text": "keep the clubs"}, token=alpha)
+    assert given.status_code == 200, given.get_data(as_text=True)
+    for game_id in games[:2]:
+        assert resign(client, game_id, alpha)["status"] == "over"
+    assert client.get(f"/matches/{match_id}").get_json()["status"] == "running"  # table 2 plays on
+
+    # the box of finished table 0 reads it as a game in play: no advice, none of the deal's secrets
+    resp = client.get(f"/games/{games[0]}/advice", token=alpha)
+    assert resp.status_code == 403 and resp.get_json()["code"] == "forbidden", resp.get_data(as_text=True)
+    got = reads(client, games[0], alpha, advice=False)
+    for key, view in got.items():
+        if key.startswith(("view", "state")):
+            assert all(view[s] is None for s in SECRETS) and view["advice"] == [], key
+    for events in (got["/events?limit=1000"]["events"], got["stream"]):
+        by_type = {e["type"]: e["data"] for e in events}
+        assert by_type["game_created"]["seed"] is None and by_type["hand_dealt"]["deck"] is None
+        assert by_type["game_resigned"]["seed"] is None
+    # the advisor of finished table 1 reads its own advice, as while the hand was in play
+    mine = client.get(f"/games/{games[1]}/advice", token=alpha)
+    assert mine.status_code == 200 and [a["text"] for a in mine.get_json()["advice"]] == ["keep the clubs"]
+
+    # alpha resigns table 2 too: the match is over, and every finished table reads in full
+    resign(client, games[2], alpha)
+    assert client.get(f"/matches/{match_id}").get_json()["status"] == "over"
+    resp = client.get(f"/games/{games[0]}/advice", token=alpha)
+    assert resp.status_code == 200 and resp.get_json() == {"advice": []}
+    shown = client.get(f"/games/{games[1]}/advice")  # a spectator, once the match is over
+    assert shown.status_code == 200 and [a["text"] for a in shown.get_json()["advice"]] == ["keep the clubs"]
+    view = client.get(f"/games/{games[0]}", token=alpha).get_json()
+    assert view["seed"] and view["stock"] and len(view["all_hands"]) == 3
+
