@@ -129,3 +129,20 @@ def test_a_rated_game_is_lost_by_the_seat_that_resigns_even_ahead_on_points(clie
     rated = ratings(client)
     # before: rated by points alone, the leader that resigned was rated the winner
     assert rated[names[1 - leader]]["rating"] > 1500 > rated[names[leader]]["rating"]
+
+
+@pytest.mark.timeout(120)
+def test_a_rated_game_abandoned_on_a_seats_move_is_lost_by_that_seat(app, client, tokens):
+    game_id = challenge(client, tokens, {})["game_id"]
+    view = client.get(f"/games/{game_id}").get_json()
+    awaited = view["to_act"][0]
+    assert view["scores"] == [0, 0]
+
+    assert app.extensions["ginbox"].games.abandon_if_idle(game_id, 0, 2**62)
+
+    final = client.get(f"/games/{game_id}").get_json()
+    assert final["status"] == "over" and final["winner"] is None and final["end"]["reason"] == "abandoned"
+    names = ["beta", "alpha"]  # beta challenged: seat 0
+    rated = ratings(client)
+    # before: level on points, a draw that left both at 1500
+    assert rated[names[1 - awaited]]["rating"] > 1500 > rated[names[awaited]]["rating"]
