@@ -3,9 +3,10 @@
 A match's board game that a seat resigns, or that is abandoned while the seat's move is awaited,
 scores for the board as a forfeit by that seat: the other seat scores the largest bonus of the
 game's options (gin-rami: big gin, 30) plus the forfeiting seat's least deadwood at that moment.
-Standings and ratings follow. A rated game outside a match is lost by the seat that resigns,
-whatever the points. No worker runs: the two bot accounts move only when the test moves for them.
-The deadwood is worked out with the tests' own brute-force card maths, apart from the engine.
+Standings and ratings follow. A rated game outside a match is lost by the seat that resigns it, or
+whose move it awaited when it was abandoned, whatever the points. No worker runs: the two bot
+accounts move only when the test moves for them. The deadwood is worked out with the tests' own
+brute-force card maths, apart from the engine.
 """
 
 from __future__ import annotations
