@@ -248,6 +248,8 @@ class GameSummarySchema(Schema):
     to_act = fields.List(fields.Integer(), required=True)
     winner = fields.Integer(required=True, allow_none=True)
     private_seats = fields.List(fields.Integer(), required=True)
+    # false: the creator chose the deal (decks, roles or first dealer), and may know every card
+    randomly_dealt = fields.Boolean(required=True)
 
 
 class GameListSchema(Schema):

@@ -222,7 +222,7 @@ class GameService:
 
         Each summary carries the players, scores and whose move it is as the game's latest
         append recorded them (``views.summary_of``). A game whose appends predate those summaries
-        (or their ``private_seats``) is read from its log, here.
+        (or their ``private_seats`` or ``randomly_dealt``) is read from its log, here.
         """
         listed: list[dict] = []
         position, scanned, memo = cursor, 0, {}
@@ -235,7 +235,8 @@ class GameService:
             scanned += batch
             for i, entry in enumerate(games):
                 summary = entry.get("summary")
-                if summary is None or "private_seats" not in summary:  # recorded before it said which seats are private
+                # recorded before it said which seats are private, or whether the game was randomly dealt
+                if summary is None or "private_seats" not in summary or "randomly_dealt" not in summary:
                     try:
                         summary = views.summary_of(self.repository.load_state(entry["game_id"], upto=entry["version"]))
                     except UnknownGame:

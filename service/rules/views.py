@@ -198,4 +198,6 @@ def summary_of(state: GameState) -> dict:
         "winner": state.winner,
         # which seats only an invited player may claim (never the invites' secrets or their hashes)
         "private_seats": sorted(int(seat) for seat in state.invites) if state.invites else [],
+        # false: dealt from decks (or roles, or a first dealer) the creator chose, who may know every card
+        "randomly_dealt": state.randomly_dealt,
     }

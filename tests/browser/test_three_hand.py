@@ -5,6 +5,8 @@ reaches the captain's page live, and the box never sees it (RULES.md: three-hand
 from __future__ import annotations
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
 
 from helpers import Api, click_when_ready, codes, hand_cards, text_of, wait_for
 from support.decks import build_deck
@@ -20,6 +22,10 @@ def join(driver, base: str, game_id: str, seat: int, name: str) -> None:
     wait_for(driver, lambda d: d.find_element(By.ID, "your-name"), what="the lobby")
     driver.find_element(By.ID, "your-name").send_keys(name)
     click_when_ready(driver, f'button.join[data-game="{game_id}"][data-seat="{seat}"]', f"the join button of seat {seat}")
+    # the game is dealt from decks its creator chose: the lobby asks before the seat is taken
+    asked = WebDriverWait(driver, 30).until(EC.alert_is_present(), message="the question before joining")
+    assert "may know every card" in asked.text
+    asked.accept()
     wait_for(driver, lambda d: f"/play/{game_id}" in d.current_url, what="the table")
 
 

@@ -212,7 +212,15 @@ function renderMyGames() {
   box.replaceChildren(ul);
 }
 
-async function joinSeat(gameId, seat, gameVariant) {
+/** What the lobby says of a game its creator dealt (randomly_dealt false): it may be played against open cards. */
+const NOT_RANDOM = "Not randomly dealt: the creator chose the deal (the decks, or who deals) and may know every card.";
+
+async function joinSeat(gameId, seat, gameVariant, notRandom = false) {
+  // a seat of a game its creator dealt is taken only once the player has read what that means
+  if (notRandom && !window.confirm(`${NOT_RANDOM} Take seat ${seat} of game ${gameId} anyway?`)) {
+    $("#lobby-message").textContent = `You did not join game ${gameId}.`;
+    return;
+  }
   const name = $("#your-name").value.trim() || defaultName(seat);
   try {
     const { data } = await api.claimSeat(gameId, seat, name);
@@ -232,7 +240,17 @@ function playersCell(summary, view) {
   const privateSeats = summary.private_seats || (view && view.private_seats) || [];
   const empty = (i) => (privateSeats.includes(i) ? `seat ${i} by invitation` : `seat ${i} open`);
   const names = players.map((p, i) => (p ? `${p.name}${p.bot ? ` (${p.bot} bot)` : ""}` : empty(i)));
-  return el("span", { text: names.join(", ") });
+  const cell = el("span", { text: names.join(", ") });
+  if (notRandomlyDealt(summary, view)) {
+    return el("div", {}, cell, el("div", { class: "error not-random", "data-game": summary.game_id, text: NOT_RANDOM }));
+  }
+  return cell;
+}
+
+/** Whether the game was dealt by its creator (decks, roles or first dealer given), from its summary or view. */
+function notRandomlyDealt(summary, view) {
+  const flag = summary.randomly_dealt ?? (view ? view.randomly_dealt : undefined);
+  return flag === false;
 }
 
 function statusText(summary) {
@@ -263,7 +281,7 @@ async function gameRow(summary) {
           text: `Seat ${seat} by invitation` }));
       } else {
         actions.append(el("button", { type: "button", class: "join", "data-game": id, "data-seat": String(seat),
-          text: `Join seat ${seat}`, onclick: () => joinSeat(id, seat, summary.variant) }), " ");
+          text: `Join seat ${seat}`, onclick: () => joinSeat(id, seat, summary.variant, notRandomlyDealt(summary, view)) }), " ");
       }
     });
   }
@@ -438,6 +456,7 @@ function challengeState(c) {
   }
   if (c.status === "declined") return el("strong", { text: "Declined" });
   if (c.status === "withdrawn") return el("strong", { text: "Withdrawn" });
+  if (c.status === "expired") return el("strong", { text: "Expired: the bot did not answer within a day" });
   if (c.status === "gone") return el("strong", { text: "No longer on this server" });
   return el("span", { class: "status", text: "Pending: waiting for the bot to answer" });
 }

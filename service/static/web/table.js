@@ -641,6 +641,7 @@ function render() {
   if (!view) return;
   const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key || document.activeElement.id : null;
   renderHeader(view);
+  renderDeal(view);
   setText($("#turn"), phaseText(view));
   renderClock(view);
   renderBoard(view);
@@ -717,6 +718,24 @@ async function claimInvited(invite, typed) {
   throw refusal;
 }
 
+/** What the table says of a game its creator dealt (randomly_dealt false). */
+const NOT_RANDOM = "Not randomly dealt: this game is dealt from decks (or with roles or a first dealer) its creator chose, " +
+  "so the creator may know every card.";
+
+/** The word on a game its creator dealt, under the table's notices; nothing for a random deal. */
+function renderDeal(view) {
+  let note = document.getElementById("not-random");
+  if (view.randomly_dealt !== false) {
+    if (note) note.remove();
+    return;
+  }
+  if (!note) {
+    note = el("p", { id: "not-random", class: "notice" });
+    $("#notice").after(note);
+  }
+  setText(note, NOT_RANDOM);
+}
+
 /** What an invitation is to, from the game's public view: its rules and who already sits there. */
 function invitationContext(view) {
   const rules = view.variant === "three-hand" ? "box gin (three players)" : "gin rami (two players)";
@@ -736,8 +755,10 @@ function acceptInvitation(invite, view) {
     const form = el("form", { id: "invite-form", class: "knock-panel" },
       el("h2", { text: invite.seat === null ? "You are invited to this game" : `You are invited to seat ${invite.seat} of this game` }),
       el("p", { id: "invite-context", text: invitationContext(view) }),
+      // before the seat is taken, the invited person reads that its creator chose the deal
+      view.randomly_dealt === false ? el("p", { id: "invite-not-random", class: "error", text: NOT_RANDOM }) : null,
       el("label", { for: "invite-name", text: "Your name" }), " ", name, " ",
-      el("button", { type: "submit", class: "primary" }, "Take the seat"),
+      el("button", { type: "submit", class: "primary" }, view.randomly_dealt === false ? "Take the seat anyway" : "Take the seat"),
       el("p", { id: "invite-name-help", class: "muted", text: "Left empty, you sit as \u201cplayer\u201d and your seat's number." }),
       error);
     form.addEventListener("submit", async (e) => {
