@@ -17,7 +17,8 @@ from flask import Flask, Response, request
 
 #: what a browser may send and read beyond the CORS-safelisted headers
 ALLOW_METHODS = "GET, POST"
-ALLOW_HEADERS = "Authorization, Content-Type, If-Match, Idempotency-Key, Last-Event-ID, X-Request-ID"
+ALLOW_HEADERS = ("Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, Last-Event-ID, "
+                 "X-Request-ID")
 EXPOSE_HEADERS = "ETag, Idempotent-Replayed, Link, Location, Retry-After, WWW-Authenticate, X-Request-ID"
 #: how long a browser may keep a preflight's answer, in seconds
 MAX_AGE_S = 86400
