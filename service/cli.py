@@ -357,7 +357,9 @@ def cmd_worker(args) -> int:
     try:
         queues = parse_queues(args.queues)
     except ValueError as err:
-        print(f"ginbox worker: {err}", file=sys.stderr)
+        # name what gave the value: the option, else the variable its default was read from
+        given = "GINBOX_WORKER_QUEUES" if args.queues == os.environ.get("GINBOX_WORKER_QUEUES") else "--queues"
+        print(f"ginbox worker: {given}={args.queues!r}: {err}", file=sys.stderr)
         return 2
     settings = Settings.from_env()
     if not settings.redis_url:

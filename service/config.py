@@ -71,6 +71,21 @@ def env_secret(name: str) -> str | None:
     return raw
 
 
+#: the levels of GINBOX_LOG_LEVEL (the logging module's names, in any case)
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+def env_log_level(name: str, default: str = "INFO") -> str:
+    """The log level in environment variable ``name`` (unset or empty: ``default``), one of LOG_LEVELS."""
+    raw = os.environ.get(name)
+    if raw in (None, ""):
+        return default
+    if raw.strip().upper() not in LOG_LEVELS:
+        raise SettingError(f"{name}={raw!r} is not a log level: it must be one of "
+                           f"{', '.join(level.lower() for level in LOG_LEVELS)}")
+    return raw.strip().upper()
+
+
 #: the URL schemes of a Redis server (redis-py's ``from_url``)
 REDIS_SCHEMES = ("redis", "rediss", "unix")
 
@@ -115,6 +130,7 @@ class Settings:
     rate_limit_ipv6_prefix: int = 64      # GINBOX_RATE_LIMIT_IPV6_PREFIX: an IPv6 client is counted by this network
     cors_origins: str = "*"               # GINBOX_CORS_ORIGINS: origins browsers may call from ('' for none)
     secret: str | None = field(default=None, repr=False)  # GINBOX_SECRET: seals creation records (None: one kept in Redis)
+    log_level: str = "INFO"               # GINBOX_LOG_LEVEL: the least level logged (debug ... critical)
     extra: dict = field(default_factory=dict)
 
     @property
@@ -143,4 +159,5 @@ class Settings:
             rate_limit_ipv6_prefix=env_int("GINBOX_RATE_LIMIT_IPV6_PREFIX", 64, minimum=1, maximum=128),
             cors_origins=os.environ.get("GINBOX_CORS_ORIGINS", "*"),
             secret=env_secret("GINBOX_SECRET"),
+            log_level=env_log_level("GINBOX_LOG_LEVEL"),
         )

@@ -17,13 +17,14 @@ import contextvars
 import datetime as _dt
 import json
 import logging
-import os
 import re
 import secrets
 import sys
 import time
 from contextlib import contextmanager
 from typing import Any, Iterator
+
+from service.config import env_log_level
 
 #: the logger of the one access line per request
 ACCESS_LOGGER = "ginbox.access"
@@ -89,7 +90,8 @@ def configure_logging(level: str | int | None = None, stream=None) -> logging.Ha
     Replaces the root logger's handlers, so call it once at process start (``ginbox serve``,
     ``ginbox worker``, gunicorn's ``post_worker_init``).
     """
-    level = level or os.environ.get("GINBOX_LOG_LEVEL", "INFO")
+    # a bad GINBOX_LOG_LEVEL is refused where the settings are read (SettingError, one line), as here
+    level = level or env_log_level("GINBOX_LOG_LEVEL")
     handler = logging.StreamHandler(stream or sys.stderr)
     handler.setFormatter(JsonFormatter())
     handler.addFilter(ContextFilter())

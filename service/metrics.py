@@ -199,6 +199,26 @@ def child_exit(server, worker) -> None:
 limit_request_line = 8190
 
 
+def on_starting(server) -> None:
+    """gunicorn hook, in its master before it listens or starts an API process: the settings are
+    checked as ``ginbox serve`` checks them. A value that cannot be read or used, or no REDIS_URL,
+    stops gunicorn with one line naming the variable and exit status 2 (without this check each API
+    process would print a traceback and gunicorn would end with "Worker failed to boot", status 3)."""
+    import sys
+
+    from service.config import SettingError, Settings
+
+    try:
+        settings = Settings.from_env()
+    except SettingError as err:
+        print(f"ginbox: {err}", file=sys.stderr, flush=True)
+        raise SystemExit(2) from None
+    if not settings.redis_url:
+        print("ginbox: REDIS_URL is not set: the API needs the Redis that holds the games "
+              "(ginbox serve starts an embedded one)", file=sys.stderr, flush=True)
+        raise SystemExit(2)
+
+
 def post_worker_init(worker) -> None:
     """gunicorn hook, in each worker process: the errors gunicorn answers itself (a request line
     over limit_request_line, too many headers, a garbled request) are problem+json too."""
