@@ -279,7 +279,8 @@ def cmd_serve(args) -> int:
         settings.redis_url = redis_server.url
         lock.update(redis_pid=redis_server.pid, redis_url=redis_server.url)
         supervisor = RedisSupervisor(redis_server, on_restart=lambda s: lock.update(redis_pid=s.pid))
-    env = dict(os.environ, REDIS_URL=settings.redis_url)
+    # GINBOX_CONNECTIONS: the API process sizes its live streams' Redis pool to its connections
+    env = dict(os.environ, REDIS_URL=settings.redis_url, GINBOX_CONNECTIONS=str(args.connections))
     if "PROMETHEUS_MULTIPROC_DIR" not in env:
         # /metrics adds up the counts of every gunicorn and worker process through this directory;
         # it must start empty, or a previous run's counts would be added in

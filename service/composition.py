@@ -14,7 +14,7 @@ from typing import Any, Callable
 from service.arena import PLAYING_WHOLE, ArenaService, enqueue_board_game, plays_whole
 from service.bots import BotScheduler, awaiting_key, bot_queue
 from service.config import Settings
-from service.connections import redis_client
+from service.connections import redis_client, stream_wait_client
 from service.games import GameService
 from service.ratelimit import RateLimiter
 from service.rules.duplicate import MatchCodec
@@ -39,6 +39,9 @@ WORKER_TTL_S = 20
 QUEUE_SOCKET_TIMEOUT_S = (WORKER_TTL_S - 15) + 10
 #: the least socket timeout of an API process's queue connection (it only enqueues: no blocking read)
 ENQUEUE_SOCKET_TIMEOUT_S = 10
+#: how long a live stream waits for a connection of the streams' pool when all are taken (they
+#: are as many as the process's GINBOX_CONNECTIONS, so only a process that serves more waits)
+STREAM_POOL_TIMEOUT_S = 10.0
 
 
 def queue_url(settings: Settings) -> str:
@@ -135,12 +138,14 @@ def with_arena(scheduler: Callable[[str, Any], None], arena_of: Callable[[], Are
     return schedule
 
 
-def build_arena(settings: Settings, redis, games: GameService) -> ArenaService:
-    """The arena over its store, the matches' own log (a prefix of its own) and the games."""
+def build_arena(settings: Settings, redis, games: GameService, waits=None) -> ArenaService:
+    """The arena over its store, the matches' own log (a prefix of its own) and the games; the
+    streams of bots and matches wait on ``waits`` (None: ``redis``)."""
     # under the service's own prefix (a Redis ACL of `~<prefix>:*` covers it), apart from the games' keys
     match_prefix = f"{settings.key_prefix}:match"
-    matches = RedisEventStore(redis, codec=MatchCodec, prefix=match_prefix, index=RedisGameIndex(redis, match_prefix))
-    return ArenaService(RedisArenaStore(redis, settings.key_prefix), matches, games,
+    matches = RedisEventStore(redis, codec=MatchCodec, prefix=match_prefix, index=RedisGameIndex(redis, match_prefix),
+                              waits=waits)
+    return ArenaService(RedisArenaStore(redis, settings.key_prefix, waits=waits), matches, games,
                         keepalive_s=float(settings.extra.get("stream_keepalive_s", 5.0)),
                         stream_max_s=float(settings.extra.get("stream_max_s", 300.0)))
 
@@ -154,6 +159,10 @@ def build(settings: Settings, *, bot_scheduler: Callable[[str, Any], None] | Non
     the next bot turn exactly as the API's do.
     """
     redis = redis_client(settings.redis_url, settings.redis_timeout_s)
+    # an API process's live streams wait (XREAD BLOCK) on connections of their own, one per stream
+    # it can hold: on ``redis``'s pool they took every connection, and its requests had none
+    waits = None if worker else stream_wait_client(settings.redis_url, settings.redis_timeout_s,
+                                                   settings.connections, STREAM_POOL_TIMEOUT_S)
     queue = board_queue = None
     if worker:
         connection = queue_connection(settings, worker=True)
@@ -165,7 +174,7 @@ def build(settings: Settings, *, bot_scheduler: Callable[[str, Any], None] | Non
     arena_box: list[ArenaService] = []
     bot_scheduler = with_arena(bot_scheduler, lambda: arena_box[0] if arena_box else None, settings.key_prefix)
     index = RedisGameIndex(redis, settings.key_prefix)
-    store = RedisEventStore(redis, prefix=settings.key_prefix, index=index)
+    store = RedisEventStore(redis, prefix=settings.key_prefix, index=index, waits=waits)
     repository = GameRepository(store, RedisSnapshotStore(redis, settings.key_prefix), settings.snapshot_every)
     tokens = TokenStore(redis, settings.key_prefix)
     advice = RedisAdviceLog(redis, prefix=settings.key_prefix)
@@ -185,7 +194,7 @@ def build(settings: Settings, *, bot_scheduler: Callable[[str, Any], None] | Non
         sealed=None if worker else (lambda game_id: arena_box[0].sealed(game_id)),
         sealed_among=None if worker else (lambda game_ids, memo: arena_box[0].sealed_among(game_ids, memo)),
     )
-    arena = build_arena(settings, redis, games)
+    arena = build_arena(settings, redis, games, waits)
     arena_box.append(arena)
     if worker:
         return Components(settings=settings, redis=redis, store=store, index=index, repository=repository, tokens=tokens,

@@ -122,6 +122,8 @@ class Settings:
     snapshot_every: int = 50              # GINBOX_SNAPSHOT_EVERY: events between state snapshots
     max_body_bytes: int = 64 * 1024       # GINBOX_MAX_BODY_BYTES
     rate_limit_per_minute: int = 600      # GINBOX_RATE_LIMIT: requests per minute per token / address
+    max_streams_per_client: int = 32      # GINBOX_MAX_STREAMS_PER_CLIENT: live streams open at once per token / address
+    connections: int = 1000               # GINBOX_CONNECTIONS: connections of one API process (its streams' Redis pool)
     redis_timeout_s: float = 2.0          # GINBOX_REDIS_TIMEOUT: socket timeout, so a dead Redis fails fast
     bot_stall_s: float = 30.0             # GINBOX_BOT_STALL_S: re-enqueue a bot turn waiting this long
     bot_budget_ms: int = 200              # GINBOX_BOT_BUDGET_MS: expert's time per move unless the seat sets one
@@ -151,6 +153,8 @@ class Settings:
             snapshot_every=env_int("GINBOX_SNAPSHOT_EVERY", 50, minimum=1),
             max_body_bytes=env_int("GINBOX_MAX_BODY_BYTES", 64 * 1024, minimum=1),
             rate_limit_per_minute=env_int("GINBOX_RATE_LIMIT", 600, minimum=0),  # 0: no limit
+            max_streams_per_client=env_int("GINBOX_MAX_STREAMS_PER_CLIENT", 32, minimum=0),  # 0: no cap
+            connections=env_int("GINBOX_CONNECTIONS", 1000, minimum=1),
             redis_timeout_s=env_float("GINBOX_REDIS_TIMEOUT", 2.0, minimum=0, above=True),
             bot_stall_s=env_float("GINBOX_BOT_STALL_S", 30.0, minimum=0, above=True),
             bot_budget_ms=env_int("GINBOX_BOT_BUDGET_MS", 200, minimum=1),

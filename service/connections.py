@@ -5,12 +5,46 @@ from __future__ import annotations
 import redis
 
 
+#: the connections of one client's pool (redis-py's own cap when it is given none)
+MAX_CONNECTIONS = 100
+
+
 def redis_client(url: str, timeout_s: float = 2.0, decode_responses: bool = False) -> redis.Redis:
-    """A client for ``url`` whose commands fail fast (socket timeouts) when Redis is down."""
-    return redis.Redis.from_url(
+    """A client for ``url`` whose commands fail fast (socket timeouts) when Redis is down.
+
+    Its pool holds at most MAX_CONNECTIONS connections and blocks when all are taken: a command
+    beyond them (a burst of requests, many streams waking at one event) waits up to ``timeout_s``
+    for one to come free, as it would for Redis, instead of failing at once (redis-py's default
+    pool raises MaxConnectionsError, a 503).
+    """
+    pool = redis.BlockingConnectionPool.from_url(
         url,
+        max_connections=MAX_CONNECTIONS,
+        timeout=timeout_s,
         socket_timeout=timeout_s,
         socket_connect_timeout=timeout_s,
         decode_responses=decode_responses,
         health_check_interval=30,
     )
+    return redis.Redis.from_pool(pool)  # the client owns its pool: closing it closes the connections
+
+
+def stream_wait_client(url: str, timeout_s: float, max_connections: int, pool_timeout_s: float) -> redis.Redis:
+    """A client of its own for the blocking reads of live streams (``XREAD BLOCK``).
+
+    Each waiting stream holds one connection for as long as it waits. On the client of
+    :func:`redis_client`, whose pool redis-py caps at 100 connections, a hundred waiting streams
+    left the ordinary requests none (503 redis_unavailable). Here the waits have a pool apart, of
+    ``max_connections`` (the connections one API process serves at once, so that every stream it
+    holds can wait), and one that blocks when all are taken: a stream beyond them waits up to
+    ``pool_timeout_s`` for one to come free instead of failing at once.
+    """
+    pool = redis.BlockingConnectionPool.from_url(
+        url,
+        max_connections=max_connections,
+        timeout=pool_timeout_s,
+        socket_timeout=timeout_s,
+        socket_connect_timeout=timeout_s,
+        health_check_interval=30,
+    )
+    return redis.Redis.from_pool(pool)  # the client owns its pool: closing it closes the connections

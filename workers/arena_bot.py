@@ -19,7 +19,8 @@ the stream's included (a 429 or 503 on it is waited out as its ``Retry-After`` a
 ``--exit-after-matches`` matches it was in have ended since it started; 2 for wrong arguments, a server URL without
 http(s):// and a host among them (or one the server answers 404 ``not_found``, a path it does not
 have). Its messages on stderr begin ``arena_bot:``; one says when the stream is connected, and
-again when it is connected after trouble.
+again when it is connected after trouble. Ctrl-C ends it with 130 and SIGTERM with 143, each in one line,
+after finishing any move it is sending.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import argparse
 import http.client
 import json
 import os
+import signal
 import sys
 import threading
 import time
@@ -288,6 +290,8 @@ class ArenaBot:
 
 #: where the bot's token may come from instead of the command line (which other users can list)
 TOKEN_ENV = "GINBOX_BOT_TOKEN"
+#: stopped by SIGTERM (a service manager's, kill's): 128 + 15, as ``ginbox match`` and shells report it
+EXIT_TERMINATED = 143
 
 
 def parse_args(argv=None, environ=None) -> argparse.Namespace:
@@ -320,14 +324,27 @@ def main(argv=None) -> int:
         return EXIT_USAGE
     bot = ArenaBot(args.base, args.token, threads=args.threads, accept_challenges=args.accept_challenges,
                    deadline_s=args.deadline, max_wait_s=args.max_wait)
+    stopped_by = None
+
+    def terminated(signum, frame):
+        # SIGTERM ends the bot as a Ctrl-C does (a move being sent is finished), with its own line
+        nonlocal stopped_by
+        stopped_by = signum
+        raise KeyboardInterrupt
+
+    previous_handler = signal.signal(signal.SIGTERM, terminated)
     try:
         code = bot.run(args.exit_after_matches)
     except Stop as stop:
         log(str(stop))
         return stop.code
     except KeyboardInterrupt:
-        log("interrupted; the bot's games go on at the server, and their turns wait for it to connect again")
-        return EXIT_INTERRUPTED
+        code, what = ((EXIT_TERMINATED, "stopped (SIGTERM)") if stopped_by == signal.SIGTERM
+                      else (EXIT_INTERRUPTED, "interrupted"))
+        log(f"{what}; the bot's games go on at the server, and their turns wait for it to connect again")
+        return code
+    finally:
+        signal.signal(signal.SIGTERM, previous_handler)
     print(json.dumps({"turns": bot.turns_played, "requests": bot.requests, "games": len(bot.games_over),
                       "matches": sorted(bot.matches_over), "errors": bot.errors}))
     return code

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, request, stream_with_context
+from flask import Blueprint, Response, current_app, request
 
 from schemas.arena import BotStreamQuery, ChallengeSchema, CreateMatchSchema, RatingsQuery, RegisterBotSchema
 from service.api.auth import presented_token
 from service.api.http import json_response, load_body, load_query
 from service.api.idempotent import idempotent_creation
-from service.api.sse import ending_when_unreachable
+from service.api.sse import sse_response
 from service.arena import STREAM_ID
 
 bp = Blueprint("arena", __name__)
@@ -25,10 +25,8 @@ def _arena():
 
 
 def _sse(events) -> Response:
-    resp = Response(stream_with_context(ending_when_unreachable(events)), mimetype="text/event-stream")
-    resp.headers["Cache-Control"] = "no-cache"
-    resp.headers["X-Accel-Buffering"] = "no"
-    return resp
+    # in a place of the caller's (429 beyond GINBOX_MAX_STREAMS_PER_CLIENT), given back when it ends
+    return sse_response(events)
 
 
 @bp.post("/bots")

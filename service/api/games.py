@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlencode
 
-from flask import Blueprint, Response, current_app, request, stream_with_context
+from flask import Blueprint, Response, current_app, request
 
 from schemas.common import GAME_ID_PATTERN
 from schemas.games import (
@@ -33,7 +33,7 @@ from service.api.http import (
     load_query,
 )
 from service.api.idempotent import idempotent_creation
-from service.api.sse import ending_when_unreachable
+from service.api.sse import sse_response
 from service.errors import GameNotFound
 from service.games import Answer, CommandRequest, GameService, Idempotency
 from service.rules import commands
@@ -228,7 +228,5 @@ def stream(game_id: str):
         last = request.headers.get("Last-Event-ID", "").strip()
         after = int(last) if last.isascii() and last.isdigit() and len(last) <= 15 else 0
     events = svc.stream(game_id, seat, after, once=q["once"] in ("1", "true"))
-    resp = Response(stream_with_context(ending_when_unreachable(events)), mimetype="text/event-stream")
-    resp.headers["Cache-Control"] = "no-cache"
-    resp.headers["X-Accel-Buffering"] = "no"  # proxies must not hold events back
-    return _by_token(resp)
+    # in a place of the caller's (429 beyond GINBOX_MAX_STREAMS_PER_CLIENT), given back when it ends
+    return _by_token(sse_response(events))

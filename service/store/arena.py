@@ -62,8 +62,10 @@ def _s(value) -> str:
 class RedisArenaStore:
     """The arena's keys under ``<prefix>:arena``."""
 
-    def __init__(self, redis, prefix: str):
+    def __init__(self, redis, prefix: str, *, waits=None):
         self.redis = redis
+        # the client of read_stream's blocking reads (None: redis): a pool of their own
+        self.waits = redis if waits is None else waits
         self.prefix = f"{prefix}:arena"
         self._register = redis.register_script(_REGISTER)
         self._save_seed = redis.register_script(_SAVE_SEED)
@@ -126,7 +128,8 @@ class RedisArenaStore:
     def read_stream(self, name: str, after: str, wait_s: float | None = None, count: int = 256) -> list[tuple]:
         """[(id, type, data)] after the entry ``after`` ("0": from the start), waiting up to ``wait_s``
         seconds for the first (None: no wait), however short the client's socket timeout."""
-        entries = xread_waiting(self.redis, {self._bot(name, "stream"): after}, wait_s, count=count)
+        entries = xread_waiting(self.waits if wait_s else self.redis, {self._bot(name, "stream"): after}, wait_s,
+                                count=count)
         out = []
         for entry_id, fields in entries:
             f = {_s(k): _s(v) for k, v in fields.items()}

@@ -113,8 +113,12 @@ class RedisEventStore(EventStore):
         *,
         index: RedisGameIndex | None = None,
         inline_index: bool | None = None,
+        waits=None,
     ):
         self.redis = redis_client
+        # the client of wait_for_events' blocking reads (None: redis_client): a pool of their own
+        # (service.connections.stream_wait_client), so that waiting streams take no connection of requests
+        self.waits = redis_client if waits is None else waits
         self.codec = codec if codec is not None else default_codec()
         self.prefix = check_prefix(prefix)
         self.clock = clock or system_clock
@@ -213,5 +217,5 @@ class RedisEventStore(EventStore):
         check_game_id(game_id)
         check_version("after", after)
         # in slices shorter than the client's socket timeout, which would break one long XREAD BLOCK
-        entries = xread_waiting(self.redis, {self._key(game_id, "stream"): _after_version(after)}, max(0.0, timeout_s))
+        entries = xread_waiting(self.waits, {self._key(game_id, "stream"): _after_version(after)}, max(0.0, timeout_s))
         return [self._from_entry(entry_id, fields) for entry_id, fields in entries]
