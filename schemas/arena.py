@@ -24,6 +24,14 @@ class RegisterBotSchema(StrictSchema):
     name = fields.String(required=True, validate=_BOT_NAME)
     description = fields.String(validate=[validate.Length(0, 500), plain_text])
     owner = fields.String(validate=[validate.Length(0, 200), plain_text])
+    #: whether any caller may seat this bot in a match (POST /matches); else only its own token may
+    accepts_matches = StrictBoolean()
+
+
+class UpdateBotSchema(StrictSchema):
+    """PATCH /bots/me."""
+
+    accepts_matches = StrictBoolean(required=True)
 
 
 class CreateMatchSchema(StrictSchema):
@@ -68,4 +76,4 @@ class BotStreamQuery(QuerySchema):
 
 
 __all__ = ["BOT_POLICY_NAMES", "BotStreamQuery", "ChallengeSchema", "CreateMatchSchema", "RatingsQuery",
-           "RegisterBotSchema"]
+           "RegisterBotSchema", "UpdateBotSchema"]

@@ -46,10 +46,13 @@ from service.errors import (
     GameNotFound,
     InvalidBotName,
     InvalidMatch,
+    MatchNotConsented,
     MatchNotFound,
     MatchNotOver,
     NotChallenged,
     NotChallenger,
+    TooManyChallenges,
+    TooManyMatches,
     UnknownParticipant,
 )
 from service.rules import duplicate as D
@@ -92,6 +95,19 @@ LOOK_EVERY_MS = 5_000
 #: an accept that claimed a challenge and did not finish within this long (its process died) is
 #: taken over by the next accept
 ACCEPT_STALE_MS = 60_000
+#: the shortest time per move of a match of POST /matches that seats a bot account: the turn clock
+#: plays a basic move for each move slower than this, so a shorter one would hand a bot that answers
+#: over a network (a round trip, its own thinking) to the clock, and its rating with it
+MIN_ACCOUNT_MOVE_TIME_S = 5
+#: matches of POST /matches in play at once per caller (a bot's token, else the client address)
+#: and server-wide (GINBOX_MATCHES_PER_CALLER, GINBOX_MATCHES_IN_PLAY; 0: no cap)
+MATCHES_PER_CALLER = 4
+MATCHES_IN_PLAY = 32
+#: how long a challenge waits for its answer (then it reads as ``expired``)
+CHALLENGE_TTL_MS = 24 * 3600 * 1000
+#: pending challenges at once to one bot, and of one challenger (a bot, or a client address)
+CHALLENGES_PER_BOT = 20
+CHALLENGES_PER_CHALLENGER = 5
 
 
 def reserved_bot_name(name: str) -> bool:
@@ -148,8 +164,15 @@ class ArenaService:
 
     def __init__(self, store, match_store, games, *, window: int = MATCH_WINDOW,
                  clock_ms: Callable[[], int] = lambda: int(time.time() * 1000),
-                 keepalive_s: float = 5.0, stream_max_s: float = 300.0):
+                 keepalive_s: float = 5.0, stream_max_s: float = 300.0,
+                 matches_per_caller: int = MATCHES_PER_CALLER, matches_in_play: int = MATCHES_IN_PLAY,
+                 challenges_per_bot: int = CHALLENGES_PER_BOT,
+                 challenges_per_challenger: int = CHALLENGES_PER_CHALLENGER):
         self.store = store
+        self.matches_per_caller = matches_per_caller
+        self.matches_in_play = matches_in_play
+        self.challenges_per_bot = challenges_per_bot
+        self.challenges_per_challenger = challenges_per_challenger
         self.matches = match_store
         self.games = games
         self.window = window
@@ -172,10 +195,18 @@ class ArenaService:
                 f"with - or _, e.g. basic-bot-0)")
         token = issue_token()
         profile = {"name": name, "description": body.get("description", ""), "owner": body.get("owner", ""),
-                   "created": self.clock_ms()}
+                   "accepts_matches": bool(body.get("accepts_matches", False)), "created": self.clock_ms()}
         if not self.store.register_bot(name, profile, hash_token(token)):
             raise BotNameTaken(f"the name {name!r} is taken: a bot account has it already, in this or another case")
         return {**profile, "token": token}
+
+    def update_bot(self, token: str | None, body: dict) -> dict:
+        """PATCH /bots/me: the bot whose token is presented changes its settings (``accepts_matches``);
+        its public profile."""
+        name = self.bot_of(token)
+        if self.store.update_bot(name, {k: body[k] for k in ("accepts_matches",) if k in body}) is None:
+            raise BotNotFound(f"there is no bot {name!r}")
+        return self.profile(name)
 
     def bot_of(self, token: str | None) -> str:
         """The name of the bot account whose token this is; BotTokenRequired otherwise."""
@@ -210,7 +241,7 @@ class ArenaService:
             if r is not None:
                 ratings[variant] = _rating_wire(r)
         return {"name": bot["name"], "description": bot["description"], "owner": bot["owner"],
-                "created": bot["created"], "ratings": ratings, "games": games, "recent_games": recent_games,
+                "accepts_matches": bool(bot.get("accepts_matches", False)), "created": bot["created"], "ratings": ratings, "games": games, "recent_games": recent_games,
                 "matches": matches, "recent_matches": recent_matches}
 
     def seat_accounts(self, game_id: str, seats: dict[int, str]) -> None:
@@ -305,15 +336,48 @@ class ArenaService:
             out.append({"name": name, "kind": "bot", "rating_name": name})
         return out
 
-    def create_match(self, body: dict) -> dict:
-        """Start a duplicate match from a validated POST /matches body."""
+    def create_match(self, body: dict, token: str | None = None, address: str = "unknown") -> dict:
+        """Start a duplicate match from a validated POST /matches body.
+
+        Consent: each bot account named either sends the request (its token, ``token``) or
+        accepts matches (``accepts_matches`` of its profile); a bot account's time per move is at
+        least MIN_ACCOUNT_MOVE_TIME_S. Bounds: the caller (the bot sending it, else ``address``)
+        and the server have at most matches_per_caller and matches_in_play of them in play.
+        """
         variant = body["variant"]
+        caller = self.bot_of(token) if token else None
         want = D.PARTICIPANTS[variant]
         if len(body["participants"]) != want:
             raise InvalidMatch(f"{variant} is played by {want} participants")
         participants = self._participants(body["participants"])
-        return self._make_match(variant, participants, body["boards"], body.get("options"), body.get("move_time_s"),
-                                rated=body.get("rated", True))
+        accounts = [p["name"] for p in participants if p["kind"] == "bot"]
+        for name in accounts:
+            if name != caller and not self.store.bot(name).get("accepts_matches"):
+                raise MatchNotConsented(
+                    f"the bot {name!r} does not accept matches: a match seats a bot account only if that bot "
+                    "sends it (its token) or has set accepts_matches (PATCH /bots/me); else challenge it")
+        move_time = body.get("move_time_s")
+        if accounts and move_time is not None and move_time < MIN_ACCOUNT_MOVE_TIME_S:
+            raise InvalidMatch(f"a match seating a bot account gives it at least {MIN_ACCOUNT_MOVE_TIME_S} s "
+                               "a move (`move_time_s`): the turn clock plays a basic move for a slower one")
+        self._rule_options(variant, body.get("options"), move_time, board=True)  # checked before it counts
+        match_id = secrets.token_urlsafe(12)
+        who = f"bot:{caller}" if caller else f"addr:{address}"
+        claimed = self.store.claim_match(match_id, who, self.matches_in_play, self.matches_per_caller,
+                                         self.clock_ms())
+        if claimed == -1:
+            raise TooManyMatches(f"{'this bot' if caller else 'this client address'} has "
+                                 f"{self.matches_per_caller} matches in play, as many as it may: "
+                                 "one must end before another starts")
+        if claimed == -2:
+            raise TooManyMatches(f"the server has {self.matches_in_play} matches in play, as many as it takes: "
+                                 "one must end before another starts")
+        try:
+            return self._make_match(variant, participants, body["boards"], body.get("options"), move_time,
+                                    rated=body.get("rated", True), match_id=match_id)
+        except BaseException:
+            self.store.release_match(match_id, who)
+            raise
 
     def _make_match(self, variant: str, participants: list[dict], boards: int, options: dict | None,
                     move_time: int | None, *, rated: bool, seat_tokens: dict[int, str] | None = None,
@@ -702,11 +766,14 @@ class ArenaService:
 
     # -- challenges --------------------------------------------------------------------------------
 
-    def challenge(self, body: dict, token: str | None) -> dict:
+    def challenge(self, body: dict, token: str | None, address: str = "unknown") -> dict:
         """A challenge to a bot account: by a bot (its token) or a person (a name), to a game or a match.
 
         A three-hand challenge names its third participant (``with``: a built-in policy or another
         bot account). Everything is checked before the challenge is stored: a refusal stores nothing.
+        It waits CHALLENGE_TTL_MS for its answer, then reads as ``expired``; a bot has at most
+        challenges_per_bot pending to it, a challenger (a bot, or a person's client ``address``)
+        challenges_per_challenger pending of its own.
         """
         challenged, variant = self._account(body["to"])["name"], body["variant"]
         if token:
@@ -742,26 +809,41 @@ class ArenaService:
         others = names[2:]
         kind = "match" if body.get("boards") else "game"
         self._rule_options(variant, body.get("options"), body.get("move_time_s"), board=kind == "match")
-        challenge_id = secrets.token_urlsafe(12)
+        challenge_id, now = secrets.token_urlsafe(12), self.clock_ms()
         challenge = {"challenge_id": challenge_id, "from": challenger, "from_kind": "person" if person else "bot",
                      "to": challenged, "with": others, "kind": kind, "variant": variant,
                      "options": body.get("options") or {}, "boards": body.get("boards"),
                      "move_time_s": body.get("move_time_s"), "status": "pending",
-                     "game_id": None, "match_id": None, "created": self.clock_ms()}
+                     "game_id": None, "match_id": None, "created": now, "expires": now + CHALLENGE_TTL_MS}
         answer = dict(challenge)
         if person:
             seat_token = issue_token()
             challenge["person_token_hash"] = hash_token(seat_token)
             answer["token"] = seat_token
-        self.store.save_challenge(challenge_id, challenge, only_new=True)
+        challenge["by"] = f"addr:{address}" if person else f"bot:{challenger}"
+        saved = self.store.add_challenge(challenge, per_bot=self.challenges_per_bot,
+                                         per_challenger=self.challenges_per_challenger, now_ms=now)
+        if saved == -1:
+            raise TooManyChallenges(f"the bot {challenged!r} has {self.challenges_per_bot} challenges pending, "
+                                    "as many as it may: one must be answered, withdrawn or expire first")
+        if saved == -2:
+            raise TooManyChallenges(f"{'this bot' if not person else 'this client address'} has "
+                                    f"{self.challenges_per_challenger} challenges pending, as many as it may: "
+                                    "one must be answered, withdrawn or expire first")
+        if saved != 1:
+            raise ChallengeNotPending("a challenge of this id exists already")  # 72 random bits: never in practice
         self.store.notify(challenged, "challenge", _public(challenge))
         return answer
+
+    def _pending(self, c: dict) -> bool:
+        """Whether a challenge may still be answered or withdrawn: pending, and not expired."""
+        return c["status"] == "pending" and self.clock_ms() < _expires(c)
 
     def challenge_view(self, challenge_id: str) -> dict:
         c = self.store.challenge(challenge_id) if isinstance(challenge_id, str) else None
         if c is None:
             raise ChallengeNotFound(f"there is no challenge {challenge_id!r}")
-        return _public(c)
+        return _public(c, self.clock_ms())
 
     def answer_challenge(self, challenge_id: str, token: str | None, accept: bool) -> dict:
         """The challenged bot accepts (the game or match starts) or declines."""
@@ -772,7 +854,7 @@ class ArenaService:
         if current["status"] != "pending":
             raise ChallengeNotPending(f"the challenge was {current['status']} already")
         if not accept:
-            decided = self.store.decide_challenge(challenge_id, "declined", {})
+            decided = self.store.decide_challenge(challenge_id, "declined", {}, may=self._pending)
             if decided is None:
                 raise ChallengeNotPending("the challenge was answered already")
             self._tell_challenger(decided)
@@ -796,7 +878,7 @@ class ArenaService:
         now = self.clock_ms()
         return self.store.decide_challenge(
             challenge_id, "accepting", {"accepting_since": now},
-            may=lambda c: c["status"] == "pending"
+            may=lambda c: self._pending(c)
             or (c["status"] == "accepting" and now - c.get("accepting_since", 0) >= ACCEPT_STALE_MS))
 
     def finish_accept(self, claimed: dict) -> dict:
@@ -861,9 +943,10 @@ class ArenaService:
                 raise NotChallenger("only the challenger may withdraw this challenge")
         if full["status"] == "accepting":
             raise ChallengeNotPending("the challenge is being accepted")
-        if full["status"] != "pending":
-            raise ChallengeNotPending(f"the challenge was {full['status']} already")
-        decided = self.store.decide_challenge(challenge_id, "withdrawn", {})
+        status = _public(full, self.clock_ms())["status"]
+        if status != "pending":
+            raise ChallengeNotPending(f"the challenge was {status} already")
+        decided = self.store.decide_challenge(challenge_id, "withdrawn", {}, may=self._pending)
         if decided is None:
             raise ChallengeNotPending("the challenge was answered or withdrawn already")
         self.store.notify(decided["to"], "challenge_withdrawn", _public(decided))
@@ -927,12 +1010,21 @@ def made_id(kind: str, challenge_id: str) -> str:
     return base64.urlsafe_b64encode(digest[:12]).decode()
 
 
-def _public(c: dict) -> dict:
+def _expires(c: dict) -> int:
+    """When a challenge expires (ms); one stored before challenges expired does CHALLENGE_TTL_MS after its creation."""
+    return c.get("expires") or c["created"] + CHALLENGE_TTL_MS
+
+
+def _public(c: dict, now_ms: int | None = None) -> dict:
     # "with" is absent from the challenges stored before three-hand challenges; an accept in
-    # progress ("accepting", a moment inside one request) reads as pending
-    out = {"with": [], **{k: v for k, v in c.items() if k not in ("person_token_hash", "accepting_since")}}
+    # progress ("accepting", a moment inside one request) reads as pending; a pending one past
+    # its expiry (``now_ms``) as expired
+    out = {"with": [], **{k: v for k, v in c.items() if k not in ("person_token_hash", "accepting_since", "by")}}
+    out["expires"] = _expires(c)
     if out["status"] == "accepting":
         out["status"] = "pending"
+    if out["status"] == "pending" and now_ms is not None and now_ms >= out["expires"]:
+        out["status"] = "expired"
     return out
 
 

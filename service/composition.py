@@ -147,7 +147,8 @@ def build_arena(settings: Settings, redis, games: GameService, waits=None) -> Ar
                               waits=waits)
     return ArenaService(RedisArenaStore(redis, settings.key_prefix, waits=waits), matches, games,
                         keepalive_s=float(settings.extra.get("stream_keepalive_s", 5.0)),
-                        stream_max_s=float(settings.extra.get("stream_max_s", 300.0)))
+                        stream_max_s=float(settings.extra.get("stream_max_s", 300.0)),
+                        matches_per_caller=settings.matches_per_caller, matches_in_play=settings.matches_in_play)
 
 
 def build(settings: Settings, *, bot_scheduler: Callable[[str, Any], None] | None = None,

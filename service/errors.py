@@ -135,6 +135,18 @@ class NotChallenger(Forbidden, code="not_challenger"):
     """Only the challenger may withdraw its challenge."""
 
 
+class MatchNotConsented(Forbidden, code="match_not_consented"):
+    """A match names a bot account that neither sends it (its token) nor accepts matches."""
+
+
+class TooManyMatches(Conflict, code="too_many_matches"):
+    """The caller, or the server, has as many matches of POST /matches in play as it may."""
+
+
+class TooManyChallenges(Conflict, code="too_many_challenges"):
+    """The challenged bot, or the challenger, has as many pending challenges as it may."""
+
+
 class BotNameTaken(Conflict, code="bot_name_taken"):
     """A bot account of that name exists already."""
 

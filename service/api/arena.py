@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, request
 
-from schemas.arena import BotStreamQuery, ChallengeSchema, CreateMatchSchema, RatingsQuery, RegisterBotSchema
+from schemas.arena import (
+    BotStreamQuery,
+    ChallengeSchema,
+    CreateMatchSchema,
+    RatingsQuery,
+    RegisterBotSchema,
+    UpdateBotSchema,
+)
 from service.api.auth import presented_token
 from service.api.http import json_response, load_body, load_query
 from service.api.idempotent import idempotent_creation
@@ -14,6 +21,7 @@ from service.arena import STREAM_ID
 bp = Blueprint("arena", __name__)
 
 _REGISTER = RegisterBotSchema()
+_UPDATE_BOT = UpdateBotSchema()
 _CREATE_MATCH = CreateMatchSchema()
 _CHALLENGE = ChallengeSchema()
 _RATINGS_QUERY = RatingsQuery()
@@ -52,6 +60,16 @@ def bot_stream():
     return _sse(arena.stream(name, after, once=q["once"] in ("1", "true")))
 
 
+@bp.patch("/bots/me")
+def update_bot():
+    """The bot whose token is presented changes its settings (whether it accepts matches)."""
+    arena = _arena()
+    token = presented_token(required=False, wants="bot")
+    arena.bot_of(token)  # a token first: then the body
+    body, _ = load_body(_UPDATE_BOT)
+    return json_response(arena.update_bot(token, body))
+
+
 @bp.get("/bots/<name>")
 def bot_profile(name: str):
     """A bot's public profile."""
@@ -61,9 +79,10 @@ def bot_profile(name: str):
 @bp.post("/matches")
 @idempotent_creation
 def create_match():
-    """Start a duplicate match."""
+    """Start a duplicate match (a bot account's token: the bot sends it, and plays in it)."""
+    token = presented_token(required=False, wants="bot")
     body, _ = load_body(_CREATE_MATCH)
-    match = _arena().create_match(body)
+    match = _arena().create_match(body, token, request.remote_addr or "unknown")
     return json_response(match, 201, {"Location": f"/matches/{match['match_id']}"})
 
 
@@ -110,7 +129,7 @@ def create_challenge():
     """Challenge a bot account (a bot presents its token; a person gives a name and gets a seat token)."""
     token = presented_token(required=False, wants="bot")
     body, _ = load_body(_CHALLENGE)
-    challenge = _arena().challenge(body, token)
+    challenge = _arena().challenge(body, token, request.remote_addr or "unknown")
     return json_response(challenge, 201, {"Location": f"/challenges/{challenge['challenge_id']}"})
 
 

@@ -119,9 +119,23 @@ _ARENA = {
                          "Only the challenger may withdraw a challenge: a bot with its own token, a person with "
                          "the token its challenge's answer gave. Any other token (the challenged bot's too) "
                          "changes nothing."),
+    "match_not_consented": _t(403, "Bot not consenting",
+                              "A match seats a bot account only with its consent: the bot sends `POST /matches` "
+                              "itself (its token), or its profile says `accepts_matches` (`PATCH /bots/me`). "
+                              "Challenge a bot that does neither (`POST /challenges`). Nothing was created."),
+    "too_many_matches": _t(409, "Too many matches in play",
+                           "The caller (a bot's token, else the client address) has GINBOX_MATCHES_PER_CALLER "
+                           "matches of `POST /matches` in play, or the server GINBOX_MATCHES_IN_PLAY: send it "
+                           "again once one is over. Nothing was created."),
+    "too_many_challenges": _t(409, "Too many challenges pending",
+                              "The challenged bot has 20 challenges pending, or the challenger (a bot, or a "
+                              "person's client address) 5 of its own: send it again once one is answered, "
+                              "withdrawn or expired (24 hours after it was made). Nothing was stored."),
     "bot_name_taken": _t(409, "Bot name taken", "A bot account of this name exists already, in this or another case "
                                                 "(`Alpha` is taken once `alpha` exists): choose another."),
-    "challenge_not_pending": _t(409, "Challenge answered", "The challenge was accepted, declined or withdrawn already."),
+    "challenge_not_pending": _t(409, "Challenge answered",
+                                   "The challenge was accepted, declined or withdrawn already, or expired (24 "
+                                   "hours after it was made)."),
     "match_not_over": _t(409, "Match not over",
                          "This is only available once the match is over (the audit reveals every board's seed)."),
     "invalid_bot_name": _t(422, "Invalid bot name",

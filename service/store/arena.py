@@ -16,7 +16,13 @@ appear among the games. Everything else is here:
 - ``<p>:arena:match:{<id>}:finished`` (game index -> points: the match's games seen to end);
 - ``<p>:arena:ratings:<variant>`` (name -> Glicko-2 rating JSON) and ``<p>:arena:rated`` (the
   rating periods applied, so that none is applied twice);
-- ``<p>:arena:challenges`` (id -> challenge JSON) and ``<p>:arena:matches`` (match ids by time).
+- ``<p>:arena:challenge:{<id>}`` (a challenge's JSON, kept CHALLENGE_KEEP_MS past its expiry or
+  its answer; the challenges of an older server stay in the hash ``<p>:arena:challenges`` and
+  move to their own key when answered), ``<p>:arena:bot:{<name>}:challenges-pending`` and
+  ``<p>:arena:challenger:<who>:pending`` (challenge id -> when it expires, ms: the pending
+  challenges to a bot and of one challenger, for their caps) and ``<p>:arena:matches`` (match ids by time);
+- ``<p>:arena:in-play`` and ``<p>:arena:in-play:<caller>`` (match id -> when it was made: the
+  matches of POST /matches not yet over, server-wide and per caller, for their caps).
 """
 
 from __future__ import annotations
@@ -55,6 +61,42 @@ return ARGV[2]
 """
 
 
+#: entries a bot's stream keeps at least (XADD MAXLEN ~: Redis trims whole blocks, so somewhat more stay)
+STREAM_MAX_LEN = 10_000
+#: how long a challenge is kept once answered, withdrawn or expired (then GET /challenges/{id} is 404)
+CHALLENGE_KEEP_MS = 7 * 24 * 3600 * 1000
+
+# KEYS: the challenge's key, the challenged bot's pending set, the challenger's pending set;
+# ARGV: now ms, expires ms, cap per bot, cap per challenger, id, JSON, key TTL ms. Drops the
+# expired ids of both sets, then refuses (-1: the bot's cap, -2: the challenger's) or stores.
+_SAVE_CHALLENGE = """
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[3]) then return -1 end
+if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[4]) then return -2 end
+if not redis.call('SET', KEYS[1], ARGV[6], 'NX', 'PX', ARGV[7]) then return 0 end
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[5])
+redis.call('ZADD', KEYS[3], ARGV[2], ARGV[5])
+return 1
+"""
+
+# KEYS: the server's in-play set, the caller's, matches-over; ARGV: cap overall, cap per caller,
+# match id, now ms. Drops the matches over from both sets, then refuses (-1: the caller's cap,
+# -2: the server's; a cap of 0 is none) or adds the match to both.
+_CLAIM_MATCH = """
+for i = 1, 2 do
+  for _, id in ipairs(redis.call('ZRANGE', KEYS[i], 0, -1)) do
+    if redis.call('SISMEMBER', KEYS[3], id) == 1 then redis.call('ZREM', KEYS[i], id) end
+  end
+end
+if tonumber(ARGV[2]) > 0 and redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[2]) then return -1 end
+if tonumber(ARGV[1]) > 0 and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return -2 end
+redis.call('ZADD', KEYS[1], ARGV[4], ARGV[3])
+redis.call('ZADD', KEYS[2], ARGV[4], ARGV[3])
+return 1
+"""
+
+
 def _s(value) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
@@ -62,13 +104,16 @@ def _s(value) -> str:
 class RedisArenaStore:
     """The arena's keys under ``<prefix>:arena``."""
 
-    def __init__(self, redis, prefix: str, *, waits=None):
+    def __init__(self, redis, prefix: str, *, stream_max_len: int = STREAM_MAX_LEN, waits=None):
         self.redis = redis
         # the client of read_stream's blocking reads (None: redis): a pool of their own
         self.waits = redis if waits is None else waits
         self.prefix = f"{prefix}:arena"
+        self.stream_max_len = stream_max_len
         self._register = redis.register_script(_REGISTER)
         self._save_seed = redis.register_script(_SAVE_SEED)
+        self._save_challenge = redis.register_script(_SAVE_CHALLENGE)
+        self._claim_match = redis.register_script(_CLAIM_MATCH)
 
     def _k(self, *parts: str) -> str:
         return ":".join((self.prefix, *parts))
@@ -87,6 +132,24 @@ class RedisArenaStore:
     def bot(self, name: str) -> dict | None:
         raw = self.redis.hget(self._k("bots"), name)
         return None if raw is None else json.loads(raw)
+
+    def update_bot(self, name: str, changes: dict) -> dict | None:
+        """Merge ``changes`` into the bot's profile; the profile (with its token hash), or None if no such bot."""
+        key = self._k("bots")
+        while True:
+            with self.redis.pipeline(transaction=True) as pipe:
+                try:
+                    pipe.watch(key)
+                    raw = pipe.hget(key, name)
+                    if raw is None:
+                        return None
+                    bot = {**json.loads(raw), **changes}
+                    pipe.multi()
+                    pipe.hset(key, name, json.dumps(bot, sort_keys=True))
+                    pipe.execute()
+                    return bot
+                except WatchError:
+                    continue
 
     def bot_name(self, name: str) -> str | None:
         """The name of the bot account called ``name`` in any case, as it was registered; None if none is."""
@@ -120,10 +183,10 @@ class RedisArenaStore:
     # -- each bot's stream ------------------------------------------------------------------------
 
     def notify(self, name: str, kind: str, data: dict) -> str:
-        """Add an event to the bot's stream; its id."""
+        """Add an event to the bot's stream; its id. The stream keeps about its last ``stream_max_len``
+        entries (XADD MAXLEN ~): a reader resuming after an id trimmed since reads on from the oldest kept."""
         entry = {"type": kind, "data": json.dumps(data, separators=(",", ":"), sort_keys=True)}
-        # never trimmed: like every stream of the store it is append-only (what a bot was told stays)
-        return _s(self.redis.xadd(self._bot(name, "stream"), entry))
+        return _s(self.redis.xadd(self._bot(name, "stream"), entry, maxlen=self.stream_max_len, approximate=True))
 
     def read_stream(self, name: str, after: str, wait_s: float | None = None, count: int = 256) -> list[tuple]:
         """[(id, type, data)] after the entry ``after`` ("0": from the start), waiting up to ``wait_s``
@@ -201,6 +264,20 @@ class RedisArenaStore:
         raw = self.redis.hgetall(self._k("match", "{" + match_id + "}", "seat-tokens"))
         return {int(_s(k)): _s(v) for k, v in raw.items()}
 
+    def claim_match(self, match_id: str, caller: str, overall: int, per_caller: int, now_ms: int) -> int:
+        """Count a new match as in play for ``caller`` and the server: 1, or -1 if the caller has
+        ``per_caller`` in play already, -2 if the server has ``overall`` (nothing is written then).
+        A match leaves both counts when it is recorded as over (mark_match_over)."""
+        keys = [self._k("in-play"), self._k("in-play", caller), self._k("matches-over")]
+        return int(self._claim_match(keys=keys, args=[overall, per_caller, match_id, now_ms]))
+
+    def release_match(self, match_id: str, caller: str) -> None:
+        """Uncount a match that was claimed and then not made."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zrem(self._k("in-play"), match_id)
+        pipe.zrem(self._k("in-play", caller), match_id)
+        pipe.execute()
+
     def matches(self, limit: int = 100) -> list[str]:
         return [_s(m) for m in self.redis.zrevrange(self._k("matches"), 0, limit - 1)]
 
@@ -240,15 +317,33 @@ class RedisArenaStore:
 
     # -- challenges -------------------------------------------------------------------------------
 
-    def save_challenge(self, challenge_id: str, challenge: dict, *, only_new: bool = False) -> bool:
+    def _challenge_key(self, challenge_id: str) -> str:
+        return self._k("challenge", "{" + challenge_id + "}")
+
+    def _pending_keys(self, challenge: dict) -> list[str]:
+        return [self._bot(challenge["to"], "challenges-pending"), self._k("challenger", challenge["by"], "pending")]
+
+    def save_challenge(self, challenge_id: str, challenge: dict) -> None:
+        """Write a challenge over the one kept (its time to live unchanged)."""
+        key = self._challenge_key(challenge_id)
         body = json.dumps(challenge, sort_keys=True)
-        if only_new:
-            return bool(self.redis.hsetnx(self._k("challenges"), challenge_id, body))
-        self.redis.hset(self._k("challenges"), challenge_id, body)
-        return True
+        if not self.redis.set(key, body, xx=True, keepttl=True):
+            self.redis.set(key, body, px=CHALLENGE_KEEP_MS)
+
+    def add_challenge(self, challenge: dict, *, per_bot: int, per_challenger: int, now_ms: int) -> int:
+        """Store a new pending challenge (with its ``to``, ``by``: who the challenger counts as, and
+        ``expires``): 1, or -1 if its bot has ``per_bot`` pending already, -2 if its challenger has
+        ``per_challenger``, 0 if the id is taken (nothing is written then)."""
+        body = json.dumps(challenge, sort_keys=True)
+        ttl = max(1, challenge["expires"] - now_ms) + CHALLENGE_KEEP_MS
+        keys = [self._challenge_key(challenge["challenge_id"]), *self._pending_keys(challenge)]
+        return int(self._save_challenge(keys=keys, args=[now_ms, challenge["expires"], per_bot, per_challenger,
+                                                         challenge["challenge_id"], body, ttl]))
 
     def challenge(self, challenge_id: str) -> dict | None:
-        raw = self.redis.hget(self._k("challenges"), challenge_id)
+        raw = self.redis.get(self._challenge_key(challenge_id))
+        if raw is None:  # one an older server stored
+            raw = self.redis.hget(self._k("challenges"), challenge_id)
         return None if raw is None else json.loads(raw)
 
     def decide_challenge(self, challenge_id: str, status: str, extra: dict,
@@ -256,13 +351,17 @@ class RedisArenaStore:
         """Move a challenge to ``status`` once, if ``may`` says it can move (by default: it is pending);
         None if it cannot. ``extra`` is merged in, and a key it sets to None is removed (an accept's
         ``accepting_since`` once it is done). WATCH-guarded: of two moves at once, only one finds it
-        movable."""
-        key = self._k("challenges")
+        movable. Answered (accepted, declined) or withdrawn, it leaves the pending counts and is kept
+        CHALLENGE_KEEP_MS more; one an older server stored moves to its own key."""
+        key, legacy = self._challenge_key(challenge_id), self._k("challenges")
         while True:
             with self.redis.pipeline(transaction=True) as pipe:
                 try:
-                    pipe.watch(key)
-                    raw = pipe.hget(key, challenge_id)
+                    pipe.watch(key, legacy)
+                    raw = pipe.get(key)
+                    old = raw is None
+                    if old:
+                        raw = pipe.hget(legacy, challenge_id)
                     if raw is None:
                         return None
                     challenge = json.loads(raw)
@@ -270,8 +369,18 @@ class RedisArenaStore:
                         return None
                     challenge = {**challenge, "status": status, **extra}
                     challenge = {k: v for k, v in challenge.items() if not (k in extra and v is None)}
+                    final = status not in ("pending", "accepting")
                     pipe.multi()
-                    pipe.hset(key, challenge_id, json.dumps(challenge, sort_keys=True))
+                    body = json.dumps(challenge, sort_keys=True)
+                    if final or old:
+                        pipe.set(key, body, px=CHALLENGE_KEEP_MS if final else CHALLENGE_KEEP_MS * 2)
+                    else:
+                        pipe.set(key, body, keepttl=True)
+                    if old:
+                        pipe.hdel(legacy, challenge_id)
+                    if final and "by" in challenge:
+                        for pending in self._pending_keys(challenge):
+                            pipe.zrem(pending, challenge_id)
                     pipe.execute()
                     return challenge
                 except WatchError:

@@ -29,8 +29,9 @@ def fresh_id() -> str:
 def running_match(api: Api) -> tuple[str, list[str]]:
     """A one-board match of a bot account (which never moves: the match stays running) against
     the built-in basic bot: its id and its games' ids."""
-    bot, _ = register_bot(api)
-    status, made = api.call("POST", "/matches", {"variant": "gin-rami", "participants": [bot, "basic"], "boards": 1})
+    bot, token = register_bot(api)
+    status, made = api.call("POST", "/matches", {"variant": "gin-rami", "participants": [bot, "basic"], "boards": 1},
+                            token=token)
     assert status == 201, made
     status, match = api.call("GET", f"/matches/{made['match_id']}")
     assert status == 200 and match["status"] == "running", match

@@ -64,7 +64,8 @@ def test_or_knock_is_said_only_when_a_knock_is_legal(live_server, new_browser, t
 def test_a_match_board_game_says_it_is_one_hand_of_a_match(live_server, new_browser, tmp_path):
     api = Api(live_server)
     bot, bot_token = register_bot(api)
-    status, made = api.call("POST", "/matches", {"variant": "gin-rami", "participants": [bot, "basic"], "boards": 1})
+    status, made = api.call("POST", "/matches", {"variant": "gin-rami", "participants": [bot, "basic"], "boards": 1},
+                            token=bot_token)
     assert status == 201, made
     match_id = made["match_id"]
     status, match = api.call("GET", f"/matches/{match_id}")

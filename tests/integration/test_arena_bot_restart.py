@@ -42,6 +42,8 @@ def wait_until(what: str, check, seconds: float = 60) -> None:
 def test_a_restarted_arena_bot_counts_only_new_matches_and_plays_what_its_past_left_waiting(app, base, capsys):  # noqa: F811
     client = ValidatingClient(app)
     alpha, beta = register(client, "alpha"), register(client, "beta")
+    # consent to the matches below: alpha sends them, beta accepts matches
+    assert client.patch("/bots/me", json={"accepts_matches": True}, token=beta).status_code == 200
     opponent = ArenaBot(base, beta, threads=4, deadline_s=240)
     opponent_thread, _ = start(opponent)
     first = ArenaBot(base, alpha, threads=4, accept_challenges=True, deadline_s=240)
@@ -52,7 +54,7 @@ def test_a_restarted_arena_bot_counts_only_new_matches_and_plays_what_its_past_l
         wait_until("the first process accepted ann's challenge",
                    lambda: client.get(f"/challenges/{answered['challenge_id']}").get_json()["status"] == "accepted")
         old_match = client.post("/matches", json={"variant": "gin-rami", "participants": ["alpha", "beta"],
-                                                  "boards": 1}).get_json()["match_id"]
+                                                  "boards": 1}, token=alpha).get_json()["match_id"]
         first_thread.join(timeout=120)
         assert not first_thread.is_alive() and first_out["code"] == 0
         assert first.matches_over == {old_match} and first.errors == []
@@ -81,7 +83,7 @@ def test_a_restarted_arena_bot_counts_only_new_matches_and_plays_what_its_past_l
         # past turn was dozens: every turn of the match's games)
         assert second.requests <= 8, second.requests
         new_match = client.post("/matches", json={"variant": "gin-rami", "participants": ["beta", "alpha"],
-                                                  "boards": 1}).get_json()["match_id"]
+                                                  "boards": 1}, token=alpha).get_json()["match_id"]
         second_thread.join(timeout=120)
         assert not second_thread.is_alive() and second_out["code"] == 0
         assert second.matches_over == {new_match}

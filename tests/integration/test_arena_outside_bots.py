@@ -66,7 +66,7 @@ def test_two_outside_bots_play_duplicate_matches_against_each_other_and_basic(ap
         matches = {"alpha-beta": c["match_id"]}
         for name in ("alpha", "beta"):
             resp = client.post("/matches", json={"variant": "gin-rami", "participants": [name, "basic"],
-                                                 "boards": BOARDS})
+                                                 "boards": BOARDS}, token=tokens[name])  # the bot's consent
             assert resp.status_code == 201
             matches[f"{name}-basic"] = resp.get_json()["match_id"]
         finals = {key: wait_over(client, match_id, deadline_s=700) for key, match_id in matches.items()}

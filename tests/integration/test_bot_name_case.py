@@ -38,13 +38,14 @@ def test_a_seat_names_a_bot_account_in_any_case_and_it_plays_the_seat_under_its_
 
 
 def test_a_match_names_a_bot_account_in_any_case_and_twice_in_two_cases_is_twice(api):
-    register(api, "alpha")
-    made = api.post("/matches", json={"variant": "gin-rami", "participants": ["ALPHA", "basic"], "boards": 1})
+    alpha = register(api, "alpha")
+    made = api.post("/matches", json={"variant": "gin-rami", "participants": ["ALPHA", "basic"], "boards": 1},
+                    token=alpha)
     assert made.status_code == 201, made.get_data(as_text=True)
     assert [p["name"] for p in made.get_json()["participants"]] == ["alpha", "basic"]
     assert api.get("/bots/alpha").get_json()["matches"] == 1
     twice = {"variant": "gin-rami", "participants": ["alpha", "ALPHA"], "boards": 1}
-    problem(api.post("/matches", json=twice), 422, "duplicate_participant")
+    problem(api.post("/matches", json=twice, token=alpha), 422, "duplicate_participant")
 
 
 def test_a_challenge_names_bots_in_any_case_and_compares_a_persons_name_in_any_case(api):

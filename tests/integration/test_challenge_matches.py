@@ -121,12 +121,13 @@ def test_a_person_plays_a_challenge_match_against_a_bot_account_with_its_one_tok
 
 def test_a_person_s_token_reads_only_its_own_seats_of_the_match_while_it_runs(client):
     alpha = register(client, "alpha")
-    register(client, "beta")
+    beta = register(client, "beta")
     ann = client.post("/challenges", json={"to": "alpha", "variant": "gin-rami", "name": "ann", "boards": 1}
                       ).get_json()["token"]
     match_id = accepted_by_stream(client, alpha)["match_id"]
-    # another match, between bots, in play beside it
-    other = client.post("/matches", json={"variant": "gin-rami", "participants": ["beta", "basic"], "boards": 1})
+    # another match, between bots, in play beside it (beta sends it)
+    other = client.post("/matches", json={"variant": "gin-rami", "participants": ["beta", "basic"], "boards": 1},
+                        token=beta)
     other_game = D.game_id_for(other.get_json()["match_id"], 0, 0)
     for table, seat in ((0, 0), (1, 1)):
         game_id = D.game_id_for(match_id, 0, table)

@@ -52,7 +52,7 @@ def test_sealed_match_games_never_empty_a_page_and_the_cursor_walk_lists_every_v
     assert bot.status_code == 201, bot.get_data(as_text=True)
     alpha = bot.get_json()["token"]
     made = client.post("/matches", json={"variant": "gin-rami", "participants": ["alpha", "basic"],
-                                         "boards": BOARDS, "rated": False})
+                                         "boards": BOARDS, "rated": False}, token=alpha)
     assert made.status_code == 201, made.get_data(as_text=True)
     match_id = made.get_json()["match_id"]
     match_games = [D.game_id_for(match_id, b, t) for b in range(BOARDS) for t in range(2)]

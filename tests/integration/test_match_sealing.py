@@ -63,7 +63,8 @@ def test_a_match_in_play_reads_only_for_its_seats_and_everyone_reads_it_once_it_
                                                                                        workers, tmp_path):
     alpha = register(client, "alpha")
     gamma = register(client, "gamma")  # a bot account that plays no game of this match
-    made = client.post("/matches", json={"variant": "gin-rami", "participants": ["alpha", "basic"], "boards": 1})
+    made = client.post("/matches", json={"variant": "gin-rami", "participants": ["alpha", "basic"], "boards": 1},
+                       token=alpha)  # alpha's consent: it sends the match itself
     assert made.status_code == 201, made.get_data(as_text=True)
     match_id = made.get_json()["match_id"]
     game_ids = [D.game_id_for(match_id, 0, table) for table in range(2)]

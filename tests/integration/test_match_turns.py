@@ -157,7 +157,8 @@ def test_a_match_without_a_person_refuses_every_token(client):
     alpha = register(client, "alpha")
     beta = register(client, "beta")
     _, ann = person_match(client, "ann", "alpha", alpha, boards=1)
-    made = client.post("/matches", json={"variant": "gin-rami", "participants": ["beta", "basic"], "boards": 1})
+    made = client.post("/matches", json={"variant": "gin-rami", "participants": ["beta", "basic"], "boards": 1},
+                       token=beta)
     assert made.status_code == 201, made.get_data(as_text=True)
     match_id = made.get_json()["match_id"]
     for token in (beta, alpha, ann, "anything"):
