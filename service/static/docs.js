@@ -10,7 +10,9 @@ window.addEventListener("load", function () {
       layout: "BaseLayout",
       validatorUrl: null, // the default badge would call a public validator
       tryItOutEnabled: true,
-      persistAuthorization: true,
+      // a token typed into "Authorize" stays in this page only: kept in localStorage, it would
+      // sit on the origin where the web pages keep seat tokens, readable by every page of it
+      persistAuthorization: false,
     });
     return;
   }
