@@ -65,8 +65,9 @@ _REQUEST = {
                           "seat's invite secret in the body (`invite`), as given once to the game's creator. "
                           "A missing or wrong secret is refused the same way, and nothing changes."),
     "rate_limited": _t(429, "Too many requests",
-                       "More requests than GINBOX_RATE_LIMIT per minute from this client address or token. "
-                       "Wait the seconds in Retry-After."),
+                       "More requests than GINBOX_RATE_LIMIT per minute from this client address or token, "
+                       "or a live stream beyond the GINBOX_MAX_STREAMS_PER_CLIENT it may hold open at once. "
+                       "Wait the seconds in Retry-After (or close one of its streams)."),
     "idempotency_key_reused": _t(422, "Idempotency-Key reused",
                                  "This Idempotency-Key was already used for a different request (another body or "
                                  "path): by this seat in this game for a move or advice, on this route for a "

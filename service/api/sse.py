@@ -218,13 +218,15 @@ def _places() -> StreamPlaces:
 def _counters(cap: int) -> list[tuple[str, str, int]]:
     """Whom this request's stream counts against, as the rate limit counts requests
     (service.ratelimit.identities): a token the server issued, and with it the address's
-    token-bearing streams together (ADDRESS_TOKENS_FACTOR times the cap); else the address."""
+    token-bearing streams together (ADDRESS_TOKENS_FACTOR times the cap); else the address (an
+    IPv6 one by its network, GINBOX_RATE_LIMIT_IPV6_PREFIX, as the rate limit counts it)."""
     from service.api.auth import presented_token
-    from service.ratelimit import ADDRESS_TOKENS_FACTOR
+    from service.ratelimit import ADDRESS_TOKENS_FACTOR, IPV6_PREFIX, address_identity
 
-    address = request.remote_addr or "unknown"
+    ext = current_app.extensions["ginbox"]
+    address = address_identity(request.remote_addr or "unknown", getattr(ext.limiter, "ipv6_prefix", IPV6_PREFIX))
     token = presented_token(required=False, strict=False)
-    if token and current_app.extensions["ginbox"].token_check.issued(token, request.view_args):
+    if token and ext.token_check.issued(token, request.view_args):
         return [("token", token, cap), ("addr-tokens", address, cap * ADDRESS_TOKENS_FACTOR)]
     return [("addr", address, cap)]
 
