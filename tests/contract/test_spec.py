@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 import yaml
 from openapi_spec_validator import validate
 from openapi_spec_validator.readers import read_from_filename
@@ -67,3 +68,32 @@ def test_every_operation_declares_its_error_answers_as_problem_json():
                 if str(status)[0] in "45" and "application/problem+json" not in response.get("content", {}):
                     wrong.append(f"{method.upper()} {path} {status}")
     assert wrong == []
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """A YAML loader that refuses a mapping naming one key twice (PyYAML keeps the last silently,
+    while the docs page's parser refuses the whole document)."""
+
+
+def _mapping_without_duplicates(loader, node, deep=False):
+    seen = {}
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        if key in seen:
+            raise yaml.constructor.ConstructorError(
+                "while reading a mapping", node.start_mark, f"duplicated key {key!r} (first at line "
+                f"{seen[key] + 1})", key_node.start_mark)
+        seen[key] = key_node.start_mark.line
+    return loader.construct_mapping(node, deep=deep)
+
+
+_UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping_without_duplicates)
+
+
+def test_openapi_yaml_names_no_key_twice_in_one_mapping():
+    yaml.load(SPEC_PATH.read_text(encoding="utf-8"), Loader=_UniqueKeyLoader)  # raises on a duplicated key
+
+
+def test_the_duplicate_key_check_finds_a_duplicated_key():
+    with pytest.raises(yaml.constructor.ConstructorError, match="duplicated key 'security'"):
+        yaml.load("post:\n  security: []\n  summary: x\n  security: [{a: []}]\n", Loader=_UniqueKeyLoader)
