@@ -60,6 +60,13 @@ def bot_stream():
     return _sse(arena.stream(name, after, once=q["once"] in ("1", "true")))
 
 
+@bp.get("/bots/me")
+def own_bot_profile():
+    """The public profile of the bot whose token is presented (what PATCH /bots/me changes)."""
+    arena = _arena()
+    return json_response(arena.profile(arena.bot_of(presented_token(required=False, wants="bot"))))
+
+
 @bp.patch("/bots/me")
 def update_bot():
     """The bot whose token is presented changes its settings (whether it accepts matches)."""

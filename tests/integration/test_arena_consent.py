@@ -49,6 +49,7 @@ def test_a_match_seats_a_bot_account_only_with_its_consent(client):  # noqa: F81
     changed = client.patch("/bots/me", json={"accepts_matches": True}, token=alpha)
     assert changed.status_code == 200 and changed.get_json()["accepts_matches"] is True
     assert client.get("/bots/alpha").get_json()["accepts_matches"] is True
+    assert client.get("/bots/me", token=alpha).get_json() == client.get("/bots/alpha").get_json()
     assert match(client, ["alpha", "beta"], token=beta).status_code == 201
     assert match(client, ["basic", "alpha"], addr="10.0.0.2").status_code == 201
     # beta still has not: an anonymous match naming it is refused
