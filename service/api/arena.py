@@ -32,6 +32,14 @@ def _arena():
     return current_app.extensions["ginbox"].arena
 
 
+def _client() -> str:
+    """Whom an anonymous request's matches and challenges count against: its address, an IPv6
+    one by its network, as the rate limit counts it."""
+    from service.ratelimit import address_identity
+
+    return address_identity(request.remote_addr or "unknown", current_app.extensions["ginbox"].limiter.ipv6_prefix)
+
+
 def _sse(events) -> Response:
     # in a place of the caller's (429 beyond GINBOX_MAX_STREAMS_PER_CLIENT), given back when it ends
     return sse_response(events)
@@ -89,7 +97,7 @@ def create_match():
     """Start a duplicate match (a bot account's token: the bot sends it, and plays in it)."""
     token = presented_token(required=False, wants="bot")
     body, _ = load_body(_CREATE_MATCH)
-    match = _arena().create_match(body, token, request.remote_addr or "unknown")
+    match = _arena().create_match(body, token, _client())
     return json_response(match, 201, {"Location": f"/matches/{match['match_id']}"})
 
 
@@ -136,7 +144,7 @@ def create_challenge():
     """Challenge a bot account (a bot presents its token; a person gives a name and gets a seat token)."""
     token = presented_token(required=False, wants="bot")
     body, _ = load_body(_CHALLENGE)
-    challenge = _arena().challenge(body, token, request.remote_addr or "unknown")
+    challenge = _arena().challenge(body, token, _client())
     return json_response(challenge, 201, {"Location": f"/challenges/{challenge['challenge_id']}"})
 
 

@@ -153,6 +153,16 @@ def test_pending_challenges_are_capped_per_challenger_and_per_challenged_bot(cli
     assert challenge(client, addr="10.0.0.5").status_code == 201
 
 
+def test_a_person_challenging_from_ipv6_counts_by_the_addresses_network(client):  # noqa: F811
+    register(client, "alpha")
+    # five addresses of one /64 are one challenger
+    for host in range(1, 6):
+        assert challenge(client, addr=f"2001:db8::{host}").status_code == 201
+    assert problem(challenge(client, addr="2001:db8::ff")) == (409, "too_many_challenges")
+    # the next /64 is another
+    assert challenge(client, addr="2001:db8:0:1::1").status_code == 201
+
+
 def test_a_bots_stream_keeps_its_last_entries_and_a_trimmed_id_reads_on_from_the_oldest(client, app,  # noqa: F811
                                                                                           redis_conn):
     token = register(client, "alpha")
