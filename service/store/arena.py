@@ -63,7 +63,7 @@ return ARGV[2]
 
 #: entries a bot's stream keeps at least (XADD MAXLEN ~: Redis trims whole blocks, so somewhat more stay)
 STREAM_MAX_LEN = 10_000
-#: how long a challenge is kept once answered, withdrawn or expired (then GET /challenges/{id} is 404)
+#: how long a challenge is kept once answered, withdrawn or expired (then it is gone: no such challenge)
 CHALLENGE_KEEP_MS = 7 * 24 * 3600 * 1000
 
 # KEYS: the challenge's key, the challenged bot's pending set, the challenger's pending set;

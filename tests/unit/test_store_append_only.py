@@ -1,4 +1,4 @@
-"""No code path trims, deletes or rewrites a recorded event (the log is append-only)."""
+"""No code path trims, deletes or rewrites a recorded event (the log is append-only); the one stream trimmed is a bot account's notices, which are no log."""
 
 import re
 from pathlib import Path
@@ -18,14 +18,24 @@ def test_the_sources_are_found():
     assert ROOT / "service" / "store" / "redis_store.py" in SOURCES
 
 
+#: the one stream that is trimmed: a bot account's notices (your_turn, game_over, challenge...),
+#: which are no event log but derived from the games' and matches' logs, which stay whole
+BOT_NOTICES = "service/store/arena.py"
+BOT_NOTICES_TRIM = "maxlen=self.stream_max_len, approximate=True"
+
+
 def test_no_source_trims_or_deletes_stream_entries():
     offending = [
         f"{path.relative_to(ROOT)}:{n}: {line.strip()}"
         for path in SOURCES
         for n, line in enumerate(path.read_text().splitlines(), 1)
-        if STREAM_REMOVAL.search(line)
+        if STREAM_REMOVAL.search(line) or re.search(r"\bmaxlen\s*=", line, re.IGNORECASE)
     ]
-    assert offending == []
+    # nowhere but in the bot notices' store...
+    assert [o for o in offending if not o.startswith(BOT_NOTICES + ":")] == []
+    # ...and there, one XADD that trims: the bot's notice stream, by length
+    trims = [o for o in offending if "self.redis.xadd(" in o]
+    assert len(trims) == 1 and 'self._bot(name, "stream")' in trims[0] and BOT_NOTICES_TRIM in trims[0], offending
 
 
 def test_the_store_deletes_no_key():
