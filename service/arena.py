@@ -808,7 +808,12 @@ class ArenaService:
             names.append(spelled)
         others = names[2:]
         kind = "match" if body.get("boards") else "game"
-        self._rule_options(variant, body.get("options"), body.get("move_time_s"), board=kind == "match")
+        move_time = body.get("move_time_s")
+        # a challenge always seats a bot account (the one challenged): the floor of a match seating one
+        if move_time is not None and move_time < MIN_ACCOUNT_MOVE_TIME_S:
+            raise InvalidMatch(f"a challenge to a bot account gives it at least {MIN_ACCOUNT_MOVE_TIME_S} s "
+                               "a move (`move_time_s`): the turn clock plays a basic move for a slower one")
+        self._rule_options(variant, body.get("options"), move_time, board=kind == "match")
         challenge_id, now = secrets.token_urlsafe(12), self.clock_ms()
         challenge = {"challenge_id": challenge_id, "from": challenger, "from_kind": "person" if person else "bot",
                      "to": challenged, "with": others, "kind": kind, "variant": variant,

@@ -147,15 +147,16 @@ def test_a_person_s_token_reads_only_its_own_seats_of_the_match_while_it_runs(cl
 
 def test_a_silent_person_in_a_match_with_a_move_time_is_played_for_by_the_turn_clock(client, workers):
     alpha = register(client, "alpha")
+    # 5 s a move: the least a challenge (which always seats a bot account) may give
     client.post("/challenges", json={"to": "alpha", "variant": "gin-rami", "name": "ann", "boards": 1,
-                                     "move_time_s": 1})
+                                     "move_time_s": 5})
     match_id = accepted_by_stream(client, alpha)["match_id"]
-    assert client.get(f"/matches/{match_id}").get_json()["move_time_s"] == 1
+    assert client.get(f"/matches/{match_id}").get_json()["move_time_s"] == 5
     # seat 1 deals first at every table, so the non-dealer at seat 0 is offered the upcard: at
     # table 0 that is ann, who never moves
     game_id = D.game_id_for(match_id, 0, 0)
     view = client.get(f"/games/{game_id}", token=alpha).get_json()
-    assert view["options"]["turn_timeout_s"] == 1 and view["to_act"] == [0]
+    assert view["options"]["turn_timeout_s"] == 5 and view["to_act"] == [0]
     assert view["players"][0]["name"] == "ann"
     start = view["version"]
     workers.start()
@@ -172,3 +173,18 @@ def test_a_silent_person_in_a_match_with_a_move_time_is_played_for_by_the_turn_c
     timed_out = next(i for i, e in enumerate(events) if e["type"] == "turn_timed_out")
     assert events[timed_out]["version"] == start + 1 and events[timed_out]["data"]["seat"] == 0
     assert events[timed_out + 1]["data"]["seat"] == 0
+
+
+@pytest.mark.parametrize("boards", [1, None])
+def test_a_challenge_gives_the_bot_account_at_least_5_s_a_move_as_a_match_does(client, boards):
+    alpha = register(client, "alpha")
+    body = {"to": "alpha", "variant": "gin-rami", "name": "ann", **({"boards": boards} if boards else {})}
+    for fast in (1, 2, 4):
+        resp = client.post("/challenges", json={**body, "move_time_s": fast})
+        assert resp.status_code == 422 and resp.get_json()["code"] == "invalid_match", (fast, resp.get_json())
+        assert "at least 5 s" in resp.get_json()["detail"]
+    # nothing was stored: the bot is told of the one challenge that fits, no other
+    resp = client.post("/challenges", json={**body, "move_time_s": 5})
+    assert resp.status_code == 201 and resp.get_json()["move_time_s"] == 5
+    told = [data for kind, data in stream_events(client, alpha) if kind == "challenge"]
+    assert [c["challenge_id"] for c in told] == [resp.get_json()["challenge_id"]]

@@ -426,9 +426,12 @@ async function onChallenge(event) {
   if (body.with && !body.with[0]) {
     out.textContent = "Name the third player: a built-in bot (such as basic) or another bot account."; return;
   }
-  if (!body.name) { out.textContent = "Give your name at the table."; return; }
+  if (!body.name) { out.textContent = "Say your name: the bot and anyone watching see you by it."; return; }
   if ("boards" in body && !Number.isInteger(body.boards)) {
     out.textContent = "Say how many boards the match has (1 to 1000)."; return;
+  }
+  if ("move_time_s" in body && !(Number.isInteger(body.move_time_s) && body.move_time_s >= 5 && body.move_time_s <= 86400)) {
+    out.textContent = "Give the bot at least 5 seconds a move (up to 86400), or leave the time empty for no clock."; return;
   }
   const button = $("#challenge-button");
   button.disabled = true;
