@@ -4,7 +4,7 @@ import {
   forgetChallenge, forgetGame, inviteLink, myChallenges, myGames, saveChallenge, saveInvites, saveSeat, seatsOf,
   updateChallenge,
 } from "./seats.js";
-import { defaultName, el, problemText } from "./ui.js";
+import { defaultName, el, isMatchBoard, problemText } from "./ui.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
 const form = $("#create-form");
@@ -247,10 +247,14 @@ function playersCell(summary, view) {
   return cell;
 }
 
-/** Whether the game was dealt by its creator (decks, roles or first dealer given), from its summary or view. */
+/**
+ * Whether the game was dealt by its creator (decks, roles or first dealer given), from its summary
+ * or view. Not a match's game: the match fixes who deals, but its cards come from the board's seed.
+ */
 function notRandomlyDealt(summary, view) {
   const flag = summary.randomly_dealt ?? (view ? view.randomly_dealt : undefined);
-  return flag === false;
+  const players = summary.players || (view && view.players) || [];
+  return flag === false && !isMatchBoard({ players });
 }
 
 function statusText(summary) {

@@ -4,11 +4,18 @@
 // own (GET /games/{id}/state?version=), so the page adds nothing the server did not say.
 import * as api from "./api.js";
 import { cardElement, cardsInText, label, sortCards } from "./cards.js";
+import { matchOf, seatsOf } from "./seats.js";
 import { el, isMatchBoard, playerName, resultSection, scoreSheet } from "./ui.js";
 
 const $ = (sel) => document.querySelector(sel);
 const gameId = location.pathname.split("/")[2];
 const state = { view: null, steps: [], index: 0, states: new Map() };
+/** A seat token this browser holds in the game, if any: a match's game reads only for its seats till the match is over. */
+const token = (() => {
+  const seats = seatsOf(gameId) || {};
+  const first = Object.keys(seats).sort()[0];
+  return first === undefined ? null : seats[first].token;
+})();
 
 /** The hands after every event, followed from each deal (RULES.md §1: alternate cards, non-dealer first). */
 export function followHands(events) {
@@ -71,7 +78,7 @@ function stateAt(version) {
   return new Promise((resolve, reject) => {
     pending = { resolve, timer: setTimeout(() => {
       pending = null;
-      api.stateAt(gameId, null, version).then((r) => { state.states.set(version, r.data); resolve(r.data); }, reject);
+      api.stateAt(gameId, token, version).then((r) => { state.states.set(version, r.data); resolve(r.data); }, reject);
     }, 150) };
   });
 }
@@ -162,13 +169,32 @@ function nothingToReplay() {
   document.body.dataset.replay = "none";
 }
 
+/** A match's game, still sealed: say why there is nothing to replay yet, and lead back to the match when it is known. */
+function sealed(matchId) {
+  const why = "This game is a board of a match still being played: its hands stay secret until the whole match is over, " +
+    "since its other tables are dealt the same cards. ";
+  $("#message").replaceChildren(why, ...(matchId
+    ? [el("a", { id: "match-link-replay", href: `/match/${encodeURIComponent(matchId)}`, text: "Back to the match" }), "."]
+    : ["Come back once the match is over."]));
+  nothingToReplay();
+}
+
 async function start() {
   try {
-    state.view = (await api.getGame(gameId)).data;
+    state.view = (await api.getGame(gameId, token)).data;
   } catch (err) {
-    $("#message").textContent = err.code === "game_not_found" ? "There is no such game on this server." : `Could not load the game: ${err.message}`;
+    if (err.code === "match_game_sealed") { sealed(matchOf(gameId)); return; }
+    $("#message").textContent = err.code === "game_not_found" ? "There is no such game on this server."
+      : err instanceof api.ApiError ? `Could not load the game: ${err.message}` : "The server cannot be reached: try again later.";
     nothingToReplay();
     return;
+  }
+  if (state.view.status === "over" && isMatchBoard(state.view)) {
+    // a seat of a match's game reads it while the match runs, but not its hands: those wait for the match's end
+    const matchId = state.view.players.find((p) => p && p.match).match;
+    let over = false;
+    try { over = (await api.getMatch(matchId)).data.status === "over"; } catch { over = false; }
+    if (!over) { sealed(matchId); return; }
   }
   $("#whoami").textContent = `game ${gameId}: ${state.view.players.map((p, i) => playerName(state.view, i)).join(" v ")}`;
   if (state.view.status !== "over") {
@@ -177,7 +203,7 @@ async function start() {
     nothingToReplay();
     return;
   }
-  const events = await api.allEvents(gameId, null);
+  const events = await api.allEvents(gameId, token);
   state.steps = followHands(events);
   const slider = $("#slider");
   slider.max = String(state.steps.length);

@@ -6,7 +6,7 @@ import {
   backElement, cardElement, cardsInText, deadwood, isMeld, isRun, isSet, label, short, sortCards, sortMeld, value,
 } from "./cards.js";
 import { inviteLink, invitesOf, matchOf, saveSeat, seatsOf } from "./seats.js";
-import { cardsText, defaultName, el, playerName, resultSection, scoreSheet } from "./ui.js";
+import { cardsText, defaultName, el, isMatchBoard, playerName, resultSection, scoreSheet } from "./ui.js";
 
 const $ = (sel) => document.querySelector(sel);
 /** Set a text only when it changes: a live region re-announces whatever is written into it. */
@@ -31,6 +31,7 @@ const state = {
   notice: "", // what the turn clock played for this seat, until its next move
   loadError: "", // why the view could not be fetched
   loadErrorCode: null, // the problem code of that refusal, when the server gave one
+  matchOver: null, // for a finished game of a match: whether the match is over too (its games are sealed till then)
 };
 
 function pickSeat() {
@@ -43,8 +44,12 @@ function pickSeat() {
 
 // ---------------------------------------------------------------- loading
 
+/** What the table says while no answer comes back at all (the server down, the network gone). */
+const UNREACHABLE = "The server cannot be reached; retrying…";
+
 let refreshing = null;
 let again = false;
+let retrying = null; // the timer of the next look while the server does not answer
 
 /** Fetch the view again (coalescing bursts of events into one request at a time). */
 async function refresh() {
@@ -60,8 +65,12 @@ async function refresh() {
         await analyseHand();
       } catch (err) {
         state.loadErrorCode = err instanceof api.ApiError ? err.code : null;
-        state.loadError = err instanceof api.ApiError && err.code === "game_not_found"
-          ? "There is no such game on this server." : `Could not load the game: ${err.message}`;
+        state.loadError = !(err instanceof api.ApiError) ? UNREACHABLE
+          : err.code === "game_not_found" ? "There is no such game on this server." : `Could not load the game: ${err.message}`;
+        // no answer at all: look again in a while (the stream, when it is back, asks too)
+        if (!(err instanceof api.ApiError) && state.view && !retrying) {
+          retrying = setTimeout(() => { retrying = null; refresh(); }, 2000);
+        }
       }
       render();
     } while (again);
@@ -112,6 +121,9 @@ async function play(move) {
   } catch (err) {
     if (err instanceof api.ApiError && (err.status === 409 || err.status === 412)) {
       state.message = "The game moved on before your move arrived; here is where it stands now.";
+    } else if (!(err instanceof api.ApiError)) {
+      // no answer at all: the move was not played; the loading line below says the server is away
+      state.message = "";
     } else {
       state.message = `Move refused: ${err.message}${err.code ? ` [${err.code}]` : ""}`;
     }
@@ -153,6 +165,17 @@ function knockGroups() {
 /** "a", "a and b", "a, b and c". */
 const andList = (items) => (items.length > 1 ? `${items.slice(0, -1).join(", ")} and ${items.at(-1)}` : items.join(""));
 
+/** The draw phase's prompt, from the moves allowed (after both passed the upcard, only the stock). */
+function drawPrompt(view) {
+  const types = new Set(view.legal_moves.map((m) => m.type));
+  const stock = types.has("draw_stock");
+  const discard = types.has("draw_discard");
+  if (stock && discard) return "draw from the stock or take the discard";
+  if (stock) return "draw from the stock";
+  if (discard) return "take the discard";
+  return "draw"; // another's turn: which piles they may draw from is theirs to see
+}
+
 function phaseText(view) {
   const names = view.to_act.map((s) => (s === view.viewer ? "you" : playerName(view, s)));
   if (view.status === "waiting") {
@@ -172,7 +195,7 @@ function phaseText(view) {
   }
   const yours = view.viewer !== null && view.to_act.includes(view.viewer);
   const who = yours ? "Your turn" : `${names.join(" and ")} to play`;
-  const what = { upcard: "take or pass the upcard", draw: "draw from the stock or take the discard",
+  const what = { upcard: "take or pass the upcard", draw: drawPrompt(view),
     discard: yours && view.legal_moves.some((m) => m.type === "knock") ? "discard (or knock)" : "discard",
     hand_over: "the hand is over" }[view.phase] || view.phase;
   // at the start of a hand, say how the last one ended (this line is read out as it changes)
@@ -203,8 +226,10 @@ function renderConnection() {
     // the view could not be fetched at all: nothing will come, say why in a word
     failed: { match_game_sealed: "sealed", game_not_found: "no such game" }[state.loadErrorCode] || "not loaded",
   }[state.connection];
-  setText(c, text);
-  c.classList.toggle("lost", state.connection === "reconnecting");
+  // the stream may look open while the server answers nothing: the page says what it knows
+  const unreachable = state.connection === "live" && state.loadError === UNREACHABLE;
+  setText(c, unreachable ? "connection lost — reconnecting…" : text);
+  c.classList.toggle("lost", state.connection === "reconnecting" || unreachable);
   c.dataset.state = state.connection;
 }
 
@@ -487,9 +512,7 @@ function renderBoard(view) {
   if (knockOffer) parts.push(knockOffer);
   if (state.knock && legal("knock").length) parts.push(renderKnockPanel(view));
   else state.knock = null;
-  if (view.status === "over") {
-    parts.push(el("p", {}, el("a", { class: "button", href: `/replay/${view.game_id}`, text: "Replay this game" })));
-  }
+  if (view.status === "over") parts.push(replayOffer(view));
   if (view.viewer !== null && Array.isArray(view.client_seeds) && view.client_seeds[view.viewer]) {
     parts.push(el("p", { class: "muted", id: "client-seed",
       text: `Fair deal: every cut and deal also depends on the seed this seat sent (${view.client_seeds[view.viewer].slice(0, 8)}…), which the server could not know when it committed to its own.` }));
@@ -499,6 +522,28 @@ function renderBoard(view) {
   const resign = renderResign(view);
   if (resign) parts.push(resign);
   board.replaceChildren(...parts);
+}
+
+/** The id of the match a game is a board of, from its players (or null). */
+const matchIdOf = (view) => (view.players.find((p) => p && p.match) || {}).match || null;
+
+/**
+ * A finished game's way to its replay. A match's game is sealed until the whole match is over (its
+ * deal is the other tables' deal too): until then, the way back to the match instead.
+ */
+function replayOffer(view) {
+  const matchId = matchIdOf(view);
+  if (matchId && state.matchOver !== true) {
+    if (state.matchOver === null) {
+      state.matchOver = false; // asked once; the answer redraws the table
+      api.getMatch(matchId).then(({ data }) => {
+        if (data.status === "over") { state.matchOver = true; render(); }
+      }, () => {});
+    }
+    return el("p", { id: "replay-later" }, "The replay opens once the whole match is over (its other tables are dealt these cards too). ",
+      el("a", { class: "button", href: `/match/${encodeURIComponent(matchId)}`, text: "Back to the match" }));
+  }
+  return el("p", {}, el("a", { class: "button", id: "replay-link", href: `/replay/${view.game_id}`, text: "Replay this game" }));
 }
 
 function renderResult(view) {
@@ -604,21 +649,39 @@ function clockMoves(events, seat) {
 const clockNotice = (moves) => `Time ran out: the basic move was played for you${moves.length ? `: ${andList(moves)}` : ""}.`;
 
 /**
- * On opening the table: if the clock played this seat's last turn while the page was not open (a
- * turn_timed_out among the latest events, and no move of the player's own since), say so.
+ * Every move the clock played for ``seat`` since the player's own last move, in words, in order
+ * (null when the clock played none since): each turn_timed_out of the seat is followed by the
+ * moves played for it, up to the next event of anyone else's.
+ */
+function clockMovesSince(events, seat) {
+  let moves = null;
+  let clocked = false; // whether the seat's moves now are the clock's
+  for (const e of events) {
+    const mine = e.data && e.data.seat === seat;
+    if (e.type === "turn_timed_out" && mine) {
+      clocked = true;
+      moves = moves || [];
+    } else if (mine && clockMoveText(e)) {
+      if (clocked) moves.push(clockMoveText(e));
+      else moves = null; // the player's own move: what the clock did before, they have seen
+    } else {
+      clocked = false;
+    }
+  }
+  return moves;
+}
+
+/**
+ * On opening the table: if the clock played this seat's turns while the page was not open (a
+ * turn_timed_out among the latest events, and no move of the player's own since), say what it played.
  */
 async function noteEarlierTimeout(view) {
   const seat = view.viewer;
   if (seat === null || state.mode !== "play" || !view.options.turn_timeout_s || view.status === "waiting") return;
   try {
-    const { data } = await api.listEvents(gameId, state.token, Math.max(view.version - 16, 0), 16);
-    const events = data.events;
-    const at = events.map((e) => e.type === "turn_timed_out" && e.data && e.data.seat === seat).lastIndexOf(true);
-    if (at < 0) return;
-    const moves = clockMoves(events.slice(at + 1), seat);
-    const since = events.slice(at + 1 + moves.length);
-    if (since.some((e) => e.data && e.data.seat === seat && clockMoveText(e))) return; // the player moved since
-    state.notice = clockNotice(moves);
+    const { data } = await api.listEvents(gameId, state.token, Math.max(view.version - 100, 0), 100);
+    const moves = clockMovesSince(data.events, seat);
+    if (moves) state.notice = clockNotice(moves);
   } catch { /* no notice */ }
 }
 
@@ -722,10 +785,17 @@ async function claimInvited(invite, typed) {
 const NOT_RANDOM = "Not randomly dealt: this game is dealt from decks (or with roles or a first dealer) its creator chose, " +
   "so the creator may know every card.";
 
+/**
+ * Whether a game's creator chose its deal. A match's game reports randomly_dealt false (the match
+ * fixes its roles and first dealer) but its cards come from the board's seed, which the match
+ * committed to before any board began: nobody chose them.
+ */
+const dealtByCreator = (view) => view.randomly_dealt === false && !isMatchBoard(view);
+
 /** The word on a game its creator dealt, under the table's notices; nothing for a random deal. */
 function renderDeal(view) {
   let note = document.getElementById("not-random");
-  if (view.randomly_dealt !== false) {
+  if (!dealtByCreator(view)) {
     if (note) note.remove();
     return;
   }
@@ -745,6 +815,12 @@ function invitationContext(view) {
     (seated.length ? ` Seated: ${andList(seated)}.` : "");
 }
 
+/** Whether the seat an invitation is to is taken already (without a seat: every invited seat is). */
+function invitationSpent(invite, view) {
+  if (invite.seat !== null) return invite.seat < view.players.length && view.players[invite.seat] !== null;
+  return !(view.private_seats || []).some((seat) => view.players[seat] === null);
+}
+
 /** Ask the invited person's name and take the seat; resolves once the token is stored. */
 function acceptInvitation(invite, view) {
   return new Promise((resolve) => {
@@ -756,9 +832,9 @@ function acceptInvitation(invite, view) {
       el("h2", { text: invite.seat === null ? "You are invited to this game" : `You are invited to seat ${invite.seat} of this game` }),
       el("p", { id: "invite-context", text: invitationContext(view) }),
       // before the seat is taken, the invited person reads that its creator chose the deal
-      view.randomly_dealt === false ? el("p", { id: "invite-not-random", class: "error", text: NOT_RANDOM }) : null,
+      dealtByCreator(view) ? el("p", { id: "invite-not-random", class: "error", text: NOT_RANDOM }) : null,
       el("label", { for: "invite-name", text: "Your name" }), " ", name, " ",
-      el("button", { type: "submit", class: "primary" }, view.randomly_dealt === false ? "Take the seat anyway" : "Take the seat"),
+      el("button", { type: "submit", class: "primary" }, dealtByCreator(view) ? "Take the seat anyway" : "Take the seat"),
       el("p", { id: "invite-name-help", class: "muted", text: "Left empty, you sit as \u201cplayer\u201d and your seat's number." }),
       error);
     form.addEventListener("submit", async (e) => {
@@ -827,6 +903,18 @@ async function start() {
     try {
       publicView = (await api.getGame(gameId, null)).data;
     } catch { /* refresh below says why the game cannot be shown */ }
+    if (publicView && invitationSpent(invite, publicView)) {
+      // nobody can sit there any more: no name is asked, the game may be watched
+      $("#main").prepend(el("div", { id: "invite-taken", class: "knock-panel", role: "alert" },
+        el("p", { text: invite.seat === null ? "Every seat this invitation could open is already taken."
+          : `Someone has already taken seat ${invite.seat} of this game, so this invitation can no longer be used.` }),
+        el("p", {}, el("a", { class: "button", id: "invite-watch", href: `/watch/${encodeURIComponent(gameId)}`, text: "Watch the game" }),
+          " ", el("a", { href: "/", text: "Back to the lobby" }))));
+      document.title = "ginbox — invitation already used";
+      $("#connection").textContent = "not joined";
+      for (const id of ["#board", "#scores", "#turn"]) $(id).hidden = true;
+      return;
+    }
     if (publicView) await acceptInvitation(invite, publicView);
   }
   if (state.mode === "play") {
@@ -838,6 +926,11 @@ async function start() {
     }
   }
   await refresh();
+  // the server not answering at all: try again now and then, as said, until it does
+  while (!state.view && state.loadError === UNREACHABLE) {
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await refresh();
+  }
   if (!state.view) {
     // nothing to show and nothing to follow: a final state, not an endless "connecting"; and no
     // word of watching a game that is not there
