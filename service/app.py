@@ -75,7 +75,8 @@ def create_app(settings: Settings | None = None, *,
     # with a 308 redirect (an HTML body, and for '//games' a Location on another host) to the path
     # with the slashes merged; unmerged, it is an address no route serves (404 like any other).
     # Set before any route is added: each rule takes the map's setting when it is added. Slashes
-    # stay strict (no rule but "/" ends in one), so no address is redirected to another
+    # stay strict (no rule but "/" and "/docs/", the docs page served there too, ends in one), so no
+    # address is redirected to another
     app.url_map.merge_slashes = False
     app.url_map.strict_slashes = True
     if settings.proxy_hops < 0:

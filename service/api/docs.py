@@ -60,8 +60,10 @@ def openapi_yaml():
 
 
 @bp.get("/docs")
+@bp.get("/docs/")
 def docs_page():
-    """The interactive docs page."""
+    """The interactive docs page (also at /docs/, the address a hand may well type: its assets'
+    addresses are absolute, so it renders the same there)."""
     resp = Response((_static() / "docs.html").read_bytes(), mimetype="text/html")
     resp.headers.update(DOCS_HEADERS)
     return resp

@@ -19,7 +19,7 @@ from support.apiclient import SPEC_PATH
 SPEC = yaml.safe_load(SPEC_PATH.read_text(encoding="utf-8"))
 METHODS = {"get", "post", "put", "patch", "delete"}
 #: the documentation page and its assets: a page, though tagged with the service's probes
-DOCS_PAGES = {"getDocs", "getDocsAsset"}
+DOCS_PAGES = {"getDocs", "getDocsWithSlash", "getDocsAsset"}
 
 
 def _resolve(node: dict, kind: str) -> dict:

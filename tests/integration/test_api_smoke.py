@@ -65,7 +65,7 @@ def test_docs_page_and_its_assets_are_served_locally(api):
     page = api.get("/docs")
     assert page.status_code == 200 and page.mimetype == "text/html"
     html = page.get_data(as_text=True)
-    assets = re.findall(r'(?:src|href)="(docs/[^"]+)"', html)
+    assets = re.findall(r'(?:src|href)="/?(docs/[^"]+)"', html)
     assert {"docs/docs.js", "docs/swagger-ui-bundle.js", "docs/swagger-ui.css"} <= set(assets)
     assert "http://" not in html and "https://" not in html  # nothing fetched from elsewhere
     for asset in assets:
