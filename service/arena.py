@@ -244,10 +244,12 @@ class ArenaService:
                 "accepts_matches": bool(bot.get("accepts_matches", False)), "created": bot["created"], "ratings": ratings, "games": games, "recent_games": recent_games,
                 "matches": matches, "recent_matches": recent_matches}
 
-    def seat_accounts(self, game_id: str, seats: dict[int, str]) -> None:
+    def seat_accounts(self, game_id: str, seats: dict[int, str], token: str | None = None) -> None:
         """Seat bot accounts at a new game (POST /games): each seat's token hash is its bot's.
 
-        Refuses an unknown account or one named twice (in any case) before anything is written.
+        Refuses an unknown account or one named twice (in any case), and, as a match does, one
+        that does not consent (it neither sends the request, ``token``, nor accepts matches),
+        before anything is written.
         """
         names = [name.lower() for name in seats.values()]
         if len(set(names)) != len(names):
@@ -260,6 +262,7 @@ class ArenaService:
                 raise UnknownParticipant(f"there is no bot account {name!r}")
             hashes[str(seat)], registered[seat] = bot["token_hash"], spelled
         seats = registered
+        self._check_consent(list(seats.values()), self.bot_of(token) if token else None, "a game")
         self.games.tokens.redis.hset(self.games.tokens.key(game_id), mapping=hashes)
         for seat, name in seats.items():
             self.store.seat_bot(name, "games", game_id, self.clock_ms())
@@ -351,11 +354,7 @@ class ArenaService:
             raise InvalidMatch(f"{variant} is played by {want} participants")
         participants = self._participants(body["participants"])
         accounts = [p["name"] for p in participants if p["kind"] == "bot"]
-        for name in accounts:
-            if name != caller and not self.store.bot(name).get("accepts_matches"):
-                raise MatchNotConsented(
-                    f"the bot {name!r} does not accept matches: a match seats a bot account only if that bot "
-                    "sends it (its token) or has set accepts_matches (PATCH /bots/me); else challenge it")
+        self._check_consent(accounts, caller, "a match")
         move_time = body.get("move_time_s")
         if accounts and move_time is not None and move_time < MIN_ACCOUNT_MOVE_TIME_S:
             raise InvalidMatch(f"a match seating a bot account gives it at least {MIN_ACCOUNT_MOVE_TIME_S} s "
@@ -378,6 +377,15 @@ class ArenaService:
         except BaseException:
             self.store.release_match(match_id, who)
             raise
+
+    def _check_consent(self, accounts: list[str], caller: str | None, what: str) -> None:
+        """MatchNotConsented unless every bot account named (as registered) is the ``caller`` (the
+        bot whose token sends the request) or accepts matches, which covers games of POST /games too."""
+        for name in accounts:
+            if name != caller and not self.store.bot(name).get("accepts_matches"):
+                raise MatchNotConsented(
+                    f"the bot {name!r} does not accept matches: {what} seats a bot account only if that bot "
+                    "sends the request (its token) or has set accepts_matches (PATCH /bots/me); else challenge it")
 
     def _make_match(self, variant: str, participants: list[dict], boards: int, options: dict | None,
                     move_time: int | None, *, rated: bool, seat_tokens: dict[int, str] | None = None,

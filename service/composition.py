@@ -188,7 +188,7 @@ def build(settings: Settings, *, bot_scheduler: Callable[[str, Any], None] | Non
         advice=advice,
         keepalive_s=float(settings.extra.get("stream_keepalive_s", 5.0)),
         stream_max_s=float(settings.extra.get("stream_max_s", 300.0)),
-        account_seats=lambda game_id, seats: arena_box[0].seat_accounts(game_id, seats),
+        account_seats=lambda game_id, seats, token: arena_box[0].seat_accounts(game_id, seats, token),
         account_name=lambda name: arena_box[0].bot_name(name),
         # the games of a match in play read only for their seats; a worker reads for no outside
         # caller (its sweeper lists every game in play, a match's too), so it seals nothing

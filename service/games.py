@@ -132,7 +132,7 @@ class GameService:
                  bot_scheduler: BotScheduler | None = None,
                  advice: AdviceLog | None = None, keepalive_s: float = 5.0, stream_max_s: float = 300.0,
                  advice_poll_s: float = 1.0, id_factory: Callable[[], str] = new_game_id,
-                 account_seats: Callable[[str, dict[int, str]], None] | None = None,
+                 account_seats: Callable[[str, dict[int, str], str | None], None] | None = None,
                  account_name: Callable[[str], str | None] | None = None,
                  sealed: Callable[[str], bool] | None = None,
                  sealed_among: Callable[[list[str], dict], set[str]] | None = None,
@@ -150,8 +150,9 @@ class GameService:
         self.keepalive_s = keepalive_s
         self.stream_max_s = stream_max_s
         self.id_factory = id_factory
-        #: seats bot accounts at a new game's seats (the arena: each seat's token is its bot's);
-        #: it refuses an unknown account before anything is written
+        #: seats bot accounts at a new game's seats (the arena: each seat's token is its bot's), given
+        #: the token the request presents; it refuses an unknown account, or one that does not
+        #: consent, before anything is written
         self.account_seats = account_seats
         #: a bot account's name as registered, asked in any case (None: no such account, which
         #: account_seats refuses); by default names are taken as written
@@ -305,8 +306,12 @@ class GameService:
 
     # -- creation and seats --------------------------------------------------------------------
 
-    def create_game(self, body: dict) -> dict:
-        """Start a game from a validated POST /games body; human seats get their tokens once."""
+    def create_game(self, body: dict, token: str | None = None) -> dict:
+        """Start a game from a validated POST /games body; human seats get their tokens once.
+
+        ``token``: the one the request presents, read only if a seat names a bot account (the
+        arena seats a bot account only with its consent: its own token, or its opt-in).
+        """
         players: list[dict | None] = []
         for i, seat in enumerate(body["seats"]):
             if seat is None:
@@ -344,7 +349,7 @@ class GameService:
         if accounts:
             if self.account_seats is None:
                 raise Forbidden("this server seats no bot accounts")
-            self.account_seats(game_id, accounts)
+            self.account_seats(game_id, accounts, token)
         # tokens first: a crash between the two writes leaves unused hashes, never a game
         # whose human seats nobody can prove to hold
         self.tokens.save(game_id, tokens)

@@ -97,9 +97,12 @@ def _view_answer(answer: Answer, status: int = 200, headers: dict | None = None)
 @bp.post("/games")
 @idempotent_creation
 def create_game():
-    """Create a game; human seats get their tokens in this answer only."""
+    """Create a game; human seats get their tokens in this answer only (a bot account's token: the
+    bot sends it, and may seat itself)."""
     body, _ = load_body(_CREATE_GAME_SCHEMA)
-    created = _games().create_game(body)
+    # the token is read only when a seat names a bot account: its consent (a game without one reads none)
+    seats_account = any(isinstance(seat, dict) and "account" in seat for seat in body["seats"])
+    created = _games().create_game(body, presented_token(required=False, wants="bot") if seats_account else None)
     return json_response(_DUMP_CREATED_GAME(created), 201,
                          {"Location": f"/games/{created['game_id']}", "ETag": etag(created["view"]["version"])})
 

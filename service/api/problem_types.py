@@ -121,9 +121,10 @@ _ARENA = {
                          "the token its challenge's answer gave. Any other token (the challenged bot's too) "
                          "changes nothing."),
     "match_not_consented": _t(403, "Bot not consenting",
-                              "A match seats a bot account only with its consent: the bot sends `POST /matches` "
-                              "itself (its token), or its profile says `accepts_matches` (`PATCH /bots/me`). "
-                              "Challenge a bot that does neither (`POST /challenges`). Nothing was created."),
+                              "A match or a game seats a bot account only with its consent: the bot sends "
+                              "`POST /matches` or `POST /games` itself (its token), or its profile says "
+                              "`accepts_matches` (`PATCH /bots/me`). Challenge a bot that does neither "
+                              "(`POST /challenges`). Nothing was created."),
     "too_many_matches": _t(409, "Too many matches in play",
                            "The caller (a bot's token, else the client address) has GINBOX_MATCHES_PER_CALLER "
                            "matches of `POST /matches` in play, or the server GINBOX_MATCHES_IN_PLAY: send it "

@@ -61,7 +61,8 @@ def test_a_restarted_arena_bot_counts_only_new_matches_and_plays_what_its_past_l
 
         # while no process plays alpha: a game where it is to act, and a challenge to it
         waiting = client.post("/games", json={"variant": "gin-rami", "first_dealer": 1,
-                                              "seats": [{"account": "alpha"}, {"name": "bob"}]}).get_json()
+                                              "seats": [{"account": "alpha"}, {"name": "bob"}]},
+                              token=alpha).get_json()
         assert waiting["view"]["to_act"] == [0]
         pending = client.post("/challenges", json={"to": "alpha", "variant": "gin-rami", "name": "cy"}).get_json()
         capsys.readouterr()

@@ -105,8 +105,9 @@ def test_the_stream_tells_each_game_each_turn_and_resumes_after_last_event_id(ap
 
 def test_a_game_seats_a_bot_account_by_name_and_its_token_plays_there(api):
     alpha = register(api, "alpha")
+    # alpha sends it (its token): a game seats a bot account only with its consent
     created = api.post("/games", json={"variant": "gin-rami", "first_dealer": 1,
-                                       "seats": [{"account": "alpha"}, {"name": "ann"}]})
+                                       "seats": [{"account": "alpha"}, {"name": "ann"}]}, token=alpha)
     assert created.status_code == 201, created.get_data(as_text=True)
     body = created.get_json()
     assert body["seats"][0] == {"seat": 0, "name": "alpha", "kind": "account", "account": "alpha"}

@@ -27,6 +27,8 @@ def test_the_profile_of_a_bot_is_found_in_any_case_and_shows_its_registered_name
 
 def test_a_seat_names_a_bot_account_in_any_case_and_it_plays_the_seat_under_its_own_name(api):
     alpha = register(api, "alpha")
+    # alpha lets anyone seat it (a game seats a bot account only with its consent)
+    assert api.patch("/bots/me", json={"accepts_matches": True}, token=alpha).status_code == 200
     g = create_game(api, "gin-rami", [{"account": "ALPHA"}, {"name": "ann"}])
     assert g.created["seats"][0] == {"seat": 0, "name": "alpha", "kind": "account", "account": "alpha"}
     view = api.get(f"/games/{g.game_id}", token=alpha)
