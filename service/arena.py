@@ -389,10 +389,11 @@ class ArenaService:
 
     def _make_match(self, variant: str, participants: list[dict], boards: int, options: dict | None,
                     move_time: int | None, *, rated: bool, seat_tokens: dict[int, str] | None = None,
-                    match_id: str | None = None) -> dict:
+                    match_id: str | None = None, challenge_id: str | None = None) -> dict:
         """Start a match of checked participants (``seat_tokens``: a person's token hash by participant index).
 
-        ``match_id``: the match's id if it is fixed (a challenge's), else a new random one. A fixed
+        ``match_id``: the match's id if it is fixed (a challenge's, ``challenge_id``, which the
+        bots' match_started names), else a new random one. A fixed
         id may be made twice (two accepts of one challenge): the first seed saved is the match's,
         the second maker appends nothing and answers with the match the first one made.
         """
@@ -420,7 +421,8 @@ class ArenaService:
             if p["kind"] == "bot":
                 self.store.seat_bot(p["name"], "matches", match_id, self.clock_ms())
                 self.store.notify(p["name"], "match_started", {"match_id": match_id, "variant": variant,
-                                                               "boards": boards})
+                                                               "boards": boards,
+                                                               **({"challenge_id": challenge_id} if challenge_id else {})})
         state = self.advance(match_id)
         return self.match_view(match_id, state)
 
@@ -981,7 +983,7 @@ class ArenaService:
             tokens = {0: c["person_token_hash"]}
         made = self._make_match(c["variant"], participants, c["boards"], c["options"], c.get("move_time_s"),
                                 rated=c["from_kind"] == "bot", seat_tokens=tokens,
-                                match_id=made_id("match", c["challenge_id"]))
+                                match_id=made_id("match", c["challenge_id"]), challenge_id=c["challenge_id"])
         return made["match_id"]
 
     def _challenge_game(self, c: dict) -> str:

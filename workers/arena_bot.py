@@ -177,7 +177,7 @@ class ArenaBot:
                 challenges[data["challenge_id"]] = None
             elif kind == "challenge_withdrawn":
                 challenges.pop(data["challenge_id"], None)
-            elif kind == "game_started" and data.get("challenge_id"):
+            elif kind in ("game_started", "match_started") and data.get("challenge_id"):
                 challenges.pop(data["challenge_id"], None)
         self.past_events_read = True
         return turns, list(challenges)
@@ -283,7 +283,7 @@ class ArenaBot:
         with self._lock:
             self.requests += api.sent
         if past and status == 409:
-            return  # answered before this process started (a match's start does not name its challenge)
+            return  # answered (or expired) before this process started, which its past did not show
         if status != 200:
             log(f"challenge {challenge_id}: {problem_text(status, doc)}")
 

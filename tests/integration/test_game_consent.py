@@ -1,10 +1,13 @@
 """A game of POST /games seats a bot account only with its consent, as a match does: the bot sends
-the request itself (its token) or its profile says accepts_matches."""
+the request itself (its token) or its profile says accepts_matches. And a match made by an accepted
+challenge names that challenge in the bots' match_started, so that a restarted arena_bot leaves the
+challenge alone."""
 
 from __future__ import annotations
 
-from support.arena_fixtures import app, client, settings  # noqa: F401 (fixtures)
+from support.arena_fixtures import app, base, client, settings  # noqa: F401 (fixtures)
 from support.arena_http import register, stream_events
+from workers.arena_bot import ArenaBot
 
 
 def game(client, seats, token=None):  # noqa: F811
@@ -48,3 +51,27 @@ def test_a_game_seats_a_bot_account_only_with_its_consent(client):  # noqa: F811
     # a game seating no bot account reads no token: it is made as before, whatever is presented
     assert game(client, [{"name": "ann"}, {"name": "bob"}], token="not-a-token").status_code == 201
 
+
+def test_match_started_names_the_challenge_that_made_the_match(client):  # noqa: F811
+    alpha = register(client, "alpha")
+    made = client.post("/challenges", json={"to": "alpha", "variant": "gin-rami", "name": "ann", "boards": 1})
+    cid = made.get_json()["challenge_id"]
+    match_id = client.post(f"/challenges/{cid}/accept", token=alpha).get_json()["match_id"]
+    started = [data for kind, data in stream_events(client, alpha) if kind == "match_started"]
+    assert started == [{"match_id": match_id, "variant": "gin-rami", "boards": 1, "challenge_id": cid}]
+    # a match of POST /matches came from no challenge
+    own = client.post("/matches", json={"variant": "gin-rami", "participants": ["alpha", "basic"], "boards": 1},
+                      token=alpha).get_json()["match_id"]
+    started = [data for kind, data in stream_events(client, alpha) if kind == "match_started"]
+    assert started[1] == {"match_id": own, "variant": "gin-rami", "boards": 1}
+
+
+def test_a_restarted_arena_bot_leaves_alone_a_challenge_whose_match_started(client, base):  # noqa: F811
+    alpha = register(client, "alpha")
+    challenge = {"to": "alpha", "variant": "gin-rami", "name": "ann", "boards": 1}
+    accepted = client.post("/challenges", json=challenge).get_json()["challenge_id"]
+    assert client.post(f"/challenges/{accepted}/accept", token=alpha).status_code == 200
+    pending = client.post("/challenges", json={**challenge, "name": "bob"}).get_json()["challenge_id"]
+    # a new process reads the stream's past: only the challenge still pending is left to accept
+    _, challenges = ArenaBot(base, alpha, threads=1, accept_challenges=True, deadline_s=30).read_past()
+    assert challenges == [pending]
