@@ -44,7 +44,9 @@ def test_names_are_checked_taken_names_refused_and_nothing_is_created_by_a_refus
     for name in ("basic", "me"):
         resp = api.post("/bots", json={"name": name})
         assert resp.status_code == 422 and resp.get_json()["code"] == "invalid_bot_name"
-        assert api.get(f"/bots/{name}").get_json()["code"] == "bot_not_found"
+    # nothing was made: no bot "basic", and /bots/me is the route of a bot's own profile (its token)
+    assert api.get("/bots/basic").get_json()["code"] == "bot_not_found"
+    assert api.get("/bots/me").get_json()["code"] == "bot_token_required"
     bad = api.post("/bots", json={"name": "a b"})
     assert bad.status_code == 400 and bad.get_json()["code"] == "invalid_body"
     assert api.get("/bots/nobody").status_code == 404
