@@ -71,11 +71,13 @@ def test_a_match_game_is_not_called_dealt_by_its_creator_and_its_replay_waits_fo
     play_out(api, table0, [ann, bot_token])
     assert api.call("GET", f"/games/{table0}")[1]["code"] == "match_game_sealed"
     wait_for(driver, lambda d: text_of(d, "#turn").startswith("Game over"), what="the game's end at the table")
-    later = wait_for(driver, lambda d: css(d, "#replay-later"), what="the word on the replay")[0]
+    wait_for(driver, lambda d: text_of(d, "#connection") == "game over", what="the stream's end")
+    # (the table is drawn anew as the game moves: what it shows is read in one go)
+    wait_for(driver, lambda d: css(d, "#replay-later"), what="the word on the replay")
     assert not css(driver, "#replay-link") and "Replay this game" not in text_of(driver, "#board")
-    assert "once the whole match is over" in later.text
-    back = later.find_element("css selector", "a")
-    assert back.text == "Back to the match" and back.get_attribute("href") == f"{live_server}/match/{match_id}"
+    assert "once the whole match is over" in text_of(driver, "#replay-later")
+    back = driver.execute_script("const a = document.querySelector('#replay-later a'); return [a.textContent, a.href]")
+    assert back == ["Back to the match", f"{live_server}/match/{match_id}"]
     shoot(driver, tmp_path / "match-game-over-sealed.png")
 
     # the replay page, in the browser that holds the seat: why it waits, and the way to the match

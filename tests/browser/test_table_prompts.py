@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from selenium.webdriver.common.by import By
 
-from helpers import Api, css, text_of, wait_for
+from helpers import Api, click_when_ready, css, text_of, wait_for
 from screenshots import shoot
 
 SEATS = "ginbox.seats.v1"
@@ -84,7 +84,7 @@ def test_a_move_while_the_server_cannot_be_reached_says_so_and_clears_once_back(
     wait_for(driver, lambda d: text_of(d, "#connection") == "live", what="the live stream")
 
     driver.set_network_conditions(offline=True, latency=0, download_throughput=-1, upload_throughput=-1)
-    driver.find_element(By.CSS_SELECTOR, '[data-key="pass_upcard"]').click()
+    click_when_ready(driver, '[data-key="pass_upcard"]', "the pass button")
     wait_for(driver, lambda d: text_of(d, "#message"), what="the word on the failed move")
     said = text_of(driver, "#message")
     assert said == "The server cannot be reached; retrying…"
@@ -95,5 +95,5 @@ def test_a_move_while_the_server_cannot_be_reached_says_so_and_clears_once_back(
     driver.set_network_conditions(offline=False, latency=0, download_throughput=-1, upload_throughput=-1)
     wait_for(driver, lambda d: text_of(d, "#message") == "", polls=200, what="the message cleared once back")
     assert "Failed to fetch" not in text_of(driver, "main")
-    driver.find_element(By.CSS_SELECTOR, '[data-key="pass_upcard"]').click()
+    click_when_ready(driver, '[data-key="pass_upcard"]', "the pass button")
     api.wait_view(game_id, ann, lambda v: v["phase"] == "upcard" and v["to_act"] == [1])
