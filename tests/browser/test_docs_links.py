@@ -11,6 +11,7 @@ import urllib.request
 from selenium.webdriver.common.by import By
 
 from helpers import css, text_of, wait_for
+from screenshots import shoot
 
 
 def test_docs_with_a_slash_renders_and_links_to_the_lobby_and_the_text(live_server, new_browser):
@@ -51,6 +52,7 @@ def test_a_specification_that_cannot_be_parsed_is_offered_as_text(live_server, n
         link = driver.find_element(By.ID, "spec-error-link")
         assert link.get_attribute("href") == base + "/openapi.yaml" and link.text == "Read openapi.yaml as text"
         assert "Back to the lobby" in text_of(driver, "#docs-top")
+        shoot(driver, tmp_path / "docs-unparsed.png")
     finally:
         server.shutdown()
         server.server_close()
