@@ -17,16 +17,7 @@ def redis_client(url: str, timeout_s: float = 2.0, decode_responses: bool = Fals
     for one to come free, as it would for Redis, instead of failing at once (redis-py's default
     pool raises MaxConnectionsError, a 503).
     """
-    pool = redis.BlockingConnectionPool.from_url(
-        url,
-        max_connections=MAX_CONNECTIONS,
-        timeout=timeout_s,
-        socket_timeout=timeout_s,
-        socket_connect_timeout=timeout_s,
-        decode_responses=decode_responses,
-        health_check_interval=30,
-    )
-    return redis.Redis.from_pool(pool)  # the client owns its pool: closing it closes the connections
+    return _blocking_client(url, MAX_CONNECTIONS, timeout_s, timeout_s, decode_responses)
 
 
 def stream_wait_client(url: str, timeout_s: float, max_connections: int, pool_timeout_s: float) -> redis.Redis:
@@ -39,12 +30,20 @@ def stream_wait_client(url: str, timeout_s: float, max_connections: int, pool_ti
     holds can wait), and one that blocks when all are taken: a stream beyond them waits up to
     ``pool_timeout_s`` for one to come free instead of failing at once.
     """
+    return _blocking_client(url, max_connections, pool_timeout_s, timeout_s)
+
+
+def _blocking_client(url: str, max_connections: int, pool_timeout_s: float, timeout_s: float,
+                     decode_responses: bool = False) -> redis.Redis:
+    """A client whose pool of ``max_connections`` makes a command wait up to ``pool_timeout_s`` for a
+    free connection, and whose commands give up on a silent Redis after ``timeout_s``."""
     pool = redis.BlockingConnectionPool.from_url(
         url,
         max_connections=max_connections,
         timeout=pool_timeout_s,
         socket_timeout=timeout_s,
         socket_connect_timeout=timeout_s,
+        decode_responses=decode_responses,
         health_check_interval=30,
     )
     return redis.Redis.from_pool(pool)  # the client owns its pool: closing it closes the connections
