@@ -11,7 +11,6 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 
 import pytest
 from werkzeug.serving import make_server
@@ -20,52 +19,9 @@ from service.config import Settings
 from service.redis_process import RedisServerProcess, free_port
 from support.apiclient import ValidatingClient
 from support.arena_fixtures import app, settings, worker_pool  # noqa: F401 (fixtures)
+from support.cli_clients import STARTED, Served, ginbox_match, spawn_match, wait_for
 from support.servers import REPO, ApiServer, HttpClient, WorkerPool, service_env
 from workers import arena_match, outside_bot
-
-STARTED = re.compile(r"ginbox match: match (\S+) started: (\S+)")
-
-
-def ginbox_match(*args: str, timeout: float = 240) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "service.cli", "match", *args], cwd=REPO, capture_output=True,
-                          text=True, timeout=timeout)
-
-
-def spawn_match(err_path: Path, *args: str) -> subprocess.Popen:
-    with open(err_path, "w") as err:
-        return subprocess.Popen([sys.executable, "-m", "service.cli", "match", *args], cwd=REPO,
-                                stdout=subprocess.PIPE, stderr=err, text=True)
-
-
-def wait_for(path: Path, pattern: re.Pattern | str, proc: subprocess.Popen, seconds: float = 60) -> re.Match:
-    """The first match of ``pattern`` in the file, waiting for it while ``proc`` runs."""
-    pattern = re.compile(re.escape(pattern)) if isinstance(pattern, str) else pattern
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        found = pattern.search(path.read_text())
-        if found:
-            return found
-        if proc.poll() is not None:
-            break
-        time.sleep(0.05)
-    raise AssertionError(f"{pattern.pattern!r} never came:\n{path.read_text()}")
-
-
-class Served:
-    """The app on a real socket, which a test can take away (its port then refuses connections)."""
-
-    def __init__(self, wsgi_app):
-        self.server = make_server("127.0.0.1", 0, wsgi_app, threaded=True)
-        self.base = f"http://127.0.0.1:{self.server.server_port}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.up = True
-
-    def stop(self) -> None:
-        if self.up:
-            self.server.shutdown()
-            self.server.server_close()
-            self.up = False
-
 
 def one_line_without_traceback(stderr: str) -> str:
     lines = [ln for ln in stderr.splitlines() if ln.strip()]

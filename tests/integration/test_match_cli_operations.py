@@ -4,61 +4,16 @@ with it, and a match no worker plays gets one hint that a worker must be running
 
 from __future__ import annotations
 
-import re
 import signal
-import subprocess
-import sys
-import threading
-import time
-from pathlib import Path
 
 import pytest
-from werkzeug.serving import make_server
 
 from service.app import create_app
 from service.composition import make_bot_scheduler
 from service.config import Settings
 from support.arena_fixtures import app, settings  # noqa: F401 (fixtures)
-from support.servers import REPO
+from support.cli_clients import STARTED, Served, spawn_match, wait_for
 from workers import arena_match
-
-STARTED = re.compile(r"ginbox match: match (\S+) started: (\S+)")
-
-
-class Served:
-    """The app on a real socket (a given port, or any), which a test can take away."""
-
-    def __init__(self, wsgi_app, port: int = 0):
-        self.server = make_server("127.0.0.1", port, wsgi_app, threaded=True)
-        self.port = self.server.server_port
-        self.base = f"http://127.0.0.1:{self.port}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.up = True
-
-    def stop(self) -> None:
-        if self.up:
-            self.server.shutdown()
-            self.server.server_close()
-            self.up = False
-
-
-def spawn_match(err_path: Path, *args: str) -> subprocess.Popen:
-    with open(err_path, "w") as err:
-        return subprocess.Popen([sys.executable, "-m", "service.cli", "match", *args], cwd=REPO,
-                                stdout=subprocess.PIPE, stderr=err, text=True)
-
-
-def wait_for(path: Path, pattern: re.Pattern, proc: subprocess.Popen, seconds: float = 60) -> re.Match:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        found = pattern.search(path.read_text())
-        if found:
-            return found
-        if proc.poll() is not None:
-            break
-        time.sleep(0.05)
-    raise AssertionError(f"{pattern.pattern!r} never came:\n{path.read_text()}")
-
 
 def lines_of(stderr: str) -> list[str]:
     assert "Traceback" not in stderr, stderr
