@@ -148,7 +148,9 @@ def build_arena(settings: Settings, redis, games: GameService, waits=None) -> Ar
     return ArenaService(RedisArenaStore(redis, settings.key_prefix, waits=waits), matches, games,
                         keepalive_s=float(settings.extra.get("stream_keepalive_s", 5.0)),
                         stream_max_s=float(settings.extra.get("stream_max_s", 300.0)),
-                        matches_per_caller=settings.matches_per_caller, matches_in_play=settings.matches_in_play)
+                        matches_per_caller=settings.matches_per_caller, matches_in_play=settings.matches_in_play,
+                        challenges_per_bot=settings.challenges_per_bot,
+                        challenges_per_challenger=settings.challenges_per_challenger)
 
 
 def build(settings: Settings, *, bot_scheduler: Callable[[str, Any], None] | None = None,

@@ -124,6 +124,8 @@ class Settings:
     rate_limit_per_minute: int = 600      # GINBOX_RATE_LIMIT: requests per minute per token / address
     matches_per_caller: int = 4           # GINBOX_MATCHES_PER_CALLER: matches of POST /matches in play per caller (0: no cap)
     matches_in_play: int = 32             # GINBOX_MATCHES_IN_PLAY: the same, server-wide (0: no cap)
+    challenges_per_bot: int = 20          # GINBOX_CHALLENGES_PER_BOT: challenges pending to one bot (0: no cap)
+    challenges_per_challenger: int = 5    # GINBOX_CHALLENGES_PER_CHALLENGER: pending from one challenger (0: no cap)
     max_streams_per_client: int = 32      # GINBOX_MAX_STREAMS_PER_CLIENT: live streams open at once per token / address
     connections: int = 1000               # GINBOX_CONNECTIONS: connections of one API process (its streams' Redis pool)
     redis_timeout_s: float = 2.0          # GINBOX_REDIS_TIMEOUT: socket timeout, so a dead Redis fails fast
@@ -157,6 +159,8 @@ class Settings:
             rate_limit_per_minute=env_int("GINBOX_RATE_LIMIT", 600, minimum=0),  # 0: no limit
             matches_per_caller=env_int("GINBOX_MATCHES_PER_CALLER", 4, minimum=0),  # 0: no cap
             matches_in_play=env_int("GINBOX_MATCHES_IN_PLAY", 32, minimum=0),  # 0: no cap
+            challenges_per_bot=env_int("GINBOX_CHALLENGES_PER_BOT", 20, minimum=0),  # 0: no cap
+            challenges_per_challenger=env_int("GINBOX_CHALLENGES_PER_CHALLENGER", 5, minimum=0),  # 0: no cap
             max_streams_per_client=env_int("GINBOX_MAX_STREAMS_PER_CLIENT", 32, minimum=0),  # 0: no cap
             connections=env_int("GINBOX_CONNECTIONS", 1000, minimum=1),
             redis_timeout_s=env_float("GINBOX_REDIS_TIMEOUT", 2.0, minimum=0, above=True),

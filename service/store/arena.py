@@ -68,12 +68,13 @@ CHALLENGE_KEEP_MS = 7 * 24 * 3600 * 1000
 
 # KEYS: the challenge's key, the challenged bot's pending set, the challenger's pending set;
 # ARGV: now ms, expires ms, cap per bot, cap per challenger, id, JSON, key TTL ms. Drops the
-# expired ids of both sets, then refuses (-1: the bot's cap, -2: the challenger's) or stores.
+# expired ids of both sets, then refuses (-1: the bot's cap, -2: the challenger's; a cap of 0 is
+# none) or stores.
 _SAVE_CHALLENGE = """
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[1])
-if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[3]) then return -1 end
-if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[4]) then return -2 end
+if tonumber(ARGV[3]) > 0 and redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[3]) then return -1 end
+if tonumber(ARGV[4]) > 0 and redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[4]) then return -2 end
 if not redis.call('SET', KEYS[1], ARGV[6], 'NX', 'PX', ARGV[7]) then return 0 end
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[5])
 redis.call('ZADD', KEYS[3], ARGV[2], ARGV[5])
