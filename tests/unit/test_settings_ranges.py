@@ -19,6 +19,8 @@ OUT_OF_RANGE = [
     ("GINBOX_MAX_BODY_BYTES", "-1", "must be at least 1"),
     ("GINBOX_RATE_LIMIT", "-1", "must be at least 0"),
     ("GINBOX_MAX_STREAMS_PER_CLIENT", "-1", "must be at least 0"),
+    ("GINBOX_CHALLENGES_PER_BOT", "-1", "must be at least 0"),
+    ("GINBOX_CHALLENGES_PER_CHALLENGER", "-2", "must be at least 0"),
     ("GINBOX_CONNECTIONS", "0", "must be at least 1"),
     ("GINBOX_REDIS_TIMEOUT", "0", "must be greater than 0"),
     ("GINBOX_REDIS_TIMEOUT", "-1", "must be greater than 0"),
@@ -78,6 +80,8 @@ def test_settings_refuse_a_value_out_of_range_naming_it(monkeypatch, name, value
 @pytest.mark.parametrize("name, value, read", [
     ("GINBOX_RATE_LIMIT", "0", ("rate_limit_per_minute", 0)),      # 0: no limit, as documented
     ("GINBOX_MAX_STREAMS_PER_CLIENT", "0", ("max_streams_per_client", 0)),  # 0: no cap
+    ("GINBOX_CHALLENGES_PER_BOT", "0", ("challenges_per_bot", 0)),  # 0: no cap
+    ("GINBOX_CHALLENGES_PER_CHALLENGER", "7", ("challenges_per_challenger", 7)),
     ("GINBOX_CONNECTIONS", "1", ("connections", 1)),
     ("GINBOX_ABANDON_AFTER_S", "0", ("abandon_after_s", 0.0)),     # 0: never
     ("GINBOX_PROXY_HOPS", "0", ("proxy_hops", 0)),
