@@ -10,7 +10,6 @@ import random
 import re
 import signal
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -19,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from support.randomplay import choose_move
+from support.serve_process import alive, launch, log_text, ready, start
 from support.servers import HttpClient, kill9
 
 from service.redis_process import find_redis_server, free_port
@@ -38,54 +38,11 @@ def _post(url: str, body: dict):
         return resp.status, json.loads(resp.read())
 
 
-def _ready(port: int) -> bool:
-    try:
-        return _get(f"http://127.0.0.1:{port}/readyz")[0] == 200
-    except (urllib.error.URLError, ConnectionError, OSError):
-        return False
-
-
-def _launch(data_dir, port, logs: Path | None = None, **extra_env) -> subprocess.Popen:
-    """``ginbox serve`` in a session of its own; its stdout and stderr go to ``logs``.out / .err."""
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "PROMETHEUS_MULTIPROC_DIR")}
-    env.update(GINBOX_DATA_DIR=str(data_dir), GINBOX_PROCESSES="1", GINBOX_CONNECTIONS="50", GINBOX_BOT_WORKERS="0",
-               GINBOX_TURN_WORKERS="0")
-    env.update(extra_env)
-    out = open(f"{logs}.out", "ab") if logs else subprocess.DEVNULL
-    err = open(f"{logs}.err", "ab") if logs else subprocess.DEVNULL
-    try:
-        return subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
-                                env=env, stdout=out, stderr=err, start_new_session=True)
-    finally:
-        if logs:
-            out.close()
-            err.close()
-
-
-def _start(data_dir, port, logs: Path | None = None, **extra_env) -> subprocess.Popen:
-    proc = _launch(data_dir, port, logs, **extra_env)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        assert proc.poll() is None, f"ginbox serve exited early: {_text(logs, 'err')}"
-        if _ready(port):
-            return proc
-        time.sleep(0.2)
-    kill9(proc)
-    raise AssertionError("ginbox serve did not become ready within 60 s")
-
-
 def _stop(proc):
     proc.send_signal(signal.SIGTERM)
     proc.wait(30)
 
 
-
-
-def _text(logs: Path | None, which: str, limit: int = 4000) -> str:
-    try:
-        return Path(f"{logs}.{which}").read_text(errors="replace")[-limit:] if logs else ""
-    except FileNotFoundError:
-        return ""
 
 
 def _lock_info(data_dir) -> dict:
@@ -96,15 +53,6 @@ def _lock_info(data_dir) -> dict:
         except (FileNotFoundError, ValueError):
             time.sleep(0.1)
     raise AssertionError("no readable lock file in the data directory")
-
-
-def _alive(pid: int) -> bool:
-    """True while ``pid`` runs (a zombie nobody reaped yet counts as dead)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except (FileNotFoundError, ProcessLookupError):
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
 
 
 def _descendants(pid: int) -> set[int]:
@@ -128,7 +76,7 @@ def _redis_pid(serve_pid: int) -> int | None:
     """The pid of the redis-server below ``serve_pid``, if one runs."""
     for pid in _descendants(serve_pid):
         try:
-            if Path(f"/proc/{pid}/comm").read_text().strip() == "redis-server" and _alive(pid):
+            if Path(f"/proc/{pid}/comm").read_text().strip() == "redis-server" and alive(pid):
                 return pid
         except OSError:
             continue
@@ -160,7 +108,7 @@ def _play(client: HttpClient, game_id: str, tokens: dict, moves: int, rng: rando
 @pytest.mark.slow
 def test_serve_without_redis_url_is_ready_and_keeps_games_across_a_restart(tmp_path):
     port = free_port()
-    proc = _start(tmp_path, port)
+    proc = start(tmp_path, port)
     try:
         status, created = _post(f"http://127.0.0.1:{port}/games",
                                 {"variant": "gin-rami", "seats": [{"name": "ann"}, {"name": "bob"}]})
@@ -173,7 +121,7 @@ def test_serve_without_redis_url_is_ready_and_keeps_games_across_a_restart(tmp_p
     assert (tmp_path / "redis").is_dir()
 
     port = free_port()
-    proc = _start(tmp_path, port)
+    proc = start(tmp_path, port)
     try:
         status, after = _get(f"http://127.0.0.1:{port}/games/{game_id}")
         assert status == 200
@@ -189,23 +137,23 @@ def test_two_servers_share_no_control_socket_in_the_home_directory(tmp_path):
     API's gunicorn runs without one (nothing of ginbox uses it)."""
     home = tmp_path / "home"
     home.mkdir()
-    first = _start(tmp_path / "a", free_port(), tmp_path / "a-serve", HOME=str(home))
+    first = start(tmp_path / "a", free_port(), tmp_path / "a-serve", HOME=str(home))
     try:
-        second = _start(tmp_path / "b", free_port(), tmp_path / "b-serve", HOME=str(home))
+        second = start(tmp_path / "b", free_port(), tmp_path / "b-serve", HOME=str(home))
         _stop(second)
         assert first.poll() is None
     finally:
         _stop(first)
     assert not (home / ".gunicorn").exists(), sorted(p.name for p in (home / ".gunicorn").iterdir())
     # and it says at start how many requests a minute each caller may send
-    assert re.search(r"^ginbox: rate limit \d+ requests a minute per token", _text(tmp_path / "a-serve", "out"), re.M)
+    assert re.search(r"^ginbox: rate limit \d+ requests a minute per token", log_text(tmp_path / "a-serve", "out"), re.M)
 
 
 @pytest.mark.slow
 def test_one_server_per_data_dir_and_none_of_its_children_outlives_a_kill9(tmp_path):
     data = tmp_path / "data"
     port = free_port()
-    first = _start(data, port, tmp_path / "first", GINBOX_BOT_WORKERS="1", GINBOX_TURN_WORKERS="1")
+    first = start(data, port, tmp_path / "first", GINBOX_BOT_WORKERS="1", GINBOX_TURN_WORKERS="1")
     children: set[int] = set()
     try:
         game_id, _ = _create_game(port)
@@ -215,17 +163,17 @@ def test_one_server_per_data_dir_and_none_of_its_children_outlives_a_kill9(tmp_p
 
         # a second server on the same data directory refuses before it starts anything
         second_port = free_port()
-        second = _launch(data, second_port, tmp_path / "second")
+        second = launch(data, second_port, tmp_path / "second")
         deadline = time.monotonic() + 30
         while second.poll() is None and time.monotonic() < deadline:
-            if _ready(second_port):
+            if ready(second_port):
                 kill9(second)
                 raise AssertionError("a second ginbox serve started on the data directory of a running one")
             time.sleep(0.1)
         if second.poll() is None:
             kill9(second)
             raise AssertionError("the second ginbox serve neither refused nor started within 30 s")
-        err = _text(tmp_path / "second", "err")
+        err = log_text(tmp_path / "second", "err")
         assert second.returncode != 0
         assert str(data.resolve()) in err and f"pid {first.pid}" in err and f":{port}" in err, err
         assert not (data / "redis" / "redis.log").read_text().count("Server initialized") > 1  # one Redis ever
@@ -241,17 +189,17 @@ def test_one_server_per_data_dir_and_none_of_its_children_outlives_a_kill9(tmp_p
         os.kill(first.pid, signal.SIGKILL)
         first.wait(10)
         deadline = time.monotonic() + 30
-        while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
+        while any(alive(pid) for pid in children) and time.monotonic() < deadline:
             time.sleep(0.2)
-        assert not [pid for pid in children if _alive(pid)], "children of the killed server still run"
+        assert not [pid for pid in children if alive(pid)], "children of the killed server still run"
     finally:
         kill9(first)
         for pid in children:  # whatever outlived it (if the test failed), so that nothing is left behind
-            if _alive(pid):
+            if alive(pid):
                 os.kill(pid, signal.SIGKILL)
 
     port = free_port()
-    third = _start(data, port, tmp_path / "third")
+    third = start(data, port, tmp_path / "third")
     try:
         assert _get(f"http://127.0.0.1:{port}/games/{game_id}") == (200, before)
     finally:
@@ -263,7 +211,7 @@ def test_one_server_per_data_dir_and_none_of_its_children_outlives_a_kill9(tmp_p
 def test_serve_restarts_a_killed_redis_server_and_keeps_every_acknowledged_move(tmp_path):
     data = tmp_path / "data"
     port = free_port()
-    proc = _start(data, port, tmp_path / "serve")
+    proc = start(data, port, tmp_path / "serve")
     client = HttpClient("127.0.0.1", port, timeout=10)
     rng = random.Random(20261201)
     try:
@@ -275,10 +223,10 @@ def test_serve_restarts_a_killed_redis_server_and_keeps_every_acknowledged_move(
         os.kill(redis_pid, signal.SIGKILL)
         deadline = time.monotonic() + 30
         # ready, and the lock file names the new redis-server (written just after it answers)
-        while (_redis_pid(proc.pid) in (None, redis_pid) or not _ready(port)
+        while (_redis_pid(proc.pid) in (None, redis_pid) or not ready(port)
                or _lock_info(data)["redis_pid"] != _redis_pid(proc.pid)):
-            assert proc.poll() is None, _text(tmp_path / "serve", "err")
-            assert time.monotonic() < deadline, f"Redis did not come back within 30 s:\n{_text(tmp_path / 'serve', 'err')}"
+            assert proc.poll() is None, log_text(tmp_path / "serve", "err")
+            assert time.monotonic() < deadline, f"Redis did not come back within 30 s:\n{log_text(tmp_path / 'serve', 'err')}"
             time.sleep(0.2)
         # the API's REDIS_URL did not change: Redis is back on the same port and the API reconnected
         assert _lock_info(data)["redis_pid"] == _redis_pid(proc.pid)
@@ -286,7 +234,7 @@ def test_serve_restarts_a_killed_redis_server_and_keeps_every_acknowledged_move(
         acked = _play(client, game_id, tokens, 4, rng)
         events = client.call("GET", f"/games/{game_id}/events?after=0&limit=500", token=tokens[0]).body["events"]
         assert [e["version"] for e in events] == list(range(1, acked + 1))
-        err = _text(tmp_path / "serve", "err")
+        err = log_text(tmp_path / "serve", "err")
         assert f"redis-server (pid {redis_pid}) died" in err and "SIGKILL" in err and "restarted" in err, err
     finally:
         client.close()
@@ -307,7 +255,7 @@ def test_serve_stops_with_the_reason_when_redis_server_cannot_come_back(tmp_path
     )
     wrapper.chmod(0o755)
     port = free_port()
-    proc = _start(data, port, tmp_path / "serve", GINBOX_REDIS_SERVER=str(wrapper))
+    proc = start(data, port, tmp_path / "serve", GINBOX_REDIS_SERVER=str(wrapper))
     try:
         redis_pid = _redis_pid(proc.pid)
         assert redis_pid
@@ -315,12 +263,12 @@ def test_serve_stops_with_the_reason_when_redis_server_cannot_come_back(tmp_path
         try:
             code = proc.wait(60)
         except subprocess.TimeoutExpired:
-            raise AssertionError(f"ginbox serve did not give up within 60 s:\n{_text(tmp_path / 'serve', 'err')}")
-        err = _text(tmp_path / "serve", "err")
+            raise AssertionError(f"ginbox serve did not give up within 60 s:\n{log_text(tmp_path / 'serve', 'err')}")
+        err = log_text(tmp_path / "serve", "err")
         assert code != 0
         assert f"redis-server (pid {redis_pid}) died" in err, err
         assert "this redis-server refuses to start again" in err, err  # the tail of redis.log
-        assert not [pid for pid in _descendants(proc.pid) if _alive(pid)]
-        assert not _ready(port)  # the API went with it
+        assert not [pid for pid in _descendants(proc.pid) if alive(pid)]
+        assert not ready(port)  # the API went with it
     finally:
         kill9(proc)

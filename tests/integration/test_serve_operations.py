@@ -4,71 +4,21 @@ before anything starts."""
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import socket
 import subprocess
-import sys
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
 
+from support.serve_process import alive, launch, log_text, ready, start
 from support.servers import kill9
 
 from service.redis_process import free_port
 
 BOT_WORKER = ["worker", "--queues", "turns,boards"]
-
-
-def _ready(port: int) -> bool:
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=2) as resp:
-            return resp.status == 200 and json.loads(resp.read())["status"] == "ready"
-    except (urllib.error.URLError, ConnectionError, OSError, ValueError, KeyError):
-        return False
-
-
-def _launch(data_dir: Path, port: int, logs: Path, **extra_env) -> subprocess.Popen:
-    """``ginbox serve`` in a process group (session) of its own, as a terminal's foreground job is;
-    its stdout and stderr go to ``logs``.out / .err."""
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "PROMETHEUS_MULTIPROC_DIR")}
-    env.update(GINBOX_DATA_DIR=str(data_dir), GINBOX_PROCESSES="1", GINBOX_CONNECTIONS="50",
-               GINBOX_BOT_WORKERS="0", GINBOX_TURN_WORKERS="0")
-    env.update(extra_env)
-    with open(f"{logs}.out", "ab") as out, open(f"{logs}.err", "ab") as err:
-        return subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
-                                env=env, stdout=out, stderr=err, start_new_session=True)
-
-
-def _text(logs: Path, which: str) -> str:
-    try:
-        return Path(f"{logs}.{which}").read_text(errors="replace")
-    except FileNotFoundError:
-        return ""
-
-
-def _start(data_dir: Path, port: int, logs: Path, **extra_env) -> subprocess.Popen:
-    proc = _launch(data_dir, port, logs, **extra_env)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        assert proc.poll() is None, f"ginbox serve exited early: {_text(logs, 'err')}"
-        if _ready(port):
-            return proc
-        time.sleep(0.2)
-    kill9(proc)
-    raise AssertionError("ginbox serve did not become ready within 60 s")
-
-
-def _alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except (FileNotFoundError, ProcessLookupError):
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
 
 
 def _children(pid: int) -> dict[int, list[str]]:
@@ -82,7 +32,7 @@ def _children(pid: int) -> dict[int, list[str]]:
             argv = (entry / "cmdline").read_bytes().decode(errors="replace").split("\0")
         except OSError:
             continue
-        if int(stat.rsplit(")", 1)[1].split()[1]) == pid and _alive(int(entry.name)):
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid and alive(int(entry.name)):
             found[int(entry.name)] = argv
     return found
 
@@ -101,26 +51,26 @@ def _bot_worker(serve_pid: int, other_than: int | None = None, seconds: float = 
 def _wait_for(logs: Path, text: str, proc: subprocess.Popen, seconds: float = 30) -> str:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        err = _text(logs, "err")
+        err = log_text(logs, "err")
         if text in err:
             return err
         if proc.poll() is not None:
             break
         time.sleep(0.1)
-    raise AssertionError(f"{text!r} never came:\n{_text(logs, 'err')}")
+    raise AssertionError(f"{text!r} never came:\n{log_text(logs, 'err')}")
 
 
 @pytest.mark.slow
 def test_a_killed_bot_worker_is_started_again_and_the_api_stays_up(tmp_path):
     port = free_port()
     logs = tmp_path / "serve"
-    proc = _start(tmp_path / "data", port, logs, GINBOX_BOT_WORKERS="1")
+    proc = start(tmp_path / "data", port, logs, GINBOX_BOT_WORKERS="1")
     try:
         first = _bot_worker(proc.pid)
         os.kill(first, signal.SIGKILL)
         second = _bot_worker(proc.pid, other_than=first)
-        assert proc.poll() is None, _text(logs, "err")
-        assert _ready(port)
+        assert proc.poll() is None, log_text(logs, "err")
+        assert ready(port)
         err = _wait_for(logs, f"bot worker (pid {first})", proc)
         said = [line for line in err.splitlines() if f"pid {first}" in line]
         assert said == [f"ginbox: bot worker (pid {first}) killed by signal 9 (SIGKILL); starting it again"], err
@@ -128,10 +78,10 @@ def test_a_killed_bot_worker_is_started_again_and_the_api_stays_up(tmp_path):
         # the new one is a whole worker: it says which jobs it takes
         said = f"ginbox worker: pid {second}, taking turns then boards jobs"
         deadline = time.monotonic() + 30
-        while said not in _text(logs, "out") and time.monotonic() < deadline:
+        while said not in log_text(logs, "out") and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert said in _text(logs, "out"), _text(logs, "out")
-        assert _alive(second)
+        assert said in log_text(logs, "out"), log_text(logs, "out")
+        assert alive(second)
     finally:
         proc.send_signal(signal.SIGTERM)
         try:
@@ -145,7 +95,7 @@ def test_a_killed_bot_worker_is_started_again_and_the_api_stays_up(tmp_path):
 def test_a_bot_worker_that_keeps_dying_is_given_up_with_the_reason(tmp_path):
     port = free_port()
     logs = tmp_path / "serve"
-    proc = _start(tmp_path / "data", port, logs, GINBOX_BOT_WORKERS="1")
+    proc = start(tmp_path / "data", port, logs, GINBOX_BOT_WORKERS="1")
     try:
         # five deaths within 60 s: started again after the first four, given up at the fifth
         pid = None
@@ -155,14 +105,14 @@ def test_a_bot_worker_that_keeps_dying_is_given_up_with_the_reason(tmp_path):
         try:
             code = proc.wait(60)
         except subprocess.TimeoutExpired:
-            raise AssertionError(f"ginbox serve did not give up within 60 s:\n{_text(logs, 'err')}") from None
-        err = _text(logs, "err")
+            raise AssertionError(f"ginbox serve did not give up within 60 s:\n{log_text(logs, 'err')}") from None
+        err = log_text(logs, "err")
         assert code == 1, err
         assert err.count("; starting it again") == 4, err
         assert (f"ginbox: the bot worker cannot be kept running: 5 ends within 60 s (last: bot worker (pid {pid}) "
                 "killed by signal 9 (SIGKILL))\nginbox: stopping") in err, err
         assert "Traceback" not in err
-        assert not _ready(port)
+        assert not ready(port)
     finally:
         kill9(proc)
 
@@ -182,11 +132,11 @@ def test_ctrl_c_at_the_terminal_stops_everything_cleanly(tmp_path):
     take it, and stop its children in order (gunicorn's graceful stop, the workers, Redis last)."""
     port = free_port()
     logs = tmp_path / "serve"
-    proc = _start(tmp_path / "data", port, logs, GINBOX_BOT_WORKERS="1", GINBOX_TURN_WORKERS="1")
+    proc = start(tmp_path / "data", port, logs, GINBOX_BOT_WORKERS="1", GINBOX_TURN_WORKERS="1")
     try:
         _bot_worker(proc.pid)
         deadline = time.monotonic() + 30
-        while _text(logs, "out").count("ginbox worker: pid ") < 2 and time.monotonic() < deadline:
+        while log_text(logs, "out").count("ginbox worker: pid ") < 2 and time.monotonic() < deadline:
             time.sleep(0.1)
         children = _descendants(proc.pid)
         assert len(children) >= 5  # redis-server, two workers, gunicorn and its API process
@@ -194,11 +144,11 @@ def test_ctrl_c_at_the_terminal_stops_everything_cleanly(tmp_path):
         try:
             code = proc.wait(60)
         except subprocess.TimeoutExpired:
-            raise AssertionError(f"ginbox serve did not stop within 60 s:\n{_text(logs, 'err')}") from None
-        out, err = _text(logs, "out"), _text(logs, "err")
+            raise AssertionError(f"ginbox serve did not stop within 60 s:\n{log_text(logs, 'err')}") from None
+        out, err = log_text(logs, "out"), log_text(logs, "err")
         assert code == 0, err
         assert "Traceback" not in out + err and "SystemExit" not in out + err, err
-        assert not [pid for pid in children if _alive(pid)], "children of ginbox serve outlived it"
+        assert not [pid for pid in children if alive(pid)], "children of ginbox serve outlived it"
     finally:
         kill9(proc)
 
@@ -209,14 +159,14 @@ def test_a_port_already_in_use_is_refused_before_anything_starts(tmp_path):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        proc = _launch(data, port, tmp_path / "serve", GINBOX_BOT_WORKERS="1")
+        proc = launch(data, port, tmp_path / "serve", GINBOX_BOT_WORKERS="1")
         try:
             code = proc.wait(60)
         except subprocess.TimeoutExpired:
-            raise AssertionError(f"ginbox serve did not refuse within 60 s:\n{_text(tmp_path / 'serve', 'err')}") from None
+            raise AssertionError(f"ginbox serve did not refuse within 60 s:\n{log_text(tmp_path / 'serve', 'err')}") from None
         finally:
             kill9(proc)
-    err, out = _text(tmp_path / "serve", "err"), _text(tmp_path / "serve", "out")
+    err, out = log_text(tmp_path / "serve", "err"), log_text(tmp_path / "serve", "out")
     assert code == 1, err
     assert err.splitlines() == [f"ginbox serve: refusing to start: port {port} on 127.0.0.1 is already in use: stop "
                                 "what listens there, or give this server another port (--port, GINBOX_PORT)"], err
@@ -225,14 +175,14 @@ def test_a_port_already_in_use_is_refused_before_anything_starts(tmp_path):
 
 
 def test_an_address_this_machine_cannot_listen_on_is_refused_with_exit_2(tmp_path):
-    proc = _launch(tmp_path / "data", free_port(), tmp_path / "serve", GINBOX_HOST="no-such-host.invalid")
+    proc = launch(tmp_path / "data", free_port(), tmp_path / "serve", GINBOX_HOST="no-such-host.invalid")
     try:
         code = proc.wait(60)
     finally:
         kill9(proc)
-    err = _text(tmp_path / "serve", "err")
+    err = log_text(tmp_path / "serve", "err")
     assert code == 2, err
     lines = err.splitlines()
     assert len(lines) == 1 and lines[0].startswith("ginbox serve: refusing to start: cannot listen on "
                                                    "no-such-host.invalid:"), err
-    assert _text(tmp_path / "serve", "out") == ""
+    assert log_text(tmp_path / "serve", "out") == ""
