@@ -19,6 +19,8 @@ import sys
 
 DECK_LABEL = "ginbox/deck/"
 CUT_LABEL = "ginbox/cut/"
+#: the HMAC message prefix of a duplicate match's board seed (bytes: it is no stream label)
+BOARD_LABEL = b"board:"
 RANKS = "A23456789TJQK"
 #: step 3: card-index order, all clubs, then diamonds, hearts, spades
 ORDERED = [rank + suit for suit in "CDHS" for rank in RANKS]
@@ -222,6 +224,16 @@ def vectors() -> dict:
                                  "deck_1": shuffle(key, DECK_LABEL, 1)[0], "deck_2": shuffle(key, DECK_LABEL, 2)[0],
                                  "cut_0": shuffle(key, CUT_LABEL, 0)[0][: len(texts)]})
 
+    # a duplicate match's boards: board b's seed is HMAC-SHA256(match seed, "board:" || uint32(b)),
+    # and a board's games are dealt from it as derivation 1 (key = the board's seed)
+    board_seeds = []
+    for name, board in [("counting", 0), ("counting", 1), ("counting", 255), ("counting", 256),
+                        ("hashed", 0), ("long", 2**32 - 1)]:
+        seed = hmac.new(SEEDS[name], BOARD_LABEL + board.to_bytes(4, "big"), hashlib.sha256).digest()
+        board_seeds.append({"match_seed": name, "board": board, "board_seed": seed.hex(),
+                            "commitment": hashlib.sha256(seed).hexdigest(),
+                            "deck_1": shuffle(seed, DECK_LABEL, 1)[0]})
+
     return {
         "description": (
             "Test vectors for ginbox's provably fair dealing: the seed's commitment (SHA-256), "
@@ -229,7 +241,9 @@ def vectors() -> dict:
             "Fisher-Yates deck of a hand (steps 3-4), the cut cards of a round, and whole "
             "cuttings: their rounds, ties cut again, the seats from the highest cut down (step 5), and "
             "(client_seed_keys) the key of derivation 2 from a server seed and every seat's client seed "
-            "(step 6: its SHA-256 input, the key, the first two decks and the first cut it gives), as "
+            "(step 6: its SHA-256 input, the key, the first two decks and the first cut it gives), and "
+            "(board_seeds) a duplicate match's board seeds from the match's seed, their commitments and "
+            "the first deck each deals, as "
             "specified in service/rules/fairness.py and service/docs/FAIRNESS.md. Seeds and bytes are "
             "lowercase hex; decks are top card first; labels are ASCII; client seeds are text, "
             "encoded as UTF-8."
@@ -241,6 +255,7 @@ def vectors() -> dict:
         "cuts": cuts,
         "cuttings": cuttings,
         "client_seed_keys": client_seed_keys,
+        "board_seeds": board_seeds,
     }
 
 

@@ -177,3 +177,19 @@ def test_a_game_with_client_seeds_deals_the_vectors_decks():
     dealt = next(e for e in log if type(e) is events.HandDealt)
     assert cut.round == 0 and list(cut.cards) == v["cut_0"]
     assert list(dealt.deck) == v["deck_1"]
+
+
+@pytest.mark.parametrize("v", VECTORS["board_seeds"], ids=lambda v: f"{v['match_seed']}-{v['board']}")
+def test_a_matchs_board_seeds_match_the_vectors(v):
+    from service.rules import duplicate
+
+    match_seed = SEEDS[v["match_seed"]]
+    assert duplicate.board_seed(match_seed, v["board"]).hex() == v["board_seed"]
+    assert fairness.commitment(bytes.fromhex(v["board_seed"])) == v["commitment"]
+    # a board's games are dealt as derivation 1, the board's seed being the key
+    assert fairness.deck_for_hand(bytes.fromhex(v["board_seed"]), 1) == v["deck_1"]
+
+
+def test_the_board_vectors_cover_the_edges():
+    boards = [v["board"] for v in VECTORS["board_seeds"]]
+    assert 0 in boards and any(b > 255 for b in boards) and 2**32 - 1 in boards
