@@ -394,6 +394,13 @@ def verify_export(lines: Iterable[str]) -> dict:
            else "the log does not end the game: the seed is not revealed")
     report = verify(log, seed)
     checks += report["checks"]
+    if not all(c["ok"] for c in checks if c["name"] == "replay"):
+        # the advice is held against the states the log replays to: a log that does not replay
+        # (its failure said once, under replay) gives none
+        if advice:
+            _check(checks, "advice", False, "not checked: the log does not replay (see replay), so there is "
+                                            "no state to hold the advice against")
+        return {"ok": False, "checks": checks, "not_checked": NOT_CHECKED}
     try:
         checks.append(check_advice(log, [doc for _, doc in advice]))
     except _MALFORMED as err:

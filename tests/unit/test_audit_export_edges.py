@@ -128,3 +128,27 @@ def test_names_and_timestamps_are_said_to_be_unchecked_and_changing_them_still_p
     assert out[-1] == f"audit passed: 11 checks; not checked: {NOT_CHECKED}"
     assert NOT_CHECKED.startswith("the players' names") and "timestamps" in NOT_CHECKED
     assert verify_export(json.dumps(ln) for ln in lines)["not_checked"] == NOT_CHECKED
+
+
+def test_a_card_that_is_no_card_fails_the_replay_once_not_the_advice_too(tmp_path, capsys):
+    # a log that discards a card: both pass the upcard, the non-dealer draws and discards, then resigns
+    spec = game.GameSpec(variant="gin-rami", players=[{"name": "ann"}, {"name": "bob"}], seed=SEED)
+    log = list(game.start(spec))
+    state = game.replay(log)
+    first = state.to_act[0]
+    for actor, command in ((first, commands.PASS_UPCARD), (1 - first, commands.PASS_UPCARD),
+                           (first, commands.DRAW_STOCK)):
+        state, produced = game.apply(state, actor, command)
+        log += produced
+    discard = next(m for m in game.legal_moves(state, first) if isinstance(m, commands.Discard))
+    state, produced = game.apply(state, first, discard)
+    log += produced
+    state, produced = game.apply(state, 1 - first, commands.RESIGN)
+    log += produced
+    lines = [{**events.encode(e), "ts": 1_800_000_000_000 + n, "version": n} for n, e in enumerate(log, start=1)]
+    assert verify_export(json.dumps(ln) for ln in lines)["ok"]
+    at = next(i for i, ln in enumerate(lines) if ln["type"] == "card_discarded")
+    lines[at]["data"]["card"] = "ZZ"
+    code, out = _run(tmp_path, lines, capsys)
+    assert code == 1
+    assert list(_failed(out)) == ["replay"] and "'ZZ'" in _failed(out)["replay"]
