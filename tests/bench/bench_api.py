@@ -47,6 +47,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from service.cli import WORKER_CLASSES  # noqa: E402
 from service.redis_process import RedisServerProcess  # noqa: E402
+# imported here, once: a client's threads importing the engine at the same moment on their first
+# discard met a half-initialised module (ImportError), and that thread's games stopped
+from service.rules.cards import index, mask  # noqa: E402
+from service.rules.melds import deadwood_mask  # noqa: E402
 from support.servers import ApiServer, HttpClient, service_env  # noqa: E402
 
 NEW_GAME = {"variant": "gin-rami", "seats": [{"name": "ann"}, {"name": "bob"}], "options": {"target_score": 30}}
@@ -75,9 +79,6 @@ def choose(view: dict, rng: random.Random, same_seat: bool) -> dict:
         return rng.choice(knocks)
     # the discard that leaves the least deadwood (ties at random), so that hands and games end;
     # the hand is made a bit mask once (the client's CPU is the server's machine's too)
-    from service.rules.cards import index, mask
-    from service.rules.melds import deadwood_mask
-
     hand = mask(view["hand"])
     scored = [(deadwood_mask(hand & ~(1 << index(m["card"]))), rng.random(), m) for m in moves if m["type"] == "discard"]
     return min(scored, key=lambda t: t[:2])[2]
