@@ -14,7 +14,6 @@ import socket
 import subprocess
 import sys
 import time
-from collections import deque
 from pathlib import Path
 
 from service.config import SettingError, Settings, env_int, in_range
@@ -185,9 +184,9 @@ class SupervisedWorker:
         self.argv = argv
         self.env = env
         self.say = say or (lambda line: print(line, file=sys.stderr, flush=True))
-        self.max_failures = max_failures
-        self.window_s = window_s
-        self.failures: deque[float] = deque()
+        from service.redis_process import RecentEnds
+
+        self.ends = RecentEnds(max_failures, window_s)
         self.proc: subprocess.Popen | None = None
         self.start_at: float | None = None  # when a worker that ended is to be started again
 
@@ -207,14 +206,12 @@ class SupervisedWorker:
 
         if self.proc is not None and self.proc.poll() is not None:
             now = time.monotonic()
-            self.failures.append(now)
-            while self.failures and self.failures[0] < now - self.window_s:
-                self.failures.popleft()
+            count = self.ends.add(now)
             what = f"{self.name} (pid {self.proc.pid}) {describe_exit(self.proc.returncode)}"
-            if len(self.failures) >= self.max_failures:
-                raise WorkerGaveUp(f"the {self.name} cannot be kept running: {len(self.failures)} ends within "
-                                   f"{self.window_s:.0f} s (last: {what})")
-            delay = 0.0 if len(self.failures) == 1 else min(8.0, 0.25 * 2 ** (len(self.failures) - 1))
+            if self.ends.exhausted:
+                raise WorkerGaveUp(f"the {self.name} cannot be kept running: {count} ends within "
+                                   f"{self.ends.window_s:.0f} s (last: {what})")
+            delay = 0.0 if count == 1 else min(8.0, 0.25 * 2 ** (count - 1))
             self.say(f"ginbox: {what}; starting it again{f' in {delay:g} s' if delay else ''}")
             self.proc = None
             self.start_at = now + delay

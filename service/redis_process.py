@@ -234,6 +234,27 @@ class RedisGaveUp(RuntimeError):
     """The supervised redis-server died and could not be brought back."""
 
 
+class RecentEnds:
+    """The ends (deaths, failed starts) of a supervised process within the last ``window_s``
+    seconds: ``add`` one and read how many there are now; ``exhausted`` once they reach
+    ``max_failures``, when the supervisor gives up."""
+
+    def __init__(self, max_failures: int = 5, window_s: float = 60.0):
+        self.max_failures = max_failures
+        self.window_s = window_s
+        self.times: deque[float] = deque()
+
+    def add(self, now: float) -> int:
+        self.times.append(now)
+        while self.times and self.times[0] < now - self.window_s:
+            self.times.popleft()
+        return len(self.times)
+
+    @property
+    def exhausted(self) -> bool:
+        return len(self.times) >= self.max_failures
+
+
 class RedisSupervisor:
     """Keeps one ``RedisServerProcess`` running: ``poll()`` it often from the thread that started it.
 
@@ -250,24 +271,20 @@ class RedisSupervisor:
         self.server = server
         self.on_restart = on_restart
         self.say = say or (lambda line: print(line, file=sys.stderr, flush=True))
-        self.max_failures = max_failures
-        self.window_s = window_s
-        self.failures: deque[float] = deque()
+        self.ends = RecentEnds(max_failures, window_s)
         self.down = False
         self.next_try = 0.0
         self.restarts = 0
 
     def _failed(self, now: float, what: str) -> None:
-        self.failures.append(now)
-        while self.failures and self.failures[0] < now - self.window_s:
-            self.failures.popleft()
-        if len(self.failures) >= self.max_failures:
+        count = self.ends.add(now)
+        if self.ends.exhausted:
             raise RedisGaveUp(
-                f"redis-server cannot be kept running: {len(self.failures)} deaths and failed starts within "
-                f"{self.window_s:.0f} s (last: {what}). Last lines of {self.server.log_path}:\n{self.server.log_tail()}"
+                f"redis-server cannot be kept running: {count} deaths and failed starts within "
+                f"{self.ends.window_s:.0f} s (last: {what}). Last lines of {self.server.log_path}:\n{self.server.log_tail()}"
             )
         # 0.5 s, 1 s, 2 s... before the next start, the first restart at once
-        self.next_try = now + (0.0 if not self.down else min(8.0, 0.25 * 2 ** len(self.failures)))
+        self.next_try = now + (0.0 if not self.down else min(8.0, 0.25 * 2 ** count))
 
     def poll(self) -> None:
         """Restart the server if it has died; raise ``RedisGaveUp`` when it cannot come back."""
