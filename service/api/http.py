@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import hashlib
+import hmac
 import json
 import re
 import sys
@@ -10,12 +10,13 @@ from urllib.parse import quote
 
 import orjson
 
-from flask import Response, request
+from flask import Response, current_app, request
 from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import NotFound
 
 from service.api.problems import ApiError
 from service.store.base import scoped_idempotency_key
+from service.store.creations import server_pepper
 
 IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7E]{1,200}$")
 #: what If-Match may hold (openapi.yaml's IfMatch pattern): ``*``, or a comma-separated list of
@@ -254,12 +255,32 @@ def etag(version: int) -> str:
     return f'"{version}"'
 
 
-def view_etag(version: int, body: bytes) -> str:
+#: where the app keeps the key of its view tags (view_tag_key), once derived
+VIEW_TAG_KEY_EXTENSION = "ginbox.view-tag-key"
+_VIEW_TAG_LABEL = b"ginbox view tag v1"
+
+
+def view_tag_key() -> bytes:
+    """The key of this server's view tags: derived from the server's secret (GINBOX_SECRET, else
+    the one kept in Redis, as for the creation records: service.store.creations.server_pepper), so
+    every process of one server gives a view the same tag, and nobody without the secret can."""
+    key = current_app.extensions.get(VIEW_TAG_KEY_EXTENSION)
+    if key is None:
+        ext = current_app.extensions["ginbox"]
+        # a key of its own (HMAC of a label under the secret), not the secret the records are sealed with
+        pepper = server_pepper(ext.redis, ext.settings.key_prefix, ext.settings.secret)
+        key = current_app.extensions[VIEW_TAG_KEY_EXTENSION] = hmac.digest(pepper, _VIEW_TAG_LABEL, "sha256")
+    return key
+
+
+def view_etag(version: int, body: bytes, key: bytes) -> str:
     """The strong ETag of one view as sent: ``"<version>-<digest>"``, the digest the first 16 hex
-    digits of the body's SHA-256. Two views differ in their tag whenever they differ in a byte (a
-    seat's and a spectator's view of one version, the captain's before and after advice), and the
-    same view gets the same tag whoever asks; the version before the dash is what If-Match reads."""
-    return f'"{version}-{hashlib.sha256(body).hexdigest()[:16]}"'
+    digits of the body's HMAC-SHA256 under ``key`` (view_tag_key). Two views differ in their tag
+    whenever they differ in a byte (a seat's and a spectator's view of one version, the captain's
+    before and after advice), and the same view gets the same tag whoever asks; the version before
+    the dash is what If-Match reads. Keyed, because a plain hash of the body would let whoever sees
+    a tag (in a log, a proxy, a shared cache) test guesses of the hidden view it stands for offline."""
+    return f'"{version}-{hmac.digest(key, body, "sha256").hex()[:16]}"'
 
 
 def conditional_view(payload: dict, version: int) -> Response:
@@ -267,7 +288,7 @@ def conditional_view(payload: dict, version: int) -> Response:
     names that tag (weak comparison, ``*`` included). Either way ``Vary: Authorization``: the answer
     depends on the token sent."""
     resp = json_response(payload)
-    tag = view_etag(version, resp.get_data())
+    tag = view_etag(version, resp.get_data(), view_tag_key())
     resp.headers["ETag"] = tag
     resp.vary.add("Authorization")
     wanted = request.if_none_match

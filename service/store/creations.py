@@ -161,6 +161,21 @@ class Slot:
             raise Undecipherable(self.name) from err
 
 
+def server_pepper(redis, prefix: str, secret: str | None) -> bytes:
+    """The server's secret as 32 bytes: the SHA-256 of GINBOX_SECRET, else the secret kept in
+    Redis under ``<prefix>:idem-secret`` (made by the first process that needs it; every process
+    then reads the same). The creation records are sealed under it, and the view tags keyed
+    with it (service.api.http.view_etag)."""
+    if secret:
+        return hashlib.sha256(secret.encode("utf-8")).digest()
+    name = f"{prefix}:{SECRET_KEY_NAME}"
+    redis.set(name, secrets.token_bytes(_SECRET_BYTES), nx=True)
+    kept = redis.get(name)
+    if not kept:
+        raise RuntimeError(f"{name} could not be read back from Redis")
+    return bytes(kept)
+
+
 class CreationRecords:
     """The recorded answers of the creation routes, in ``redis`` under ``<prefix>:idem:``."""
 
@@ -171,18 +186,12 @@ class CreationRecords:
         self.ttl_s = ttl_s
         self.lease_ms = lease_ms
         self.settle = redis.register_script(_SETTLE)
-        self._pepper = hashlib.sha256(secret.encode("utf-8")).digest() if secret else None
+        self._pepper = server_pepper(redis, prefix, secret) if secret else None
 
     def pepper(self) -> bytes:
-        """The server's secret mixed into every derivation: GINBOX_SECRET's, else the one kept in
-        Redis (made by the first process that needs it; every process then reads the same)."""
+        """The server's secret mixed into every derivation (server_pepper)."""
         if self._pepper is None:
-            name = f"{self.prefix}:{SECRET_KEY_NAME}"
-            self.redis.set(name, secrets.token_bytes(_SECRET_BYTES), nx=True)
-            kept = self.redis.get(name)
-            if not kept:
-                raise RuntimeError(f"{name} could not be read back from Redis")
-            self._pepper = bytes(kept)
+            self._pepper = server_pepper(self.redis, self.prefix, None)
         return self._pepper
 
     def slot(self, scope: str, key: str) -> Slot:
