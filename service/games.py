@@ -54,6 +54,8 @@ LISTED_FIELDS = ("game_id", "variant", "status", "created", "updated", "version"
 LIST_SCAN_MAX = 5000
 #: the entries of the index one read asks for while a page fills
 LIST_BATCH = 500
+#: the events that end a game (the last of its log)
+GAME_ENDS = (ev.GameEnded, ev.GameResigned, ev.GameAbandoned)
 
 
 def new_game_id() -> str:
@@ -547,6 +549,13 @@ class GameService:
         return {"advice": entries}
 
     @staticmethod
+    def _sealed_event(game_id: str, state) -> dict:
+        """The data of the ``sealed`` message that ends the stream of a board over while its match
+        is in play (every seat of a match's game names the match)."""
+        match_id = next((p["match"] for p in state.players if isinstance(p, dict) and p.get("match")), None)
+        return {"type": "sealed", "at_version": state.version, "data": {"game_id": game_id, "match_id": match_id}}
+
+    @staticmethod
     def _advice_event(r) -> dict:
         entry = r.entry
         return {"type": ev.AdviceGiven.TYPE, "v": ev.AdviceGiven.V, "at_version": r.version, "seq": r.seq, "ts": r.ts,
@@ -771,8 +780,8 @@ class GameService:
         after = max(0, min(after, current.version))
         state = self.repository.load_state(game_id, upto=after) if after > 0 else None
         # a board of a match in play is sealed: its events never reveal its secrets, not even the
-        # seed that the event ending the game carries (asked once, of the game's match: a match
-        # that ends while the stream runs only leaves the stream sealed to its end)
+        # seed that the event ending the game carries (asked again when the game's end is sent,
+        # see _sse)
         sealed = self.sealed(game_id)
         full = current.status == "over" and not sealed
         return self._sse(game_id, seat, after, state, full, once, clock, sealed)
@@ -786,6 +795,13 @@ class GameService:
         # Last-Event-ID N may see again what was given at N: (version, seq) tells them apart)
         advice_after = (after - 1, 1 << 30) if after > 0 else None
         while True:
+            if sealed and records and isinstance(records[-1].event, GAME_ENDS):
+                # the seal, asked when the stream began, is asked again as the game's end is sent:
+                # a match ends only once all its games are over, so this game's may be the end
+                # of the match's last game, read after the match recorded it. Lifted, the batch
+                # is sent as a fresh stream of the finished game would send it: in full
+                sealed = self.sealed(game_id)
+                full = not sealed
             for r in records:
                 shown = ev.encode(r.event) if full else views.view_event(r.event, seat, state, sealed=sealed)
                 state = game.evolve(state, r.event)
@@ -805,6 +821,12 @@ class GameService:
                         yield f"event: advice_given\ndata: {data}\n\n"
                         last_write = clock()
             finished = state is not None and state.status == "over"
+            if finished and sealed:
+                # what the stream sent of the game's end held its secrets back (its match is in
+                # play): the last message says so, without an id (Last-Event-ID stays the
+                # game's version), so that the client reads the game again once the match is over
+                data = json.dumps(self._sealed_event(game_id, state), separators=(",", ":"))
+                yield f"event: sealed\ndata: {data}\n\n"
             if once or finished or clock() >= deadline:
                 return
             wait = self.advice_poll_s if watch_advice else self.keepalive_s
