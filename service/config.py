@@ -71,6 +71,28 @@ def env_secret(name: str) -> str | None:
     return raw
 
 
+#: what a bearer token set in the environment (GINBOX_METRICS_TOKEN) is made of: RFC 6750's
+#: b64token characters (what an Authorization header carries as it is; the output of
+#: `openssl rand -base64 32` or `-hex 32` qualifies), from MIN_SECRET_CHARS to MAX_BEARER_CHARS of them
+BEARER_TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/=")
+MAX_BEARER_CHARS = 200
+
+
+def env_bearer_token(name: str) -> str | None:
+    """The bearer token in environment variable ``name`` (unset or empty: None): MIN_SECRET_CHARS
+    to MAX_BEARER_CHARS of BEARER_TOKEN_CHARS; an error never shows it."""
+    raw = os.environ.get(name) or None
+    if raw is None:
+        return None
+    if not MIN_SECRET_CHARS <= len(raw) <= MAX_BEARER_CHARS:
+        raise SettingError(f"{name} must be {MIN_SECRET_CHARS} to {MAX_BEARER_CHARS} characters long "
+                           f"(e.g. the output of `openssl rand -hex 32`)")
+    if not set(raw) <= BEARER_TOKEN_CHARS:
+        raise SettingError(f"{name} may hold only letters, digits and - . _ ~ + / = "
+                           f"(what 'Authorization: Bearer <token>' carries; e.g. `openssl rand -hex 32`)")
+    return raw
+
+
 #: the levels of GINBOX_LOG_LEVEL (the logging module's names, in any case)
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
@@ -136,6 +158,7 @@ class Settings:
     rate_limit_ipv6_prefix: int = 64      # GINBOX_RATE_LIMIT_IPV6_PREFIX: an IPv6 client is counted by this network
     cors_origins: str = "*"               # GINBOX_CORS_ORIGINS: origins browsers may call from ('' for none)
     secret: str | None = field(default=None, repr=False)  # GINBOX_SECRET: seals creation records (None: one kept in Redis)
+    metrics_token: str | None = field(default=None, repr=False)  # GINBOX_METRICS_TOKEN: /metrics needs it as a bearer token (None: public)
     log_level: str = "INFO"               # GINBOX_LOG_LEVEL: the least level logged (debug ... critical)
     extra: dict = field(default_factory=dict)
 
@@ -171,5 +194,6 @@ class Settings:
             rate_limit_ipv6_prefix=env_int("GINBOX_RATE_LIMIT_IPV6_PREFIX", 64, minimum=1, maximum=128),
             cors_origins=os.environ.get("GINBOX_CORS_ORIGINS", "*"),
             secret=env_secret("GINBOX_SECRET"),
+            metrics_token=env_bearer_token("GINBOX_METRICS_TOKEN"),
             log_level=env_log_level("GINBOX_LOG_LEVEL"),
         )

@@ -23,6 +23,8 @@ exposes only its own counts.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import os
 import time
@@ -154,9 +156,30 @@ def _process_registry():
     return REGISTRY
 
 
+def _require_scrape_token() -> None:
+    """401 ``metrics_token_required`` unless the request presents GINBOX_METRICS_TOKEN as its
+    bearer token, when that is set (unset: /metrics is public). Compared in constant time, as
+    SHA-256 digests so that not even the token's length shows."""
+    ext = current_app.extensions.get("ginbox")
+    expected = getattr(getattr(ext, "settings", None), "metrics_token", None)
+    if not expected:
+        return
+    from service.api.problems import ApiError, bearer_challenge
+
+    scheme, _, presented = request.headers.get("Authorization", "").strip().partition(" ")
+    presented = presented.strip() if scheme.lower() == "bearer" else ""
+    if presented and hmac.compare_digest(hashlib.sha256(presented.encode("utf-8")).digest(),
+                                         hashlib.sha256(expected.encode("utf-8")).digest()):
+        return
+    raise ApiError(401, "metrics_token_required",
+                   "this server's /metrics needs its metrics token: 'Authorization: Bearer <token>'",
+                   headers={"WWW-Authenticate": bearer_challenge(bool(presented))})
+
+
 @metrics_bp.get("/metrics")
 def metrics():
-    """Every metric in the Prometheus text format."""
+    """Every metric in the Prometheus text format (to the bearer of GINBOX_METRICS_TOKEN, when set)."""
+    _require_scrape_token()
     state = current_app.extensions[METRICS_EXTENSION]
     body = generate_latest(_process_registry()) + generate_latest(state["scrape_registry"])
     return Response(body, content_type=CONTENT_TYPE_LATEST, headers={"Cache-Control": "no-store"})

@@ -56,6 +56,10 @@ _REQUEST = {
                        "The request needs the seat token of this game (`Authorization: Bearer <token>`), or the "
                        "token presented is malformed or belongs to no seat of this game. Tokens are given once, "
                        "when the game is created or a seat is claimed."),
+    "metrics_token_required": _t(401, "Metrics token needed",
+                                 "This server's `/metrics` is not public: its operator set GINBOX_METRICS_TOKEN, and "
+                                 "a scrape must present that token (`Authorization: Bearer <token>`); none was "
+                                 "presented, or another one."),
     "forbidden": _t(403, "Forbidden",
                     "The token may not send this request at all: its seat has no such move (for example, "
                     "a move of the three-hand advisor, who sits out the hand), or it holds no place where the "
