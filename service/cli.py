@@ -61,6 +61,17 @@ def worker_args(worker_class: str = "gevent", threads: int = 16, connections: in
 #: the lock file of ``ginbox serve`` in its data directory
 LOCK_FILE = "serve.lock"
 
+#: seconds gunicorn gives its API processes, once stopped, to finish the requests in hand before it
+#: ends them (its --graceful-timeout, 30 by default). A command answers in milliseconds; what is
+#: still open after that is a live stream or an idle keep-alive connection, which would otherwise
+#: hold the stop for the whole time. A stream cut by the stop loses nothing: its client reconnects
+#: with Last-Event-ID, and every move acknowledged is already in Redis
+API_GRACEFUL_STOP_S = 2
+#: seconds ``ginbox serve`` waits for each child (the API, a bot worker) to end once asked to, before
+#: it kills it: gunicorn's graceful stop with room to spare; a bot worker ends its job first (a turn
+#: takes a fraction of a second; a match's board game stops between two turns, see workers/arena_jobs.py)
+CHILD_STOP_S = 10
+
 
 class DataDirBusy(RuntimeError):
     """Another ``ginbox serve`` (or the redis-server it left) holds the data directory."""
@@ -296,6 +307,7 @@ def cmd_serve(args) -> int:
             "--workers", str(args.processes),
             *worker_args(args.worker_class, args.threads, args.connections),
             "--timeout", "0",  # streams stay open; a hung request is cut by Redis timeouts instead
+            "--graceful-timeout", str(API_GRACEFUL_STOP_S),
             "--config", "python:service.metrics",  # its child_exit hook drops a dead process's samples
             *no_control_socket(),
             "service.wsgi:app",
@@ -334,15 +346,19 @@ def cmd_serve(args) -> int:
             time.sleep(0.3)
         return 0
     finally:
-        children = [c for c in (api, *(w.proc for w in workers)) if c is not None]
-        for c in children:
+        named = [("the API (gunicorn)", api), *((w.name, w.proc) for w in workers)]
+        children = [(name, c) for name, c in named if c is not None]
+        for _, c in children:
             if c.poll() is None:
                 c.terminate()
-        for c in children:
+        for name, c in children:
             try:
-                c.wait(10)
+                c.wait(CHILD_STOP_S)
             except subprocess.TimeoutExpired:
+                print(f"ginbox: {name} (pid {c.pid}) did not stop within {CHILD_STOP_S} s; killing it",
+                      file=sys.stderr, flush=True)
                 c.kill()
+                c.wait()
         if redis_server:
             redis_server.stop()
         lock.release()

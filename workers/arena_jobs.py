@@ -11,6 +11,10 @@ It is as safe as the turn jobs: it does nothing if the game is no longer at ``ve
 move is appended with the version it was decided on, and a worker killed mid-game leaves the
 game in the bot queue's waiting set, from which the sweeper enqueues its board job again, on the
 board queue (a job still playing marks the wait fresh as it moves, so it is never taken for lost).
+
+A worker asked to stop (SIGTERM, Ctrl-C) does not wait for a whole game, which may take minutes:
+the job stops after the turn it is playing, and the game's board job is enqueued again at the
+version it reached, for the next worker (each turn was appended as it was played: nothing is lost).
 """
 
 from __future__ import annotations
@@ -31,6 +35,9 @@ def play_board_game(game_id: str, version: int) -> str:
                 break
             turns += 1
             version = ctx.store.version(game_id)
+            if ctx.stopping.is_set():
+                outcome = "stopped"  # the scheduler below enqueues the game again at this version
+                break
     finally:
         PLAYING_WHOLE.reset(token)
     # the last append scheduled nothing: let the scheduler see the game as it stands (a game over

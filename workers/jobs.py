@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import random
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,6 +43,9 @@ class WorkerContext:
     stats: dict = field(default_factory=dict)
     #: the board queue (whole board games of matches); the sweeper enqueues a lost one there again
     board_queue: Any = None
+    #: set when the worker is asked to stop (SIGTERM, Ctrl-C): a board game's job stops between two
+    #: turns instead of playing its game to the end (workers/arena_jobs.py)
+    stopping: threading.Event = field(default_factory=threading.Event)
 
 
 _context: WorkerContext | None = None
@@ -50,6 +54,11 @@ _context: WorkerContext | None = None
 def set_context(ctx: WorkerContext | None) -> None:
     global _context
     _context = ctx
+
+
+def current_context() -> WorkerContext | None:
+    """The worker's context, or None outside a worker."""
+    return _context
 
 
 def context() -> WorkerContext:

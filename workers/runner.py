@@ -55,6 +55,11 @@ class BotWorker(SimpleWorker):
         # RQ raises StopRequested when idle without keeping a flag: keep one, so that the
         # restart loop below can tell a requested stop from a lost Redis connection
         self.stop_signalled = True
+        # and tell the job in hand: a board game's job stops after its current turn (RQ itself
+        # waits for the job to end, however long its game)
+        ctx = jobs.current_context()
+        if ctx is not None:
+            ctx.stopping.set()
         super().request_stop(signum, frame)
 
 
