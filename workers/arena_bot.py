@@ -35,6 +35,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 
 from workers import outside_bot
@@ -279,7 +280,17 @@ class ArenaBot:
 
     def _accept(self, challenge_id: str, past: bool = False) -> None:
         api = Api(self.base, "", self.token, self.deadline, self.max_wait_s, prog=PROG)
-        status, doc = api.call("POST", f"/challenges/{challenge_id}/accept")
+        # one Idempotency-Key for every sending: a retry after a lost answer (none came, a proxy's
+        # 502) gets the accept the first sending made, not 409 challenge_not_pending; while that
+        # first one is still being answered, the server says 409 idempotency_key_in_use: wait
+        path, headers, failures = f"/challenges/{challenge_id}/accept", {"Idempotency-Key": str(uuid.uuid4())}, 0
+        while True:
+            status, doc = api.call("POST", path, headers=headers)
+            in_use = status == 409 and isinstance(doc, dict) and doc.get("code") == "idempotency_key_in_use"
+            if not in_use or time.monotonic() >= self.deadline:
+                break
+            failures += 1
+            time.sleep(retry_delay(None, failures, self.max_wait_s))
         with self._lock:
             self.requests += api.sent
         if past and status == 409:

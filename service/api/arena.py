@@ -155,18 +155,21 @@ def get_challenge(challenge_id: str):
 
 
 @bp.post("/challenges/<challenge_id>/accept")
+@idempotent_creation(body=False)
 def accept_challenge(challenge_id: str):
     """The challenged bot accepts: the game or match starts."""
     return json_response(_arena().answer_challenge(challenge_id, presented_token(required=False, wants="bot"), True))
 
 
 @bp.post("/challenges/<challenge_id>/decline")
+@idempotent_creation(body=False)
 def decline_challenge(challenge_id: str):
     """The challenged bot declines."""
     return json_response(_arena().answer_challenge(challenge_id, presented_token(required=False, wants="bot"), False))
 
 
 @bp.post("/challenges/<challenge_id>/withdraw")
+@idempotent_creation(body=False)
 def withdraw_challenge(challenge_id: str):
     """The challenger withdraws its pending challenge (a bot's with its token, a person's with the challenge's)."""
     arena = _arena()

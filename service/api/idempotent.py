@@ -1,8 +1,11 @@
-"""Idempotency-Key on the routes that create things (a game, a seat's claim, a bot, a challenge, a match).
+"""Idempotency-Key on the routes that create things (a game, a seat's claim, a bot, a challenge, a
+match) and on a challenge's answers (accept, which starts its game or match; decline; withdraw).
 
 Their answers hold tokens shown once: an answer lost on the way (a timeout, a dropped
 connection) would leave a game, a seat or an account whose token nobody has, and a plain retry
-would create a second one (or, for a seat, be refused as taken). With an ``Idempotency-Key``,
+would create a second one (or, for a seat, be refused as taken). A challenge's answer, sent
+again, would be refused as answered already (409 ``challenge_not_pending``), the game or match
+it started not named. With an ``Idempotency-Key``,
 the first successful answer is recorded (service.store.creations: encrypted with a key derived
 from the Idempotency-Key, never in the clear) and a retry of the same request gets it again,
 marked ``Idempotent-Replayed: true``, creating nothing. The key is read with the same rules as a
@@ -22,6 +25,7 @@ server's secret too (``GINBOX_SECRET``, see service.store.creations).
 from __future__ import annotations
 
 import functools
+import hashlib
 import logging
 
 from flask import Response, current_app, request
@@ -70,8 +74,23 @@ def _replay(answer: RecordedAnswer) -> Response:
     return Response(answer.body, answer.status, headers, mimetype="application/json")
 
 
-def idempotent_creation(view):
-    """Honour an optional Idempotency-Key on a creation route's view (see the module's doc)."""
+def _bodiless_fingerprint() -> str:
+    """What the key of a route that reads no body stands for: its method and path, and the bytes
+    of a body if one was sent anyway (none, or an empty one, alike), so that the same key with
+    another body is another request, as on every other route."""
+    announced = request.content_length or "chunked" in request.headers.get("Transfer-Encoding", "").lower()
+    raw = request.get_data(cache=True) if announced else b""
+    return request_fingerprint(request.method, request.path, f"sha256:{hashlib.sha256(raw).hexdigest()}" if raw else "")
+
+
+def idempotent_creation(view=None, *, body: bool = True):
+    """Honour an optional Idempotency-Key on a creation route's view (see the module's doc).
+
+    ``body=False`` for a route that reads no body (a challenge's answer): its key stands for the
+    method and path (and any bytes sent with them) instead of a JSON body, which it does not require.
+    """
+    if view is None:
+        return functools.partial(idempotent_creation, body=body)
 
     @functools.wraps(view)
     def answer(*args, **kwargs):
@@ -84,7 +103,8 @@ def idempotent_creation(view):
                            "whoever guesses it gets the answer's tokens",
                            extra={"errors": {"Idempotency-Key": ["Invalid value."]}})
         # the body the key stands for (a body that is no JSON is refused here, and recorded nowhere)
-        fingerprint = request_fingerprint(request.method, request.path, canonical_json(json_body()))
+        fingerprint = (request_fingerprint(request.method, request.path, canonical_json(json_body())) if body
+                       else _bodiless_fingerprint())
         slot = _records().slot(_scope(), key)
         try:
             held = slot.claim()
