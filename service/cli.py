@@ -1,5 +1,6 @@
 """The ``ginbox`` command: ``serve`` (API + bot workers + embedded Redis), ``worker``, ``match``
-(a duplicate match on a server, or here) and ``audit`` (a finished game's export checked offline)."""
+(a duplicate match on a server, or here) and ``audit`` (a finished game's export, or a finished
+match with its games' exports, checked offline)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from service.config import SettingError, Settings, env_int, in_range
 DESCRIPTION = ("The gin rummy game server. serve: the HTTP API, its bot workers and, without REDIS_URL, an "
                "embedded Redis. worker: a bot worker on its own (beside a server run in parts). match: a "
                "duplicate match on a server, or in this process with --local. audit: a finished game's "
-               "export checked offline.")
+               "export, or with --match a finished match and its games' exports, checked offline.")
 
 #: gunicorn worker classes the API is run and tested under
 WORKER_CLASSES = ("gevent", "gthread")
@@ -386,23 +387,35 @@ def cmd_worker(args) -> int:
 
 def cmd_audit(args) -> int:
     """Check a finished game from its export alone (GET /games/{id}/export): no server, no Redis.
+    With --match, a finished match from its document (GET /matches/{id}) and every table's export.
 
     Prints each check, then a line that says whether the audit passed and what it does not check
     (the players' names and the timestamps, which the commitment does not cover); exits 0 if all
     pass, 1 if one fails (a line that is no JSON, or nests too deep to be an export's, included),
-    2 if the file cannot be read.
+    2 if a file cannot be read.
     """
+    if args.match is not None:
+        return _audit_match(args)
+    if len(args.files) != 1:
+        print("ginbox audit: give one game's export (FILE), or --match MATCH.json and the match's game exports",
+              file=sys.stderr)
+        return 2
     from service.rules.audit import verify_export
 
+    file = args.files[0]
     try:
-        if args.file == "-":
+        if file == "-":
             lines = sys.stdin.read().splitlines()
         else:
-            lines = Path(args.file).read_text(encoding="utf-8").splitlines()
+            lines = Path(file).read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as err:
-        print(f"ginbox audit: cannot read {args.file}: {err}", file=sys.stderr)
+        print(f"ginbox audit: cannot read {file}: {err}", file=sys.stderr)
         return 2
-    report = verify_export(lines)
+    return _print_audit(verify_export(lines))
+
+
+def _print_audit(report: dict) -> int:
+    """Print an audit's checks and its last line; the exit code."""
     for check in report["checks"]:
         print(f"{'PASS' if check['ok'] else 'FAIL'}  {check['name']}: {check['detail']}")
     failed = [c["name"] for c in report["checks"] if not c["ok"]]
@@ -411,6 +424,24 @@ def cmd_audit(args) -> int:
           + (f", failed: {', '.join(failed)}" if failed else "")
           + (f"; not checked: {report['not_checked']}" if report.get("not_checked") else ""))
     return 0 if report["ok"] else 1
+
+
+def _audit_match(args) -> int:
+    """``ginbox audit --match MATCH.json EXPORT...``: a directory among the exports stands for its
+    ``*.ndjson`` files."""
+    from service.rules.match_audit import verify_match
+
+    paths: list[Path] = []
+    for given in args.files:
+        path = Path(given)
+        paths += sorted(path.glob("*.ndjson")) if path.is_dir() else [path]
+    try:
+        match_text = sys.stdin.read() if args.match == "-" else Path(args.match).read_text(encoding="utf-8")
+        exports = [(path.name, path.read_text(encoding="utf-8").splitlines()) for path in paths]
+    except (OSError, UnicodeDecodeError) as err:
+        print(f"ginbox audit: cannot read {getattr(err, 'filename', None) or args.match}: {err}", file=sys.stderr)
+        return 2
+    return _print_audit(verify_match(match_text, exports))
 
 
 def cmd_match(args) -> int:
@@ -466,9 +497,17 @@ def _run(argv: list[str] | None) -> int:
                              "games) or both (turns,boards): turn jobs always first, whatever the order given "
                              "(default: $GINBOX_WORKER_QUEUES, else turns,boards)")
     worker.set_defaults(func=cmd_worker)
-    audit = sub.add_parser("audit", help="check a finished game's export offline (no server needed)",
-                           description=cmd_audit.__doc__)
-    audit.add_argument("file", help="the game's export, NDJSON as GET /games/{id}/export gives it ('-': stdin)")
+    audit = sub.add_parser("audit", help="check a finished game's export, or a finished match with --match, "
+                                         "offline (no server needed)",
+                           description=cmd_audit.__doc__,
+                           usage="ginbox audit FILE | ginbox audit --match MATCH.json EXPORT [EXPORT ...]")
+    audit.add_argument("files", nargs="*", metavar="FILE",
+                       help="the game's export, NDJSON as GET /games/{id}/export gives it ('-': stdin); with "
+                            "--match, every game's export of the match, in any order (a directory: its *.ndjson "
+                            "files)")
+    audit.add_argument("--match", metavar="MATCH.json",
+                       help="audit a whole finished match: its document as GET /matches/{id} gives it once over "
+                            "('-': stdin)")
     audit.set_defaults(func=cmd_audit)
     match = sub.add_parser("match", help=cmd_match.__doc__, description=cmd_match.__doc__,
                            epilog="exit codes: 0 the match is over; 1 the server could not be reached or refused "
