@@ -21,6 +21,20 @@ BOT_TURN_SECONDS = Histogram("ginbox_bot_turn_duration_seconds", "Time a worker 
                              ["kind"], buckets=BOT_BUCKETS)
 
 
+#: how often a bot worker says it is alive (workers/sweeper.py, ``Heartbeat``), and how long after its
+#: last word it is taken for dead: a job it had started no longer counts as running
+#: (``ginbox_bot_jobs_running``), since RQ keeps that job as started until long after
+WORKER_BEAT_S = 1.0
+WORKER_ALIVE_S = 10.0
+
+
+def live_workers_key(key_prefix: str) -> str:
+    """The sorted set of bot workers (member: RQ worker name, score: ms of its last heartbeat).
+
+    On the queue's Redis, with its own hash tag as the games waiting on a bot (service.bots)."""
+    return f"{key_prefix}:{{#bots}}:workers"
+
+
 def observe_bot_turn(kind: str, outcome: str, seconds: float) -> None:
     """Count one bot turn (kind: "move", "advice", "clock"; outcome: "moved", "advised",
     "auto_played", "moved_on" when another move landed first, "error")."""

@@ -9,8 +9,9 @@ What is measured:
 * bot turns and their durations, by kind (move, advice, clock) and outcome, recorded by
   ``ginbox worker`` (:mod:`service.bot_metrics`) for each turn it plays: a turn job's, or each turn
   of a match's board game played whole by one job;
-* at scrape time, read from Redis: each bot queue's length (turns, boards), its jobs running and scheduled, and
-  the games waiting on a bot (``ginbox_redis_up`` is 0 when Redis did not answer).
+* at scrape time, read from Redis: each bot queue's length (turns, boards), its jobs running (the
+  current jobs of the workers alive: each says so every second, see ``workers.sweeper.Heartbeat``)
+  and scheduled, and the games waiting on a bot (``ginbox_redis_up`` is 0 when Redis did not answer).
 
 Several processes. Counters live in the process that counts them. Under gunicorn with several
 worker processes, or to see the bot workers' counters on the API's /metrics, set
@@ -34,7 +35,8 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, H
 from prometheus_client.core import GaugeMetricFamily
 
 # the workers' bot-turn metrics, declared apart so that a worker records them without Flask
-from service.bot_metrics import BOT_TURN_SECONDS, BOT_TURNS, bot_turn, observe_bot_turn
+from service.bot_metrics import (BOT_TURN_SECONDS, BOT_TURNS, WORKER_ALIVE_S, bot_turn, live_workers_key,
+                                 observe_bot_turn)
 
 __all__ = ["BOT_TURN_SECONDS", "BOT_TURNS", "bot_turn", "observe_bot_turn", "init_metrics", "child_exit"]
 
@@ -112,35 +114,46 @@ class QueueCollector:
         # one series per queue (label ``queue``: turns, boards), so a full board queue is told apart
         # from bot turns waiting
         queued = GaugeMetricFamily("ginbox_bot_queue_length", "Bot jobs waiting in the queue", labels=["queue"])
-        started = GaugeMetricFamily("ginbox_bot_jobs_running", "Bot jobs a worker has started and not finished",
-                                    labels=["queue"])
+        started = GaugeMetricFamily("ginbox_bot_jobs_running", "Bot jobs a live worker is running", labels=["queue"])
         scheduled = GaugeMetricFamily("ginbox_bot_jobs_scheduled", "Jobs waiting for their time (retries, turn clocks)",
                                       labels=["queue"])
         waiting = GaugeMetricFamily("ginbox_games_waiting_on_bot", "Games whose next move is a bot's")
         try:
             pipe = self.connection.pipeline(transaction=False)
-            now = int(time.time())
+            now = time.time()
             for name in self.queues.values():
                 # RQ's key layout: the queue is a list, its registries are sorted sets. A started
                 # job's score is when RQ takes it for abandoned (its timeout + 60 s from its start):
                 # one past it is no job running, even before a worker's clean-up removes it
                 pipe.llen(f"rq:queue:{name}")
-                pipe.zcount(f"rq:wip:{name}", now, "+inf")
+                pipe.zrangebyscore(f"rq:wip:{name}", int(now), "+inf")
                 pipe.zcard(f"rq:scheduled:{name}")
             pipe.zcard(awaiting_key(self.key_prefix))
-            *counts, n_waiting = pipe.execute()
+            # the workers that said they were alive lately (a killed worker's job stays started in
+            # RQ's registry for minutes: only a live worker's current job is running)
+            pipe.zrangebyscore(live_workers_key(self.key_prefix), int((now - WORKER_ALIVE_S) * 1000), "+inf")
+            *counts, n_waiting, live = pipe.execute()
+            pipe = self.connection.pipeline(transaction=False)
+            for worker in live:
+                pipe.hget(f"rq:worker:{_text(worker)}", "current_job")
+            running = {_text(job) for job in pipe.execute() if job}
         except Exception:  # noqa: BLE001 (a scrape must answer even when Redis does not)
             up.add_metric([], 0)
             yield up
             return
         up.add_metric([], 1)
         for i, label in enumerate(self.queues):
-            n_queued, n_started, n_scheduled = counts[3 * i:3 * i + 3]
+            n_queued, started_runs, n_scheduled = counts[3 * i:3 * i + 3]
             queued.add_metric([label], n_queued)
-            started.add_metric([label], n_started)
+            # an entry is <job id>:<execution id>
+            started.add_metric([label], len({_text(run).split(":", 1)[0] for run in started_runs} & running))
             scheduled.add_metric([label], n_scheduled)
         waiting.add_metric([], n_waiting)
         yield from (up, queued, started, scheduled, waiting)
+
+
+def _text(value) -> str:
+    return value.decode() if isinstance(value, bytes) else value
 
 
 def _process_registry():

@@ -17,7 +17,7 @@ from service.composition import WORKER_TTL_S
 from service.config import Settings
 from service.logging import configure_logging
 from workers import jobs
-from workers.sweeper import Sweeper
+from workers.sweeper import Heartbeat, Sweeper
 
 log = logging.getLogger(__name__)
 
@@ -125,6 +125,8 @@ def run_worker(settings: Settings, burst: bool = False, queues: tuple[str, ...] 
     jobs.set_context(ctx)
     sweeper = Sweeper(ctx)
     sweeper.start()
+    heartbeat = Heartbeat(ctx.queue.connection, settings.key_prefix)
+    heartbeat.start()
     try:
         while True:
             worker = None
@@ -132,6 +134,7 @@ def run_worker(settings: Settings, burst: bool = False, queues: tuple[str, ...] 
                 # built inside the try: RQ's constructor talks to Redis, which may still be down
                 worker = BotWorker(listen, connection=ctx.queue.connection, serializer=JSONSerializer,
                                    worker_ttl=WORKER_TTL_S)
+                heartbeat.serve(worker.name)
                 worker.work(burst=burst, logging_level="WARNING")
             except Exception as err:  # noqa: BLE001
                 if burst:
@@ -151,5 +154,6 @@ def run_worker(settings: Settings, burst: bool = False, queues: tuple[str, ...] 
             log.warning("worker loop ended (Redis unavailable?): starting again in 1s")
             time.sleep(1.0)
     finally:
+        heartbeat.stop()
         sweeper.stop()
         jobs.set_context(None)

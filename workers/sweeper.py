@@ -19,6 +19,11 @@ registries of both queues (turns, board games) to their queues, so no separate s
 process is needed and a worker killed with -9 leaves no scheduler lock behind to block the next one.
 
 Each duty takes a short Redis lock, so that several workers do not all sweep at once.
+
+Beside it, :class:`Heartbeat` says every second that the worker is alive (its RQ name in a sorted
+set, service.bot_metrics.live_workers_key). RQ keeps a job whose worker died as started for minutes
+(a plain worker sends no heartbeat while a job runs): /metrics counts as running only the current
+jobs of the workers alive (``ginbox_bot_jobs_running``).
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from rq.job import Job, JobStatus
 
 from service import bots
 from service.arena import board_job_id, enqueue_board_game, plays_whole
+from service.bot_metrics import WORKER_ALIVE_S, WORKER_BEAT_S, live_workers_key
 
 log = logging.getLogger(__name__)
 
@@ -316,6 +322,65 @@ class Sweeper(threading.Thread):
                     log.warning("redis reachable again: the sweeper goes on")
                     unreachable = False
             self.stopping.wait(self.tick_s)
+
+
+class Heartbeat(threading.Thread):
+    """The worker's thread that says every ``WORKER_BEAT_S`` that the RQ worker ``name`` is alive.
+
+    A thread of its own: a sweep may take longer than a beat (a walk of the game index), and the
+    job runs in the main thread. ``name`` is set by the worker's loop (each RQ worker it starts has
+    a name of its own); ``stop`` takes the name out at once.
+    """
+
+    def __init__(self, connection, key_prefix: str, every_s: float = WORKER_BEAT_S):
+        super().__init__(name="ginbox-heartbeat", daemon=True)
+        self.connection = connection
+        self.key = live_workers_key(key_prefix)
+        self.every_s = every_s
+        self.worker_name: str | None = None
+        self.stopping = threading.Event()
+
+    def beat(self) -> None:
+        """Say the current worker is alive now, and forget the workers silent for an hour."""
+        now = _now_ms()
+        pipe = self.connection.pipeline(transaction=False)
+        if self.worker_name is not None:
+            pipe.zadd(self.key, {self.worker_name: now})
+        pipe.zremrangebyscore(self.key, "-inf", now - max(3600_000, int(WORKER_ALIVE_S * 1000)))
+        pipe.execute()
+
+    def serve(self, name: str | None) -> None:
+        """The RQ worker this process runs now (None: none); the one before is no longer alive."""
+        previous, self.worker_name = self.worker_name, name
+        if previous is not None and previous != name:
+            self._forget(previous)
+        if name is not None:
+            try:
+                self.beat()
+            except REDIS_UNREACHABLE:
+                pass  # the next beat says it
+
+    def _forget(self, name: str) -> None:
+        try:
+            self.connection.zrem(self.key, name)
+        except REDIS_UNREACHABLE:
+            pass  # it is taken for dead WORKER_ALIVE_S later all the same
+
+    def stop(self) -> None:
+        self.stopping.set()
+        if self.is_alive() and self is not threading.current_thread():
+            self.join(2 * self.every_s)  # a beat under way would put the name back after the removal
+        if self.worker_name is not None:
+            self._forget(self.worker_name)
+
+    def run(self) -> None:
+        while not self.stopping.wait(self.every_s):
+            try:
+                self.beat()
+            except REDIS_UNREACHABLE:
+                pass  # the sweeper says when Redis is away; the worker reads as dead meanwhile
+            except Exception:  # noqa: BLE001 (a bug: keep its traceback, and beat again)
+                log.exception("worker heartbeat failed")
 
 
 def _one_line(exc: BaseException) -> str:

@@ -11,6 +11,7 @@ import time
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from service.bot_metrics import live_workers_key
 from service.metrics import init_metrics
 from support.arena_fixtures import app, client, settings, worker_pool  # noqa: F401 (fixtures)
 
@@ -115,14 +116,20 @@ def test_a_started_job_past_the_time_rq_takes_it_for_abandoned_is_not_counted_as
     init_metrics(app)
     boards = f"rq:wip:{settings.board_queue}"
     now = int(time.time())
-    # a board game started a minute ago by a worker that is still on it, and one abandoned an hour ago
+    # a board game started a minute ago by a worker that is still on it (it said so a moment ago),
+    # and one abandoned an hour ago, though the same worker's hash still names it
     redis_conn.zadd(boards, {"board-live:exec1": now + 600, "board-dead:exec2": now - 3600})
+    live, worker = live_workers_key(settings.key_prefix), "rq:worker:metrics-test-worker"
+    redis_conn.zadd(live, {"metrics-test-worker": now * 1000})
+    redis_conn.hset(worker, "current_job", "board-live")
     try:
         text = scrape(client)
         assert value(text, "ginbox_bot_jobs_running", queue="boards") == 1
         assert value(text, "ginbox_bot_jobs_running", queue="turns") == 0
+        redis_conn.hset(worker, "current_job", "board-dead")
+        assert value(scrape(client), "ginbox_bot_jobs_running", queue="boards") == 0
     finally:
-        redis_conn.delete(boards)
+        redis_conn.delete(boards, live, worker)
 
 
 def running_boards(client) -> float:
@@ -147,7 +154,8 @@ def test_a_board_job_whose_worker_was_killed_is_no_longer_counted_once_another_w
     start = {g: store.version(g) for g in games}
     wait_for(lambda: any(store.version(g) >= start[g] + 3 for g in games), "a board game moving on")
     workers.kill9(first)
-    assert running_boards(client) == 1  # RQ still has it as started: nothing says its worker is gone
+    # RQ still has it as started; its worker's last heartbeat is recent for a few seconds more
+    assert redis_conn.zcard(f"rq:wip:{settings.board_queue}") == 1
     workers.start()
     wait_for(lambda: client.get(f"/matches/{match_id}").get_json()["status"] == "over", "the match to end")
     wait_for(lambda: running_boards(client) == 0, "no board job counted as running")

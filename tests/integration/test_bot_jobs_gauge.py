@@ -1,0 +1,70 @@
+"""``ginbox_bot_jobs_running`` counts only the jobs a live worker is running: a board game's job
+whose worker was killed stays "started" in RQ's registry for minutes (a plain RQ worker sends no
+heartbeat during a job), but with no worker alive the gauge reads 0 once the dead worker's last
+heartbeat is old (service.bot_metrics.WORKER_ALIVE_S)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from service.bot_metrics import live_workers_key
+from service.metrics import init_metrics
+from support.arena_fixtures import app, client, settings, workers  # noqa: F401 (fixtures)
+
+DEADLINE_S = 120
+
+
+def running(client, queue: str) -> float:
+    resp = client.get("/metrics")
+    assert resp.status_code == 200
+    for family in text_string_to_metric_families(resp.get_data(as_text=True)):
+        for s in family.samples:
+            if s.name == "ginbox_bot_jobs_running" and s.labels == {"queue": queue}:
+                return s.value
+    raise AssertionError("no ginbox_bot_jobs_running sample")
+
+
+def wait_for(pred, what: str):
+    end = time.monotonic() + DEADLINE_S
+    while True:
+        got = pred()
+        if got:
+            return got
+        assert time.monotonic() < end, f"still waiting for {what}"
+        time.sleep(0.2)
+
+
+@pytest.mark.slow
+def test_a_job_whose_worker_died_is_not_counted_as_running_while_no_worker_is_alive(
+        app, client, settings, workers, redis_conn):
+    init_metrics(app)
+    match = client.post("/matches", json={"variant": "gin-rami", "participants": ["expert", "expert"], "boards": 1})
+    assert match.status_code == 201, match.get_data(as_text=True)
+    games = [t["game_id"] for t in match.get_json()["board_results"][0]["tables"]]
+    store = app.extensions["ginbox"].store
+    start = {g: store.version(g) for g in games}
+    worker = workers.start()
+    wait_for(lambda: running(client, "boards") == 1, "a board game's job counted as running")
+    wait_for(lambda: any(store.version(g) >= start[g] + 3 for g in games), "a board game moving on")
+    workers.kill9(worker)
+
+    # RQ still holds the job as started, well into the future: nothing of RQ's says its worker is gone
+    assert redis_conn.zcount(f"rq:wip:{settings.board_queue}", int(time.time()) + 60, "+inf") == 1
+    # no worker is alive: once the dead one's last heartbeat is old, nothing is running
+    wait_for(lambda: running(client, "boards") == 0, "no board job counted as running")
+    assert running(client, "turns") == 0
+    assert redis_conn.zcount(f"rq:wip:{settings.board_queue}", int(time.time()), "+inf") == 1
+    # the dead worker's name is still in the set: it is its age that rules it out
+    assert redis_conn.zcard(live_workers_key(settings.key_prefix)) == 1
+
+
+@pytest.mark.slow
+def test_a_worker_that_stops_is_no_longer_alive_at_once(app, client, settings, workers, redis_conn):
+    worker = workers.start()
+    key = live_workers_key(settings.key_prefix)
+    wait_for(lambda: redis_conn.zcard(key) == 1, "the worker's heartbeat")
+    worker.stop()
+    assert redis_conn.zcard(key) == 0
