@@ -30,6 +30,8 @@ class EndSchema(Schema):
     reason = fields.String(required=True)
     resigned = fields.Integer(allow_none=True, required=True)
     idle_s = fields.Integer(allow_none=True, required=True)
+    # only in the end of a game of built-in bots alone ended for its drawn hands in a row
+    drawn_hands = fields.Integer()
 
 
 class AdviceEntrySchema(Schema):

@@ -154,6 +154,7 @@ class Settings:
     bot_stall_s: float = 30.0             # GINBOX_BOT_STALL_S: re-enqueue a bot turn waiting this long
     bot_budget_ms: int = 200              # GINBOX_BOT_BUDGET_MS: expert's time per move unless the seat sets one
     abandon_after_s: float = 7 * 24 * 3600.0  # GINBOX_ABANDON_AFTER_S: end a game nobody moved in this long (0: never)
+    abandon_drawn_hands: int = 1000       # GINBOX_ABANDON_DRAWN_HANDS: end a game of built-in bots alone after this many drawn hands in a row (0: never)
     proxy_hops: int = 0                   # GINBOX_PROXY_HOPS: trusted proxies that append to X-Forwarded-For
     rate_limit_ipv6_prefix: int = 64      # GINBOX_RATE_LIMIT_IPV6_PREFIX: an IPv6 client is counted by this network
     cors_origins: str = "*"               # GINBOX_CORS_ORIGINS: origins browsers may call from ('' for none)
@@ -190,6 +191,7 @@ class Settings:
             bot_stall_s=env_float("GINBOX_BOT_STALL_S", 30.0, minimum=0, above=True),
             bot_budget_ms=env_int("GINBOX_BOT_BUDGET_MS", 200, minimum=1),
             abandon_after_s=env_float("GINBOX_ABANDON_AFTER_S", 7 * 24 * 3600.0, minimum=0),  # 0: never
+            abandon_drawn_hands=env_int("GINBOX_ABANDON_DRAWN_HANDS", 1000, minimum=0),  # 0: never
             proxy_hops=env_int("GINBOX_PROXY_HOPS", 0, minimum=0),
             rate_limit_ipv6_prefix=env_int("GINBOX_RATE_LIMIT_IPV6_PREFIX", 64, minimum=1, maximum=128),
             cors_origins=os.environ.get("GINBOX_CORS_ORIGINS", "*"),

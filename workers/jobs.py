@@ -189,6 +189,9 @@ def play_bot_turn(game_id: str, version: int) -> str:
     if loaded is None:
         return "moved_on"
     state = loaded.state
+    limit = getattr(ctx.settings, "abandon_drawn_hands", 0)
+    if limit and _bots_alone(state) and game.drawn_hands_in_a_row(state) >= limit:
+        return end_drawn_out(ctx, game_id, loaded)
     advised = _advisor_is_bot(state) and ctx.games.advice_given_at(game_id, version)
     outcome = "no_bot_to_act"
     # a bot advisor's advice, then (advice moves no version) a bot captain's move at the same version
@@ -227,6 +230,38 @@ def play_bot_turn(game_id: str, version: int) -> str:
     # the bot's advice): stop waiting
     bots.stop_waiting(ctx.queue.connection, ctx.settings.key_prefix, game_id, waiting_since)
     return outcome
+
+
+def _bots_alone(state) -> bool:
+    """Whether every seat of a game in play is a built-in bot (no person, no bot account)."""
+    return state.status == "playing" and all(bots.is_bot(p) for p in state.players)
+
+
+def end_drawn_out(ctx: WorkerContext, game_id: str, loaded: Loaded) -> str:
+    """End a game of built-in bots alone whose last hands were all drawn: abandoned, no winner.
+
+    Nothing else would end it: its bots keep moving, so the idle time of GINBOX_ABANDON_AFTER_S never
+    runs, and under options where a hand is almost always drawn (random bots with a low
+    ``max_turns_per_hand``, a ``knock_limit`` of 0) it redeals for ever, a worker's whole time. The
+    event records how many drawn hands it ended on; the scores stand. Appended expecting the version
+    read, as any move.
+    """
+    state = loaded.state
+    drawn = game.drawn_hands_in_a_row(state)
+    last_ts = loaded.records[-1].ts if loaded.records else None
+    idle_s = max(0, (int(time.time() * 1000) - last_ts) // 1000) if last_ts else 0
+    events = game.decide(state, None, commands.AbandonGame(int(idle_s), drawn))
+    try:
+        _, new_state = ctx.repository.save(game_id, state, events)
+    except ConcurrencyError:
+        return "moved_on"
+    log.warning("game %s of bots alone abandoned after %d drawn hands in a row (GINBOX_ABANDON_DRAWN_HANDS)",
+                game_id, drawn)
+    try:
+        ctx.games.bot_scheduler(game_id, new_state)  # off the waiting set; a match's board moves on
+    except Exception:  # noqa: BLE001 (the game is over whatever the scheduler makes of it)
+        log.exception("bot scheduler failed for game %s", game_id)
+    return "abandoned"
 
 
 def _advisor_is_bot(state) -> bool:

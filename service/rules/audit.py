@@ -63,7 +63,7 @@ def _command_for(event: Any, following: Any = None):
         return event.seat, commands.RESIGN
     if t is events.GameAbandoned:
         # the sweeper's command: the idle time it measured is data the log records
-        return None, commands.AbandonGame(event.idle_s)
+        return None, commands.AbandonGame(event.idle_s, event.drawn_hands)
     if t is events.TurnTimedOut:
         # the turn clock's command: the move it played for the seat is the group's next event
         played = _command_for(following) if following is not None else None

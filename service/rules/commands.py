@@ -11,7 +11,7 @@ Their wire form is a dict ``{"type": ..., ...fields}``; :func:`command_from_dict
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Union
+from typing import Any, ClassVar, Optional, Union
 
 from .errors import RulesError
 from .fairness import check_client_seed
@@ -165,10 +165,13 @@ class AbandonGame:
     """End a game nobody has moved in for ``idle_s`` seconds, with no winner (an extension).
 
     Not a wire command (absent from COMMAND_TYPES): only the server's sweeper issues it, with the
-    idle time it measured (the engine knows no clock: time comes in as data).
+    idle time it measured (the engine knows no clock: time comes in as data). With ``drawn_hands``
+    the server's bot worker ends a game of built-in bots alone whose last ``drawn_hands`` hands
+    were all drawn (exactly as many as its results end with).
     """
 
     idle_s: int
+    drawn_hands: Optional[int] = None
 
 
 @dataclass(frozen=True)

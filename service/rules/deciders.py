@@ -338,8 +338,27 @@ def _decide_abandon(state: GameState, actor: Any, command: AbandonGame) -> list:
     idle_s = command.idle_s
     if type(idle_s) is not int or idle_s < 0:
         raise invalid("invalid_command", "idle_s must be a whole number of seconds, 0 or more")
+    drawn = command.drawn_hands
+    if drawn is not None:
+        # a game of built-in bots alone that keeps redealing: the claim is the state's to confirm
+        if type(drawn) is not int or drawn < 1:
+            raise invalid("invalid_command", "drawn_hands must be a whole number, 1 or more")
+        if state.status != "playing" or not all(isinstance(p, dict) and p.get("bot") for p in state.players):
+            raise invalid("invalid_command", "only a game in play of built-in bots alone ends for its drawn hands")
+        if drawn_hands_in_a_row(state) != drawn:
+            raise invalid("invalid_command", f"the game's results do not end with {drawn} drawn hands in a row")
     # waiting or playing: a game whose seats never filled is abandoned too
-    return [GameAbandoned(idle_s, state.hand_no, tuple(state.scores), state.seed.hex())]
+    return [GameAbandoned(idle_s, state.hand_no, tuple(state.scores), state.seed.hex(), drawn)]
+
+
+def drawn_hands_in_a_row(state: GameState) -> int:
+    """How many hands in a row the game's results end with that were drawn (0 after a scored one)."""
+    count = 0
+    for result in reversed(state.results):
+        if result.get("outcome") != "drawn":
+            break
+        count += 1
+    return count
 
 
 _PLAY_DECIDERS = {

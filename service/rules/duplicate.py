@@ -123,9 +123,9 @@ def forfeiting_seats(state, awaited=()) -> tuple:
         return ()  # no hand was dealt: nobody held cards to lose with
     if end.get("reason") == "resigned":
         return (end["resigned"],)
-    if end.get("reason") == "abandoned":
+    if end.get("reason") == "abandoned" and end.get("drawn_hands") is None:
         return tuple(awaited)
-    return ()
+    return ()  # a game of bots alone ended for its drawn hands: nobody kept the others waiting
 
 
 def forfeit(state, seat: int) -> int:

@@ -324,12 +324,20 @@ class GameResigned:
 @event("game_abandoned")
 class GameAbandoned:
     """Nobody moved for ``idle_s`` seconds (an extension): the game is over with no winner, the
-    hand in play is not scored and ``scores`` stand; reveals the seed (hex)."""
+    hand in play is not scored and ``scores`` stand; reveals the seed (hex).
+
+    ``drawn_hands`` (an extension; None, and absent on the wire, otherwise): a game of built-in bots
+    alone ended by the server after that many drawn hands in a row, the hands it ended on (the
+    server's GINBOX_ABANDON_DRAWN_HANDS): such a game may redeal for ever. ``idle_s`` is then the
+    time since the move before, which is short.
+    """
 
     idle_s: int
     hand_no: int
     scores: tuple
     seed: str
+    drawn_hands: Optional[int] = None
+    OMIT_IF_NONE: ClassVar[tuple] = ("drawn_hands",)
 
 
 EVENT_CLASSES = (

@@ -297,7 +297,10 @@ def _game_resigned(s: GameState, e: GameResigned) -> GameState:
 
 
 def _game_abandoned(s: GameState, e: GameAbandoned) -> GameState:
-    return _game_stopped(s, None, e.scores, {"reason": "abandoned", "resigned": None, "idle_s": e.idle_s})
+    end = {"reason": "abandoned", "resigned": None, "idle_s": e.idle_s}
+    if e.drawn_hands is not None:
+        end["drawn_hands"] = e.drawn_hands  # a game of bots alone that kept redealing
+    return _game_stopped(s, None, e.scores, end)
 
 
 _EVOLVERS = {

@@ -14,7 +14,7 @@ check, so a replay cannot fail halfway.
 from __future__ import annotations
 
 from .commands import Command
-from .deciders import check_advice, decide
+from .deciders import check_advice, decide, drawn_hands_in_a_row
 from .evolvers import evolve, replay
 from .legal import knock_options, legal_moves
 from .setup import GameSpec, start
@@ -42,6 +42,7 @@ __all__ = [
     "apply",
     "check_advice",
     "decide",
+    "drawn_hands_in_a_row",
     "evolve",
     "knock_options",
     "legal_moves",

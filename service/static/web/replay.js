@@ -62,7 +62,9 @@ function describe(view, ev) {
     case "turn_timed_out": return `${name(d.seat)}'s turn clock runs out: the basic bot moves for them.`;
     case "advice_given": return `${name(d.seat)} advises: “${cardsInText(d.text)}”`;
     case "game_resigned": return `${name(d.seat)} resigns: ${d.winner !== undefined && d.winner !== null ? `${name(d.winner)} wins` : "the game is over"}.`;
-    case "game_abandoned": return "Nobody moved for too long: the game is abandoned, and nobody wins.";
+    case "game_abandoned": return d.drawn_hands
+      ? `${d.drawn_hands} hands in a row were drawn: the game of bots is abandoned, and nobody wins.`
+      : "Nobody moved for too long: the game is abandoned, and nobody wins.";
     case "game_ended": return `Game over: ${name(d.winner)} wins, ${d.scores.map((s, i) => `${name(i)} ${s}`).join(", ")}.`;
     default: return `${ev.type.replaceAll("_", " ")}${d.seat !== undefined ? ` (${name(d.seat)})` : ""}.`;
   }
