@@ -378,14 +378,17 @@ class ArenaService:
             self.store.release_match(match_id, who)
             raise
 
-    def _check_consent(self, accounts: list[str], caller: str | None, what: str) -> None:
+    def _check_consent(self, accounts: list[str], caller: str | None, what: str,
+                       otherwise: str = "else challenge it") -> None:
         """MatchNotConsented unless every bot account named (as registered) is the ``caller`` (the
-        bot whose token sends the request) or accepts matches, which covers games of POST /games too."""
+        bot whose token sends the request) or accepts matches, which covers games of POST /games
+        and the third participant of a challenge too."""
         for name in accounts:
-            if name != caller and not self.store.bot(name).get("accepts_matches"):
+            bot = self.store.bot(name) or {}
+            if name != caller and not bot.get("accepts_matches"):
                 raise MatchNotConsented(
                     f"the bot {name!r} does not accept matches: {what} seats a bot account only if that bot "
-                    "sends the request (its token) or has set accepts_matches (PATCH /bots/me); else challenge it")
+                    f"sends the request (its token) or has set accepts_matches (PATCH /bots/me); {otherwise}")
 
     def _make_match(self, variant: str, participants: list[dict], boards: int, options: dict | None,
                     move_time: int | None, *, rated: bool, seat_tokens: dict[int, str] | None = None,
@@ -817,6 +820,10 @@ class ArenaService:
                                          "nor a bot account")
             names.append(spelled)
         others = names[2:]
+        # only the challenged bot answers a challenge: a bot account named in `with` is seated
+        # (and rated) on the terms of a match, its token sending the challenge or accepts_matches
+        self._check_consent([n for n in others if n not in BOT_POLICY_NAMES], None if person else challenger,
+                            "a challenge", "else challenge it on its own")
         kind = "match" if body.get("boards") else "game"
         move_time = body.get("move_time_s")
         # a challenge always seats a bot account (the one challenged): the floor of a match seating one
@@ -917,6 +924,13 @@ class ArenaService:
         if current is None or not (recordable(current) or current["status"] == "accepted"):
             raise ChallengeNotPending(f"the challenge was {current['status'] if current else 'removed'} meanwhile")
         try:
+            # a bot account of `with` consented when the challenge was made; it may have withdrawn
+            # its consent since (accepts_matches false): then nothing is made and the challenge is
+            # pending again, to be accepted once it consents anew, withdrawn, or left to expire
+            if current["status"] != "accepted":  # (else made already, by the accept that took our claim over)
+                self._check_consent([n for n in claimed.get("with", []) if n not in BOT_POLICY_NAMES],
+                                    claimed["from"] if claimed["from_kind"] == "bot" else None,
+                                    "an accepted challenge", "the challenge stays pending")
             if claimed["kind"] == "match":
                 made = {"match_id": self._challenge_match(claimed)}
             else:

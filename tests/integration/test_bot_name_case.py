@@ -58,6 +58,7 @@ def test_a_challenge_names_bots_in_any_case_and_compares_a_persons_name_in_any_c
     # the challenged bot (its name as registered) answers it
     accepted = api.post(f"/challenges/{made.get_json()['challenge_id']}/accept", token=alpha)
     assert accepted.status_code == 200, accepted.get_data(as_text=True)
+    api.patch("/bots/me", json={"accepts_matches": True}, token=beta)  # a bot in `with` consents so
     three = api.post("/challenges", json={"to": "Alpha", "variant": "three-hand", "with": ["BETA"], "name": "ann"})
     assert three.status_code == 201, three.get_data(as_text=True)
     assert (three.get_json()["to"], three.get_json()["with"]) == ("alpha", ["beta"])

@@ -90,6 +90,8 @@ def test_bad_challenges_are_refused_and_create_nothing(api, api_app):
 
 def test_a_three_hand_challenge_game_starts_with_the_named_third_participant(api):
     alpha, beta, gamma = register(api, "alpha"), register(api, "beta"), register(api, "gamma")
+    # a bot account named in `with` is seated only if it accepts matches (the challenged bot alone answers)
+    assert api.patch("/bots/me", json={"accepts_matches": True}, token=gamma).status_code == 200
     made = api.post("/challenges", json={"to": "alpha", "variant": "three-hand", "with": ["basic"]}, token=beta)
     assert made.status_code == 201 and made.get_json()["with"] == ["basic"]
     assert api.get(f"/challenges/{made.get_json()['challenge_id']}").get_json()["with"] == ["basic"]
@@ -124,6 +126,7 @@ def test_a_three_hand_match_challenge_seats_the_person_and_both_others_at_every_
     assert {s["name"]: s["kind"] for s in match["standings"]} == {"ann": "person", "alpha": "bot", "basic": "policy"}
     # a bot's three-hand match challenge, the third participant another bot account: it is seated too
     beta, gamma = register(api, "beta"), register(api, "gamma")
+    api.patch("/bots/me", json={"accepts_matches": True}, token=gamma)  # gamma takes on whoever asks
     cid = api.post("/challenges", json={"to": "alpha", "variant": "three-hand", "with": ["gamma"], "boards": 1},
                    token=beta).get_json()["challenge_id"]
     match_id = api.post(f"/challenges/{cid}/accept", token=alpha).get_json()["match_id"]
