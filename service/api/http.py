@@ -12,7 +12,7 @@ import orjson
 
 from flask import Response, current_app, request
 from marshmallow import Schema, ValidationError
-from werkzeug.exceptions import NotFound
+from werkzeug.exceptions import ClientDisconnected, NotFound
 
 from service.api.problems import ApiError
 from service.store.base import scoped_idempotency_key
@@ -81,30 +81,56 @@ def _close_after_answer() -> None:
         req.must_close = True
 
 
-def _body_bytes() -> bytes:
-    """The request body: 413 body_too_large over the limit, also when no Content-Length announced it.
+def _announced() -> tuple[int | None, bool]:
+    """(the Content-Length, whether the body is chunked) the request announces."""
+    return request.content_length, "chunked" in request.headers.get("Transfer-Encoding", "").lower()
 
-    A body with a Content-Length over the limit was refused before the view (service.app); a
-    chunked one is only measured while it is read. werkzeug stops reading such a stream at the
-    limit without saying whether more was coming, so the stream is read to one byte past it.
-    411 length_required when the request announces no body at all (neither Content-Length nor
-    chunked Transfer-Encoding: HTTP/1.1 reads such a request's body as empty), 400 bad_request
-    when a chunked body's framing is broken.
+
+def request_body() -> bytes:
+    """The request body as sent, the one place every route reads it (b"" when none is announced).
+
+    413 body_too_large over the limit, also when no Content-Length announced it: a body with a
+    Content-Length over the limit was refused before the view (service.app); a chunked one is
+    only measured while it is read. werkzeug stops reading such a stream at the limit without
+    saying whether more was coming, so the stream is read to one byte past it. 400 bad_request
+    when a chunked body's framing is broken, or when the body ends before its Content-Length
+    (the client half-closed or the connection dropped): a cut body is never acted on, even if
+    what came is valid JSON.
     """
-    if request.content_length is None and "chunked" not in request.headers.get("Transfer-Encoding", "").lower():
-        raise ApiError(411, "length_required",
-                       "the request announces no body: send it with a Content-Length (or chunked)")
+    length, chunked = _announced()
+    if length is None and not chunked:
+        return b""
     limit = request.max_content_length
-    if limit is not None and request.content_length is None:
+    if limit is not None and length is None:
         request.max_content_length = limit + 1
     try:
         raw = request.get_data(cache=True)
+    except ClientDisconnected:
+        raw = None  # werkzeug's own reader (no server that ends the stream) found the body cut
     except _FRAMING_ERRORS:
         _close_after_answer()
         raise ApiError(400, "bad_request", "the request body's chunked framing is malformed") from None
-    if limit is not None and len(raw) > limit:
+    if limit is not None and raw is not None and len(raw) > limit:
         raise ApiError(413, "body_too_large", f"the request body is larger than {limit} bytes")
+    if not chunked and (raw is None or len(raw) < length):
+        # the reader saw the connection end (half-closed or dropped) before the body did: what
+        # is missing never comes, and the request is answered without being acted on
+        _close_after_answer()
+        got = f"before the {length} bytes" if raw is None else f"after {len(raw)} of the {length} bytes"
+        raise ApiError(400, "bad_request", f"the request body ended {got} its Content-Length announced: "
+                                           "a cut body is not acted on; send it whole")
     return raw
+
+
+def _body_bytes() -> bytes:
+    """The body of a route that takes one: 411 length_required when the request announces none
+    (neither Content-Length nor chunked Transfer-Encoding: HTTP/1.1 reads such a request's body
+    as empty), else request_body()."""
+    length, chunked = _announced()
+    if length is None and not chunked:
+        raise ApiError(411, "length_required",
+                       "the request announces no body: send it with a Content-Length (or chunked)")
+    return request_body()
 
 
 #: what Python's ValueError says of an integer of more digits than sys.get_int_max_str_digits()

@@ -31,7 +31,7 @@ import logging
 from flask import Response, current_app, request
 
 from service.api.auth import presented_token
-from service.api.http import idempotency_key, json_body
+from service.api.http import idempotency_key, json_body, request_body
 from service.api.problems import ApiError
 from service.errors import IdempotencyKeyReused
 from service.store.base import canonical_json
@@ -78,8 +78,7 @@ def _bodiless_fingerprint() -> str:
     """What the key of a route that reads no body stands for: its method and path, and the bytes
     of a body if one was sent anyway (none, or an empty one, alike), so that the same key with
     another body is another request, as on every other route."""
-    announced = request.content_length or "chunked" in request.headers.get("Transfer-Encoding", "").lower()
-    raw = request.get_data(cache=True) if announced else b""
+    raw = request_body()
     return request_fingerprint(request.method, request.path, f"sha256:{hashlib.sha256(raw).hexdigest()}" if raw else "")
 
 

@@ -255,8 +255,10 @@ HTTP_CODES = {
 
 _HTTP = {
     "bad_request": _t(400, "Bad request",
-                      "The HTTP request itself is malformed: its request line or headers, or the framing of a "
-                      "chunked body (a chunk size that is not hexadecimal, a chunk without its CRLF)."),
+                      "The HTTP request itself is malformed: its request line or headers, the framing of a "
+                      "chunked body (a chunk size that is not hexadecimal, a chunk without its CRLF), or a "
+                      "body that ends before its Content-Length (the connection was half-closed or lost: "
+                      "nothing was done with it). Send the request whole."),
     "not_found": _t(404, "Not found", "No resource has this path (see openapi.yaml for the paths)."),
     "method_not_allowed": _t(405, "Method not allowed", "The path exists; the Allow header lists its methods."),
     "not_acceptable": _t(406, "Not acceptable", "The server cannot answer in a media type the Accept header allows."),
