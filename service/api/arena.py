@@ -13,7 +13,7 @@ from schemas.arena import (
     UpdateBotSchema,
 )
 from service.api.auth import presented_token
-from service.api.http import json_response, load_body, load_query
+from service.api.http import json_response, load_body, load_query, takes_no_body
 from service.api.idempotent import idempotent_creation
 from service.api.sse import sse_response
 from service.arena import STREAM_ID
@@ -155,6 +155,7 @@ def get_challenge(challenge_id: str):
 
 
 @bp.post("/challenges/<challenge_id>/accept")
+@takes_no_body
 @idempotent_creation(body=False)
 def accept_challenge(challenge_id: str):
     """The challenged bot accepts: the game or match starts."""
@@ -162,6 +163,7 @@ def accept_challenge(challenge_id: str):
 
 
 @bp.post("/challenges/<challenge_id>/decline")
+@takes_no_body
 @idempotent_creation(body=False)
 def decline_challenge(challenge_id: str):
     """The challenged bot declines."""
@@ -169,6 +171,7 @@ def decline_challenge(challenge_id: str):
 
 
 @bp.post("/challenges/<challenge_id>/withdraw")
+@takes_no_body
 @idempotent_creation(body=False)
 def withdraw_challenge(challenge_id: str):
     """The challenger withdraws its pending challenge (a bot's with its token, a person's with the challenge's)."""

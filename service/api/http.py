@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hmac
 import json
 import re
@@ -131,6 +132,27 @@ def _body_bytes() -> bytes:
         raise ApiError(411, "length_required",
                        "the request announces no body: send it with a Content-Length (or chunked)")
     return request_body()
+
+
+def refuse_body() -> None:
+    """For an operation that takes no body (a challenge's answers): 400 invalid_body if one is
+    sent anyway, whatever it holds (JSON or not, ``{}`` too), so that nothing is done on a
+    request whose body says something the operation would ignore. No body, or an empty one
+    (``Content-Length: 0``), is what it takes."""
+    if request_body():
+        raise ApiError(400, "invalid_body", "this operation takes no body: send none (Content-Length: 0, or no body)",
+                       extra={"errors": {"_schema": ["This operation takes no body."]}})
+
+
+def takes_no_body(view):
+    """A view of an operation that takes no body: refuse_body() before anything else it does
+    (its Idempotency-Key included: a refused request records nothing)."""
+    @functools.wraps(view)
+    def checked(*args, **kwargs):
+        refuse_body()
+        return view(*args, **kwargs)
+
+    return checked
 
 
 #: what Python's ValueError says of an integer of more digits than sys.get_int_max_str_digits()

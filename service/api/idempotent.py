@@ -75,9 +75,9 @@ def _replay(answer: RecordedAnswer) -> Response:
 
 
 def _bodiless_fingerprint() -> str:
-    """What the key of a route that reads no body stands for: its method and path, and the bytes
-    of a body if one was sent anyway (none, or an empty one, alike), so that the same key with
-    another body is another request, as on every other route."""
+    """What the key of a route that reads no body stands for: its method and path (such a route
+    refuses a body, service.api.http.refuse_body, before its key is looked at; a body's bytes, if
+    one got this far, would still make the same key with it another request)."""
     raw = request_body()
     return request_fingerprint(request.method, request.path, f"sha256:{hashlib.sha256(raw).hexdigest()}" if raw else "")
 

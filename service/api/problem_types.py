@@ -38,7 +38,9 @@ _REQUEST = {
                        "deep (the detail says which). Send a JSON document."),
     "invalid_body": _t(400, "Body does not match its schema",
                        "The body is JSON but does not match the schema of this request in openapi.yaml; "
-                       "`errors` names each field at fault. Unknown fields are refused too."),
+                       "`errors` names each field at fault. Unknown fields are refused too. An operation "
+                       "that takes no body (a challenge's answers) refuses any body sent with it, JSON or "
+                       "not: send none."),
     "invalid_query": _t(400, "Invalid query parameter",
                         "A query parameter is malformed, out of range or a cursor this server did not hand "
                         "out, is not one the operation lists in openapi.yaml, or is given more than once; a "

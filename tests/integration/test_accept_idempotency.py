@@ -80,7 +80,7 @@ def test_a_retried_accept_of_a_match_challenge_starts_one_match(api):
     assert match_ids(api) == {first.get_json()["match_id"]}
 
 
-def test_the_same_key_for_another_accept_or_with_a_body_is_422_and_changes_nothing(api):
+def test_the_same_key_for_another_accept_is_422_and_a_body_400_and_neither_changes_anything(api):
     alpha = register(api, "alpha")
     one, other = challenge(api, "alpha"), challenge(api, "alpha")
     key = fresh_key()
@@ -89,8 +89,9 @@ def test_the_same_key_for_another_accept_or_with_a_body_is_422_and_changes_nothi
     reused = answer(api, other["challenge_id"], "accept", alpha, key)
     assert reused.status_code == 422 and reused.get_json()["code"] == "idempotency_key_reused"
     assert reused.headers["Content-Type"].startswith("application/problem+json")
+    # an answer takes no body: one sent with it is refused before its key is looked at
     with_body = answer(api, one["challenge_id"], "accept", alpha, key, json={"boards": 2})
-    assert with_body.status_code == 422 and with_body.get_json()["code"] == "idempotency_key_reused"
+    assert with_body.status_code == 400 and with_body.get_json()["code"] == "invalid_body"
     assert api.get(f"/challenges/{other['challenge_id']}").get_json()["status"] == "pending"
     assert api.get(f"/challenges/{one['challenge_id']}").get_json()["status"] == "accepted"
 
