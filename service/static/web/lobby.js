@@ -38,7 +38,14 @@ function renderSeatRows() {
       value: i === 0 ? $("#your-name").value : "" });
     // what an empty name becomes: a person's seat its default, a bot the name the server gives it
     const hint = () => { name.placeholder = kind.value === "you" ? defaultName(i) : kind.value.startsWith("bot:") ? "the server names it" : ""; };
-    kind.addEventListener("change", hint);
+    kind.addEventListener("change", () => {
+      // the name filled in was a person's (yours, on seat 0): a bot or an open seat does not keep
+      // it, so that the server names the bot and whoever joins names themselves; back to "You",
+      // seat 0 takes your name again
+      if (kind.value !== "you") name.value = "";
+      else if (i === 0 && !name.value.trim()) name.value = $("#your-name").value.trim();
+      hint();
+    });
     hint();
     rows.append(el("div", { class: "row" },
       el("label", { for: `seat${i}-kind`, text: `Seat ${i}` }), kind,
