@@ -446,9 +446,29 @@ def _audit_match(args) -> int:
 
 def cmd_match(args) -> int:
     """Run a duplicate match on the configured server (GINBOX_URL), or in this process with --local."""
+    from workers.arena_match import EXIT_USAGE
     from workers.arena_match import main as run_match
 
+    problem = match_argument_problem(args.variant, args.participants, args.boards)
+    if problem is not None:
+        print(f"ginbox match: {problem}", file=sys.stderr, flush=True)
+        return EXIT_USAGE
     return run_match(args)
+
+
+def match_argument_problem(variant: str, participants: str, boards: int) -> str | None:
+    """What is wrong with ``ginbox match``'s --participants or --boards, before anything is sent
+    (the server would refuse them the same way, a round trip later); None if nothing is."""
+    from service.rules import duplicate as D
+
+    names = [p.strip() for p in participants.split(",") if p.strip()]
+    want = D.PARTICIPANTS[variant]
+    if len(names) != want:
+        return (f"{variant} needs {want} participants, not {len(names)}: give --participants as {want} "
+                f"comma-separated built-in policies or bot accounts, e.g. {','.join(['basic', 'expert', 'random'][:want])}")
+    if not 1 <= boards <= D.MAX_BOARDS:
+        return f"a match has 1 to {D.MAX_BOARDS} boards (--boards), not {boards}"
+    return None
 
 
 def whole_number(minimum: int, maximum: int | None = None):

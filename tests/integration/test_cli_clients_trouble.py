@@ -58,7 +58,7 @@ def test_a_server_that_is_not_a_url_exits_2_with_one_line(server):
 
 
 @pytest.mark.parametrize("participants, boards, said", [
-    ("basic,random", "0", ("400 invalid_body", "boards:")),       # with the field that was wrong
+    ("basic," + "x" * 41, "1", ("400 invalid_body", "participants:")),  # with the field that was wrong
     ("basic,nobody-at-all", "1", ("422 unknown_participant",)),
 ])
 def test_the_servers_refusal_is_printed_in_one_line_and_exits_2(app, participants, boards, said):  # noqa: F811
