@@ -76,8 +76,14 @@ def _command_for(event: Any, following: Any = None):
 def _as_recorded(logged: Any, produced: Any) -> Any:
     """``produced`` as the log could hold it: an event upcast from an older version is compared
     on the fields that version recorded (the others are unknown in the log, not wrong)."""
-    if type(logged) is events.HandScored and type(produced) is events.HandScored and logged.upcast:
-        return dataclasses.replace(produced, **{name: None for name in events.HandScored.ADDED_IN_V2})
+    if type(logged) is events.HandScored and type(produced) is events.HandScored:
+        if logged.upcast:
+            produced = dataclasses.replace(produced, **{name: None for name in events.HandScored.ADDED_IN_V2})
+        if (logged.layoffs != produced.layoffs and logged.layoffs is not None and produced.layoffs is not None
+                and sorted(logged.layoffs) == sorted(produced.layoffs)):
+            # a server before the lay-offs were listed in the order laid listed them by card: the
+            # same lay-offs in another order
+            produced = dataclasses.replace(produced, layoffs=logged.layoffs)
     return produced
 
 

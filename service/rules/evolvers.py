@@ -40,6 +40,7 @@ from .events import (
     UpcardTaken,
     decode,
 )
+from .layoffs import in_laying_order
 from .scoring import replay_details
 from .state import DISCARD, DRAW, GAME_OVER, HAND_OVER, UPCARD, GameState, clone, new_state
 
@@ -228,7 +229,7 @@ def _hand_scored(s: GameState, e: HandScored) -> GameState:
         "knocker_deadwood_cards": list(k.deadwood_cards) if k is not None else [],
         "knocker_deadwood": e.knocker_deadwood,
         "defender_melds": [list(m) for m in e.defender_melds],
-        "layoffs": [list(x) for x in e.layoffs],
+        "layoffs": in_laying_order(e.layoffs, k.melds) if k is not None else [list(x) for x in e.layoffs],
         "defender_deadwood_cards": list(e.defender_deadwood_cards),
         "defender_deadwood": e.defender_deadwood,
         "winner": e.winner,

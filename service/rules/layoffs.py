@@ -11,7 +11,7 @@ from typing import Sequence
 from . import cards as _cards
 from .melds import MeldError, meld_kind, best_arrangement_mask, deadwood_mask
 
-__all__ = ["Layoff", "defender_deadwood_mask", "layoff_options", "resolve_layoffs"]
+__all__ = ["Layoff", "defender_deadwood_mask", "in_laying_order", "layoff_options", "resolve_layoffs"]
 
 
 @dataclass(frozen=True)
@@ -63,6 +63,7 @@ def resolve_layoffs(defender_mask: int, knocker_melds: Sequence[Sequence[int | s
     cards (own melds come first), then the lowest sorted tuple of laid-off cards, then
     gives each card (lowest first) the lowest meld index; own melds are the canonical
     best_arrangement of the cards kept. Meld indexes refer to ``knocker_melds`` as given.
+    The lay-offs are listed in an order they can be laid one at a time (see _laying_order).
     """
     melds = [tuple(sorted(_cards.to_index(c) for c in meld)) for meld in knocker_melds]
     for meld in melds:
@@ -98,8 +99,28 @@ def resolve_layoffs(defender_mask: int, knocker_melds: Sequence[Sequence[int | s
         if best_key is None or key < best_key:
             best_key, best_laid = key, laid
     kept = best_arrangement_mask(defender_mask & ~best_laid)
-    layoffs = tuple(zip(_cards.cards_of(best_laid), found[best_laid]))
+    layoffs = tuple(sorted(zip(_cards.cards_of(best_laid), found[best_laid]),
+                           key=lambda laid: _laying_order(laid, melds)))
     return Layoff(kept.melds, layoffs, kept.deadwood_cards, kept.deadwood)
+
+
+def _laying_order(laid: tuple[int, int], melds: Sequence[Sequence[int]]) -> tuple[int, int, int]:
+    """Where a lay-off ``(card, meld index)`` comes in the order laid: meld by meld, and on a run
+    the cards below it from the nearest down, then those above it from the nearest up, so that
+    each card, laid in turn, extends the run as it then stands (3S before 2S onto 4S 5S 6S)."""
+    card, k = laid
+    meld = melds[k]
+    if card < meld[0]:
+        return k, 0, meld[0] - card
+    return k, 1, card - meld[-1]
+
+
+def in_laying_order(layoffs: Sequence[Sequence], knocker_melds: Sequence[Sequence[str]]) -> list[list]:
+    """``layoffs`` (pairs ``[card code, knocker meld index]``) in the order laid (_laying_order): a
+    log from a server that listed them card by card gives its results the order of a log today."""
+    melds = [sorted(_cards.to_index(c) for c in meld) for meld in knocker_melds]
+    return sorted(([card, k] for card, k in layoffs),
+                  key=lambda laid: _laying_order((_cards.to_index(laid[0]), laid[1]), melds))
 
 
 def defender_deadwood_mask(defender_mask: int, knocker_melds: Sequence[Sequence[int]]) -> int:
