@@ -668,6 +668,8 @@ class ArenaService:
             "status": state.status,
             "options": state.options,
             "move_time_s": state.move_time_s,
+            # whether the match moves the ratings: false when made with rated false, or with a person
+            "rated": state.rated,
             "participants": [{"name": p["name"], "kind": p["kind"]} for p in state.participants],
             "boards": state.boards,
             "boards_done": done,
