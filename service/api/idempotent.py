@@ -8,9 +8,9 @@ again, would be refused as answered already (409 ``challenge_not_pending``), the
 it started not named. With an ``Idempotency-Key``,
 the first successful answer is recorded (service.store.creations: encrypted with a key derived
 from the Idempotency-Key, never in the clear) and a retry of the same request gets it again,
-marked ``Idempotent-Replayed: true``, creating nothing. The key is read with the same rules as a
-move's, and must be 22 to 200 letters, digits, '-' or '_' (``CREATION_KEY``: a short key could be
-guessed, from a copy of Redis, and open its record), else 400 ``invalid_header``; the same key for another request (method, path or body) is 422
+marked ``Idempotent-Replayed: true``, creating nothing. The key must be 22 to 200 letters,
+digits, '-' or '_' (``CREATION_KEY``, stricter than a move's: a short key could be guessed, from a
+copy of Redis, and open its record), else 400 ``invalid_header`` saying so; the same key for another request (method, path or body) is 422
 ``idempotency_key_reused``; while the first request with a key is being answered, another one
 with it is 409 ``idempotency_key_in_use`` with Retry-After. Refused requests are not recorded:
 their key stays free, and a retry is decided afresh.
@@ -31,7 +31,7 @@ import logging
 from flask import Response, current_app, request
 
 from service.api.auth import presented_token
-from service.api.http import idempotency_key, json_body, request_body
+from service.api.http import json_body, request_body
 from service.api.problems import ApiError
 from service.errors import IdempotencyKeyReused
 from service.store.base import canonical_json
@@ -93,7 +93,9 @@ def idempotent_creation(view=None, *, body: bool = True):
 
     @functools.wraps(view)
     def answer(*args, **kwargs):
-        key = idempotency_key()
+        # the creation rule alone is checked (it is stricter than a move's, idempotency_key), so
+        # that the refusal states the rule that applies here, whatever is wrong with the key
+        key = request.headers.get("Idempotency-Key")
         if key is None:
             return view(*args, **kwargs)
         if not CREATION_KEY.fullmatch(key):

@@ -48,7 +48,8 @@ _REQUEST = {
                         "(send it as `Authorization: Bearer <token>`). `errors` names each parameter at fault."),
     "invalid_header": _t(400, "Invalid header",
                          "A header this request uses is malformed: Idempotency-Key (1 to 200 visible ASCII "
-                         "characters), If-Match (`*` or a list of `\"<version>\"` ETags); `errors` names it."),
+                         "characters; on a creation or a challenge's answer, 22 to 200 letters, digits, '-' "
+                         "or '_'), If-Match (`*` or a list of `\"<version>\"` ETags); `errors` names it."),
     "unsupported_media_type": _t(415, "Unsupported media type",
                                  "Send the body with `Content-Type: application/json`, in UTF-8: a `charset` "
                                  "parameter other than `utf-8` is refused, not guessed at."),
