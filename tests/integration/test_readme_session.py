@@ -27,7 +27,7 @@ _RANDOM = [
     (re.compile(r'("token": ")[A-Za-z0-9_-]{43}(")'), r"\1<token>\2"),
     (re.compile(r'("commitment": ")[0-9a-f]{64}(")'), r"\1<commitment>\2"),
     (re.compile(r'("ts": )\d{13}\b'), r"\1<ts>"),
-    # a view's ETag: its digest hashes the view, game id and commitment included
+    # a view's ETag: its digest is an HMAC-SHA256 of the view (game id and commitment included) under the server's secret
     (re.compile(r'(ETag: "[0-9]+-)[0-9a-f]{16}(")'), r"\1<digest>\2"),
 ]
 
