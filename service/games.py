@@ -259,9 +259,9 @@ class GameService:
         """The view of ``state`` for ``seat`` (None: a spectator), with the game id, the advice it may
         see and the turn's deadline.
 
-        A finished game of a match in play (``sealed``) renders as if it were not over: its seed,
-        stock and decks deal the match's other tables too, so not even its seats see them before
-        the match ends.
+        A finished game of a match in play (``sealed``) renders with ``status`` "over" but its seed,
+        stock and decks left out, as a game in play keeps them: they deal the match's other tables
+        too, so not even its seats see them before the match ends.
         """
         sealed = self._sealed_over(game_id, state)
         view = {"game_id": game_id,
@@ -538,7 +538,7 @@ class GameService:
         state = self.state(game_id)
         if state.variant != "three-hand":
             return {"advice": []}
-        # a finished board of a match in play reads as if it were not over
+        # a finished board of a match in play keeps its advice as a game in play does
         sealed = self._sealed_over(game_id, state)
         if not views.sees_advice(state, seat, sealed):
             raise Forbidden("only the captain and the advisor see advice before the game is over")
