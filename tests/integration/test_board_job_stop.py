@@ -30,15 +30,17 @@ def wait_for(pred, what: str):
 @pytest.mark.slow
 def test_a_stopping_worker_leaves_its_board_game_between_two_turns_and_enqueues_it_again(
         app, client, settings, workers, redis_conn):
-    match = client.post("/matches", json={"variant": "gin-rami", "participants": ["expert", "expert"], "boards": 1})
+    # several boards: the worker is inside one board game or another when it is asked to stop
+    match = client.post("/matches", json={"variant": "gin-rami", "participants": ["expert", "expert"], "boards": 4})
     assert match.status_code == 201, match.get_data(as_text=True)
-    games = [t["game_id"] for t in match.get_json()["board_results"][0]["tables"]]
+    games = [t["game_id"] for b in match.get_json()["board_results"] for t in b["tables"]]
     store = app.extensions["ginbox"].store  # a match's games in play are sealed to the API
+    repository = app.extensions["ginbox"].repository
     start = {g: store.version(g) for g in games}
     worker = workers.start()
-    # the worker is in the middle of a board game: it moved one of them on by a few turns
-    playing = wait_for(lambda: next((g for g in games if store.version(g) >= start[g] + 3), None),
-                       "a board game moving on")
+    # the worker is in the middle of a board game: it moved one of them on, and has not ended it
+    wait_for(lambda: any(store.version(g) > start[g] and repository.load_state(g).status == "playing"
+                         for g in games), "a board game moving on")
     worker.proc.send_signal(signal.SIGTERM)
     try:
         code = worker.proc.wait(60)
@@ -46,13 +48,15 @@ def test_a_stopping_worker_leaves_its_board_game_between_two_turns_and_enqueues_
         raise AssertionError(f"the worker did not stop:\n{worker.log_text()[-3000:]}") from None
     assert code == 0, worker.log_text()[-3000:]
 
-    state = app.extensions["ginbox"].repository.load_state(playing)
-    assert state.status == "playing", "the worker played the whole game before it stopped"
+    # the game it was playing was left between two turns, and its job is queued at the version reached
+    left = {g: s for g in games if store.version(g) > start[g] and (s := repository.load_state(g)).status == "playing"}
+    assert left, "the worker played its whole game before it stopped"
     board_queue = bots.bot_queue(redis_conn, settings.board_queue)
     queued = {j.decode() if isinstance(j, bytes) else j for j in board_queue.get_job_ids()}
-    assert board_job_id(playing, state.version) in queued
+    for game_id, state in left.items():
+        assert board_job_id(game_id, state.version) in queued
 
     # the next worker plays it on from there to its end
     workers.start()
-    wait_for(lambda: app.extensions["ginbox"].repository.load_state(playing).status == "over",
+    wait_for(lambda: all(repository.load_state(g).status == "over" for g in left),
              "the board game to end under the next worker")
