@@ -86,18 +86,21 @@ def test_bad_input_in_the_lobby_shows_the_problem_and_creates_nothing(live_serve
 
 
 def test_the_next_hand_begins_by_saying_how_the_last_one_ended(live_server, new_browser):
-    """The turn line, read out as it changes, tells who scored what in the hand just ended (the
+    """Beside the turn line, read out as it changes, who scored what in the hand just ended (the
     README's hand: ann knocks with 9 against bob's 35 after lay-offs and scores 26)."""
     api = Api(live_server)
     game_id, (ann, bob) = first_hand_played(api, target_score=100)
     driver = new_browser()
     seat_in_browser(driver, live_server, game_id, ann, "ann")
-    wait_for(driver, lambda d: "Hand 2" in text_of(d, "#turn"), what="the second hand")
-    assert text_of(driver, "#turn") == "Hand 1: ann scored 26 (knock). Hand 2. bob to play: take or pass the upcard."
+    wait_for(driver, lambda d: "Hand 2" in text_of(d, "#turn") and "Hand 1" in text_of(d, "#recap"), what="the second hand")
+    assert text_of(driver, "#turn") == "Hand 2. bob to play: take or pass the upcard."
+    assert text_of(driver, "#recap").startswith("Hand 1: ann scored 26 (knock).")
     assert api.call("POST", f"/games/{game_id}/moves", {"type": "pass_upcard"}, token=bob)[0] == 200
     assert api.call("POST", f"/games/{game_id}/moves", {"type": "pass_upcard"}, token=ann)[0] == 200
     assert api.call("POST", f"/games/{game_id}/moves", {"type": "draw_stock"}, token=bob)[0] == 200
-    wait_for(driver, lambda d: text_of(d, "#turn") == "Hand 2. bob to play: discard.", what="the news gone")
+    # once ann has moved in hand 2 the news is gone
+    wait_for(driver, lambda d: text_of(d, "#turn") == "Hand 2. bob to play: discard."
+             and "Hand 1" not in text_of(d, "#recap"), what="the news gone")
 
 
 def test_the_unfolded_discard_pile_stays_unfolded_while_the_game_moves(live_server, new_browser):

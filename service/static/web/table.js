@@ -32,6 +32,9 @@ const state = {
   loadError: "", // why the view could not be fetched
   loadErrorCode: null, // the problem code of that refusal, when the server gave one
   matchOver: null, // for a finished game of a match: whether the match is over too (its games are sealed till then)
+  recent: null, // the latest events as this viewer may see them ({version, events}): what the others just did
+  movedInHand: null, // the hand this page last played a move in (the last hand's outcome then goes)
+  dismissedHand: null, // the hand whose outcome the person dismissed from beside the turn line
 };
 
 function pickSeat() {
@@ -62,7 +65,7 @@ async function refresh() {
         if (!state.view || data.version >= state.view.version) state.view = data;
         state.loadError = "";
         state.loadErrorCode = null;
-        await analyseHand();
+        await Promise.all([analyseHand(), loadRecent()]);
       } catch (err) {
         state.loadErrorCode = err instanceof api.ApiError ? err.code : null;
         state.loadError = !(err instanceof api.ApiError) ? UNREACHABLE
@@ -94,6 +97,20 @@ function analysisOf(cards) {
   return state.analysis.get(sortCards(cards).join(","));
 }
 
+/** How many of the latest events are read to say what the others did since this side's last move. */
+const RECENT_EVENTS = 40;
+
+/** The latest events as this viewer may see them, once per version of the game. */
+async function loadRecent() {
+  const view = state.view;
+  if (!view || view.status !== "playing" || (state.recent && state.recent.version === view.version)) return;
+  try {
+    const after = Math.max(view.version - RECENT_EVENTS, 0);
+    const { data } = await api.listEvents(gameId, state.token, after, RECENT_EVENTS);
+    state.recent = { version: view.version, after, events: data.events };
+  } catch { /* the turn line stands alone */ }
+}
+
 async function lastEventTime(view) {
   try {
     const { data } = await api.listEvents(gameId, state.token, Math.max(view.version - 1, 0), 1);
@@ -117,7 +134,8 @@ async function play(move) {
     // the stream may already have brought a later view (a bot answers fast): never go back
     if (data.version >= state.view.version) state.view = data;
     state.knock = null;
-    await analyseHand();
+    state.movedInHand = state.view.hand_no;
+    await Promise.all([analyseHand(), loadRecent()]);
   } catch (err) {
     if (err instanceof api.ApiError && (err.status === 409 || err.status === 412)) {
       state.message = "The game moved on before your move arrived; here is where it stands now.";
@@ -199,14 +217,84 @@ function phaseText(view) {
   const what = { upcard: "take or pass the upcard", draw: drawPrompt(view),
     discard: yours && view.legal_moves.some((m) => m.type === "knock") ? "discard (or knock)" : "discard",
     hand_over: "the hand is over" }[view.phase] || view.phase;
-  // at the start of a hand, say how the last one ended (this line is read out as it changes)
-  const r = view.last_hand;
-  let before = "";
-  if (r && view.turn === 0 && r.hand_no === view.hand_no - 1) {
-    before = r.outcome === "drawn" ? `Hand ${r.hand_no} was drawn. `
-      : `Hand ${r.hand_no}: ${playerName(view, r.winner)} scored ${r.points} (${r.outcome.replace("_", " ")}). `;
+  return `Hand ${view.hand_no}. ${who}: ${what}.`;
+}
+
+/** The seat whose moves are this viewer's side: their own, the captain's for the advisor; null for a spectator. */
+const own = (view) => view.hand_owner ?? view.viewer;
+
+/** A move in words, as another player sees it ("drew from the stock", "discarded 7♦"), or null for any other event. */
+function moveText(e) {
+  const d = e.data || {};
+  switch (e.type) {
+    case "upcard_passed": return "passed the upcard";
+    case "upcard_taken": return `took the upcard${d.card ? `, ${short(d.card)}` : ""}`;
+    case "card_drawn": return d.source === "discard" ? `took ${d.card ? short(d.card) : "the discard"} from the discard pile`
+      : `drew ${d.card ? `${short(d.card)} ` : ""}from the stock`;
+    case "card_discarded": return `discarded ${short(d.card)}`;
+    default: return null;
   }
-  return `${before}Hand ${view.hand_no}. ${who}: ${what}.`;
+}
+
+/**
+ * What happened since this side last moved, from the latest events: whether this side has moved in
+ * the hand being played, and the others' moves since, in words, run by run ("bob (basic bot)
+ * passed the upcard, drew from the stock and discarded 7♦"). A spectator is told the last move.
+ */
+function sinceOwnMove(view) {
+  const recent = state.recent;
+  if (!recent || view.status !== "playing") return { moved: false, moves: [] };
+  const side = own(view);
+  const events = recent.events;
+  let start = events.findLastIndex((e) => e.type === "hand_dealt");
+  // a hand dealt before the events read: its first moves are long past
+  const dealtBefore = start < 0 && recent.after > 0;
+  let moved = dealtBefore;
+  for (let i = start + 1; i < events.length; i += 1) {
+    if (moveText(events[i]) && side !== null && events[i].data.seat === side) { moved = true; start = i; }
+  }
+  const moves = events.slice(start + 1).filter((e) => moveText(e) && e.data.seat !== side);
+  return { moved, moves: side === null ? moves.slice(-1) : moves };
+}
+
+/** The others' moves, one sentence per run of one player's moves. */
+function movesInWords(view, moves) {
+  const runs = [];
+  for (const e of moves) {
+    if (runs.length && runs.at(-1).seat === e.data.seat) runs.at(-1).texts.push(moveText(e));
+    else runs.push({ seat: e.data.seat, texts: [moveText(e)] });
+  }
+  return runs.map((r) => `${playerName(view, r.seat)} ${andList(r.texts)}.`).join(" ");
+}
+
+/**
+ * Beside the turn line: how the last hand ended (until this side's first move of the next hand, or
+ * dismissed), who deals this hand, and what the others did since this side's last move.
+ */
+function renderRecap(view) {
+  const box = $("#recap");
+  if (view.status !== "playing") { box.replaceChildren(); box.hidden = true; return; }
+  const { moved, moves } = sinceOwnMove(view);
+  const r = view.last_hand;
+  const parts = [];
+  if (r && r.hand_no === view.hand_no - 1 && !moved && state.movedInHand !== view.hand_no && state.dismissedHand !== r.hand_no) {
+    const outcome = r.outcome === "drawn" ? `Hand ${r.hand_no} was drawn: nobody scored.`
+      : `Hand ${r.hand_no}: ${playerName(view, r.winner)} scored ${r.points} (${r.outcome.replace("_", " ")}).`;
+    parts.push(el("span", { id: "recap-outcome" }, `${outcome} `,
+      el("a", { href: "#result", text: "How it scored" }), " ",
+      el("button", { type: "button", id: "recap-dismiss", class: "small", "data-key": "recap-dismiss",
+        "aria-label": `Dismiss the outcome of hand ${r.hand_no}`,
+        onclick: () => { state.dismissedHand = r.hand_no; render(); } }, "Dismiss")));
+  }
+  if (view.dealer !== null && view.dealer !== undefined) {
+    const dealer = view.dealer === view.viewer ? "You deal" : `${playerName(view, view.dealer)} deals`;
+    parts.push(el("span", { id: "recap-dealer", text: `${dealer} hand ${view.hand_no}.` }));
+  }
+  if (moves.length) parts.push(el("span", { id: "recap-moves", text: `${own(view) === null ? "Last move: " : ""}${movesInWords(view, moves)}` }));
+  const same = box.children.length === parts.length
+    && parts.every((p, i) => box.children[i].id === p.id && box.children[i].textContent === p.textContent);
+  if (!same) box.replaceChildren(...parts.flatMap((p, i) => (i ? [" ", p] : [p])));
+  box.hidden = !parts.length;
 }
 
 function renderHeader(view) {
@@ -289,7 +377,7 @@ function dropZone(node, onDrop, accepts) {
 }
 
 function renderPiles(view) {
-  const piles = el("div", { class: "row" });
+  const piles = el("div", { class: "row piles" });
   const stockMoves = legal("draw_stock");
   const stock = el("div", { class: "pile", id: "stock" }, el("h3", { text: "Stock" }),
     el("p", { id: "stock-size", text: `${view.stock_size} card${view.stock_size === 1 ? "" : "s"}` }));
@@ -338,7 +426,7 @@ function renderPiles(view) {
 function renderHand(view) {
   const box = el("div", { id: "hand", "aria-labelledby": "hand-h" });
   const owner = view.hand_owner;
-  const whose = owner === view.viewer ? "Your hand" : `${playerName(view, owner)}'s hand (you advise)`;
+  const whose = owner === view.viewer ? "Your hand" : `${playerName(view, owner)}'s hand — captain (you advise)`;
   const hand = view.hand;
   const analysis = analysisOf(hand);
   const discards = new Set(legal("discard").map((m) => m.card));
@@ -349,7 +437,11 @@ function renderHand(view) {
       dwText += `; ${analysis.deadwood_after_discard} after the best discard`;
     }
   }
-  box.append(el("h3", { id: "hand-h" }, `${whose} — `, el("span", { id: "deadwood", text: dwText || `${hand.length} cards` })));
+  // the score of the side this hand plays for, beside it: the other seats show theirs in their boxes
+  const target = isMatchBoard(view) ? "" : ` of ${view.options.target_score}`;
+  box.append(el("h3", { id: "hand-h" }, `${whose} — `,
+    el("span", { id: "hand-score", text: `score ${view.scores[owner]}${target}` }), "; ",
+    el("span", { id: "deadwood", text: dwText || `${hand.length} cards` })));
   const groups = analysis ? [...analysis.melds.map((m) => ({ cards: sortMeld(m), meld: true })),
     { cards: sortCards(analysis.deadwood_cards), meld: false }] : [{ cards: sortCards(hand), meld: false }];
   const row = el("div", { class: "hand-groups" });
@@ -380,7 +472,7 @@ function renderHand(view) {
     row.append(group);
   });
   box.append(row);
-  if (view.drawn_card) box.append(el("p", { class: "muted", text: `Just drawn: ${label(view.drawn_card)} (ringed).` }));
+  if (view.drawn_card) box.append(el("p", { class: "muted", text: `Just drawn: ${label(view.drawn_card)} (ringed in blue, marked new).` }));
   if (view.taken_card) box.append(el("p", { class: "muted", text: `${label(view.taken_card)} was just taken from the discard pile: it may not be discarded this turn.` }));
   if (discards.size) box.append(el("p", { class: "muted", text: "Choose a card to discard (or drag it onto the discard pile)." }));
   if (legal("draw_stock").length || legal("draw_discard").length) {
@@ -569,9 +661,12 @@ function renderAdvice(view) {
     section.replaceChildren(el("h2", { id: "advice-h" }), el("p", { id: "advice-none", class: "muted", text: "No advice yet this hand." }),
       el("ol", { id: "advice-list", class: "advice-list", "aria-live": "polite" }));
   }
-  $("#advice-h").textContent = role === "advisor" ? "Advise your captain" : "Advice";
+  const mayAdvise = role === "advisor" && view.status === "playing";
+  setText($("#advice-h"), mayAdvise ? "Advise your captain" : "Advice");
   $("#advice-none").hidden = view.advice.length > 0;
   const list = $("#advice-list");
+  // no empty box before the first advice
+  list.hidden = !view.advice.length;
   const lines = view.advice.map((a) => `${playerName(view, a.advisor)} (hand ${a.hand_no}): ${cardsInText(a.text)}`);
   const shown = Array.from(list.children, (li) => li.textContent);
   if (shown.every((line, i) => line === lines[i])) {
@@ -580,9 +675,27 @@ function renderAdvice(view) {
     list.replaceChildren(...lines.map((line) => el("li", { text: line })));
   }
   const form = $("#advice-form");
-  const mayAdvise = role === "advisor" && view.status === "playing";
   if (form && !mayAdvise) form.remove();
   if (!form && mayAdvise) section.append(adviceForm());
+}
+
+/**
+ * For the captain, beside the turn line: the latest advice of this hand, as it arrives (the whole
+ * list is further down the page, out of view while playing).
+ */
+function renderAdviceNotice(view) {
+  const box = $("#advice-notice");
+  const latest = view.viewer_role === "captain" && view.status === "playing"
+    ? view.advice.filter((a) => a.hand_no === view.hand_no).at(-1) : null;
+  if (!latest) { box.hidden = true; box.replaceChildren(); return; }
+  const count = view.advice.filter((a) => a.hand_no === view.hand_no).length;
+  const text = `Advice from ${playerName(view, latest.advisor)}: “${cardsInText(latest.text)}”`;
+  if (box.dataset.text !== text) {
+    box.dataset.text = text;
+    box.replaceChildren(el("span", { id: "advice-notice-text", text }),
+      count > 1 ? el("span", {}, " (", el("a", { href: "#advice-h", text: `all ${count} this hand` }), ")") : "");
+  }
+  box.hidden = false;
 }
 
 function adviceForm() {
@@ -707,10 +820,12 @@ function render() {
   renderHeader(view);
   renderDeal(view);
   setText($("#turn"), phaseText(view));
+  renderRecap(view);
   renderClock(view);
   renderBoard(view);
   renderResult(view);
   renderAdvice(view);
+  renderAdviceNotice(view);
   $("#scores").replaceChildren(el("h2", { id: "scores-h", text: "Scores" }), scoreSheet(view));
   document.body.dataset.version = String(view.version);
   if (view.legal_moves.length && !performance.getEntriesByName("ginbox-playable").length) {
