@@ -41,12 +41,41 @@ export function followHands(events) {
   return steps;
 }
 
+/** "a", "a and b", "a, b and c". */
+const andList = (items) => (items.length > 1 ? `${items.slice(0, -1).join(", ")} and ${items.at(-1)}` : items.join(""));
+
+/**
+ * The steps with the game's advice in its place: each piece given at version v (the game as it
+ * stood after event v) right after that event's step, in the order given. Advice is no event of
+ * the game's log (it has a log of its own, public once the game is over): the finished game's view
+ * lists it, each piece with the version it was given at.
+ */
+export function withAdvice(steps, advice) {
+  if (!advice || !advice.length) return steps;
+  const byVersion = new Map();
+  for (const a of [...advice].sort((x, y) => x.version - y.version || (x.seq ?? 0) - (y.seq ?? 0))) {
+    if (!byVersion.has(a.version)) byVersion.set(a.version, []);
+    byVersion.get(a.version).push(a);
+  }
+  const out = [];
+  for (const step of steps) {
+    out.push(step);
+    for (const a of byVersion.get(step.event.version) || []) {
+      out.push({ ...step, advice: true, event: { type: "advice_given", version: step.event.version, ts: a.ts,
+        data: { seat: a.advisor, captain: a.captain, hand_no: a.hand_no, text: a.text } } });
+    }
+  }
+  return out;
+}
+
 function describe(view, ev) {
   const d = ev.data || {};
   const name = (s) => playerName(view, s);
   switch (ev.type) {
     case "game_created": return `The game is created: ${d.variant}, ${isMatchBoard(view) ? "one hand, a match board"
       : `game to ${d.options ? d.options.target_score : "?"}`}.`;
+    case "client_seed_sent": return `${name(d.seat)} sends a client seed (${String(d.client_seed).slice(0, 8)}…): every cut and deal depends on it too.`;
+    case "client_seeds_closed": return `The wait for client seeds ends after ${d.waited_s} s: ${andList(d.seats.map(name))} sent none, so the empty seed counts for ${d.seats.length === 1 ? "that seat" : "those seats"}.`;
     case "seat_claimed": return `${d.player && d.player.name ? d.player.name : "someone"} sits at seat ${d.seat}.`;
     case "cards_cut": return `Cut for ${d.purpose === "roles" ? "the roles" : "the first deal"}: ${d.seats.map((s, i) => `${name(s)} ${label(d.cards[i])}`).join(", ")}.`;
     case "roles_assigned": return `Roles: ${name(d.box)} is in the box, ${name(d.captain)} captain, ${name(d.advisor)} advisor.`;
@@ -60,13 +89,17 @@ function describe(view, ev) {
     case "hand_scored": return `Hand ${d.hand_no} is scored: ${name(d.winner)} scores ${d.points}.`;
     case "hand_drawn": return `Hand ${d.hand_no} is drawn: nobody scores.`;
     case "turn_timed_out": return `${name(d.seat)}'s turn clock runs out: the basic bot moves for them.`;
-    case "advice_given": return `${name(d.seat)} advises: “${cardsInText(d.text)}”`;
+    case "advice_given": return `${name(d.seat)} advises ${d.captain !== undefined && d.captain !== null ? `${name(d.captain)}, the captain` : "the captain"}: “${cardsInText(d.text)}”`;
     case "game_resigned": return `${name(d.seat)} resigns: ${d.winner !== undefined && d.winner !== null ? `${name(d.winner)} wins` : "the game is over"}.`;
     case "game_abandoned": return d.drawn_hands
       ? `${d.drawn_hands} hands in a row were drawn: the game of bots is abandoned, and nobody wins.`
       : "Nobody moved for too long: the game is abandoned, and nobody wins.";
     case "game_ended": return `Game over: ${name(d.winner)} wins, ${d.scores.map((s, i) => `${name(i)} ${s}`).join(", ")}.`;
-    default: return `${ev.type.replaceAll("_", " ")}${d.seat !== undefined ? ` (${name(d.seat)})` : ""}.`;
+    default: {
+      // an event this page has no words for: a sentence all the same ("Client seed sent: Alice.")
+      const what = ev.type.replaceAll("_", " ");
+      return `${what[0].toUpperCase()}${what.slice(1)}${d.seat !== undefined ? `: ${name(d.seat)}` : ""}.`;
+    }
   }
 }
 
@@ -94,6 +127,9 @@ async function show(index) {
   $("#position").textContent = `Event ${state.index + 1} of ${steps.length}`;
   $("#event-text").textContent = describe(state.view, ev);
   document.body.dataset.step = String(state.index + 1);
+  // the place is kept in the address: a reload, or the link passed on, opens at this event
+  const here = `#event=${state.index + 1}`;
+  if (location.hash !== here) history.replaceState(null, "", here);
   let at;
   try {
     at = await stateAt(ev.version);
@@ -143,7 +179,9 @@ async function show(index) {
 async function loadAuditPanel() {
   const body = $("#audit-body");
   const button = el("button", { type: "button", id: "audit-run" }, "Audit this game in the browser");
-  body.replaceChildren(el("p", { text: "Check that every deal came from the seed the server committed to before the game began, without trusting the server." }), button);
+  body.replaceChildren(el("p", { text: "Check that every deal came from the seed the server committed to before the game began, without trusting the server." }), button,
+    " ", el("a", { class: "button", id: "export-link", href: `/games/${encodeURIComponent(gameId)}/export`, download: `${gameId}.ndjson`,
+      text: "Download the game's log (NDJSON)" }));
   button.addEventListener("click", async () => {
     button.disabled = true;
     const out = el("div", { id: "audit-report", role: "status" }, el("p", { text: "Auditing…" }));
@@ -206,7 +244,7 @@ async function start() {
     return;
   }
   const events = await api.allEvents(gameId, token);
-  state.steps = followHands(events);
+  state.steps = withAdvice(followHands(events), state.view.advice);
   const slider = $("#slider");
   slider.max = String(state.steps.length);
   slider.addEventListener("input", () => show(Number(slider.value) - 1));
@@ -220,7 +258,8 @@ async function start() {
     if (to !== undefined) { e.preventDefault(); show(to); }
   });
   loadAuditPanel();
-  await show(0);
+  const asked = Number(new URLSearchParams(location.hash.slice(1)).get("event"));
+  await show(Number.isInteger(asked) && asked >= 1 ? asked - 1 : 0);
 }
 
 start();

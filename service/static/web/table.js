@@ -636,7 +636,9 @@ function replayOffer(view) {
     return el("p", { id: "replay-later" }, "The replay opens once the whole match is over (its other tables are dealt these cards too). ",
       el("a", { class: "button", href: `/match/${encodeURIComponent(matchId)}`, text: "Back to the match" }));
   }
-  return el("p", {}, el("a", { class: "button", id: "replay-link", href: `/replay/${view.game_id}`, text: "Replay this game" }));
+  return el("p", {}, el("a", { class: "button", id: "replay-link", href: `/replay/${view.game_id}`, text: "Replay this game" }),
+    " ", el("a", { class: "button", id: "export-link", href: `/games/${encodeURIComponent(view.game_id)}/export`,
+      download: `${view.game_id}.ndjson`, text: "Download the game's log" }));
 }
 
 function renderResult(view) {
