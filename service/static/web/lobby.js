@@ -4,7 +4,7 @@ import {
   forgetChallenge, forgetGame, inviteLink, myChallenges, myGames, saveChallenge, saveInvites, saveSeat, seatsOf,
   updateChallenge,
 } from "./seats.js";
-import { defaultName, el, isMatchBoard, problemText } from "./ui.js";
+import { defaultName, el, isMatchBoard, notRandomText, problemText } from "./ui.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
 const form = $("#create-form");
@@ -219,12 +219,22 @@ function renderMyGames() {
   box.replaceChildren(ul);
 }
 
-/** What the lobby says of a game its creator dealt (randomly_dealt false): it may be played against open cards. */
-const NOT_RANDOM = "Not randomly dealt: the creator chose the deal (the decks, or who deals) and may know every card.";
+/**
+ * What the lobby says of a game its creator dealt (randomly_dealt false), from its first event (its
+ * roles and first dealer are public): with decks given, it may be played against open cards.
+ */
+async function notRandomOf(gameId) {
+  try {
+    const { data } = await api.listEvents(gameId, null, 0, 1);
+    return notRandomText(data.events.find((e) => e.type === "game_created") || null);
+  } catch {
+    return notRandomText(null);
+  }
+}
 
-async function joinSeat(gameId, seat, gameVariant, notRandom = false) {
+async function joinSeat(gameId, seat, gameVariant, notRandom = "") {
   // a seat of a game its creator dealt is taken only once the player has read what that means
-  if (notRandom && !window.confirm(`${NOT_RANDOM} Take seat ${seat} of game ${gameId} anyway?`)) {
+  if (notRandom && !window.confirm(`${notRandom} Take seat ${seat} of game ${gameId} anyway?`)) {
     $("#lobby-message").textContent = `You did not join game ${gameId}.`;
     return;
   }
@@ -240,7 +250,7 @@ async function joinSeat(gameId, seat, gameVariant, notRandom = false) {
   }
 }
 
-function playersCell(summary, view) {
+function playersCell(summary, view, notRandom) {
   // newer servers may list players in the summary; otherwise a waiting game's view says who sits where
   const players = summary.players || (view && view.players) || null;
   if (!players) return el("span", { class: "muted", text: "—" });
@@ -248,8 +258,8 @@ function playersCell(summary, view) {
   const empty = (i) => (privateSeats.includes(i) ? `seat ${i} by invitation` : `seat ${i} open`);
   const names = players.map((p, i) => (p ? `${p.name}${p.bot ? ` (${p.bot} bot)` : ""}` : empty(i)));
   const cell = el("span", { text: names.join(", ") });
-  if (notRandomlyDealt(summary, view)) {
-    return el("div", {}, cell, el("div", { class: "error not-random", "data-game": summary.game_id, text: NOT_RANDOM }));
+  if (notRandom) {
+    return el("div", {}, cell, el("div", { class: "error not-random", "data-game": summary.game_id, text: notRandom }));
   }
   return cell;
 }
@@ -277,6 +287,7 @@ async function gameRow(summary) {
   if (summary.status === "waiting" && !summary.players) {
     try { view = (await api.getGame(id)).data; } catch { view = null; }
   }
+  const notRandom = notRandomlyDealt(summary, view) ? await notRandomOf(id) : "";
   const actions = el("td", {});
   if (seatsOf(id)) {
     actions.append(el("a", { class: "button", href: `/play/${id}`, text: "Resume" }), " ");
@@ -292,7 +303,7 @@ async function gameRow(summary) {
           text: `Seat ${seat} by invitation` }));
       } else {
         actions.append(el("button", { type: "button", class: "join", "data-game": id, "data-seat": String(seat),
-          text: `Join seat ${seat}`, onclick: () => joinSeat(id, seat, summary.variant, notRandomlyDealt(summary, view)) }), " ");
+          text: `Join seat ${seat}`, onclick: () => joinSeat(id, seat, summary.variant, notRandom) }), " ");
       }
     });
   }
@@ -304,7 +315,7 @@ async function gameRow(summary) {
   return el("tr", { "data-game": id },
     el("td", { "data-label": "Game" }, el("code", { text: id })), el("td", { "data-label": "Variant", text: summary.variant }),
     el("td", { "data-label": "Status", text: statusText(summary) }),
-    el("td", { "data-label": "Players" }, playersCell(summary, view)),
+    el("td", { "data-label": "Players" }, playersCell(summary, view, notRandom)),
     el("td", { "data-label": "Updated", text: updated }), actions);
 }
 

@@ -6,7 +6,7 @@ import {
   backElement, cardElement, cardsInText, deadwood, isMeld, isRun, isSet, label, short, sortCards, sortMeld, value,
 } from "./cards.js";
 import { inviteLink, invitesOf, matchOf, saveSeat, seatsOf } from "./seats.js";
-import { cardsText, defaultName, el, isMatchBoard, playerName, resultSection, scoreSheet } from "./ui.js";
+import { cardsText, defaultName, el, isMatchBoard, notRandomText, playerName, resultSection, scoreSheet } from "./ui.js";
 
 const $ = (sel) => document.querySelector(sel);
 /** Set a text only when it changes: a live region re-announces whatever is written into it. */
@@ -607,8 +607,11 @@ function renderBoard(view) {
   else state.knock = null;
   if (view.status === "over") parts.push(replayOffer(view));
   if (view.viewer !== null && Array.isArray(view.client_seeds) && view.client_seeds[view.viewer]) {
+    // a hand dealt from decks the creator gave depends on no seed: only the others do
+    const what = dealtByCreator(view) ? "every cut, and every hand dealt from the seeds rather than from decks the creator gave,"
+      : "every cut and deal";
     parts.push(el("p", { class: "muted", id: "client-seed",
-      text: `Fair deal: every cut and deal also depends on the seed this seat sent (${view.client_seeds[view.viewer].slice(0, 8)}…), which the server could not know when it committed to its own.` }));
+      text: `Fair deal: ${what} also depends on the seed this seat sent (${view.client_seeds[view.viewer].slice(0, 8)}…), which the server could not know when it committed to its own.` }));
   }
   const invites = renderInvites(view);
   if (invites) parts.unshift(invites);
@@ -899,9 +902,17 @@ async function claimInvited(invite, typed) {
   throw refusal;
 }
 
-/** What the table says of a game its creator dealt (randomly_dealt false). */
-const NOT_RANDOM = "Not randomly dealt: this game is dealt from decks (or with roles or a first dealer) its creator chose, " +
-  "so the creator may know every card.";
+/** The game_created event as this viewer may read it (its roles and first dealer are public), once read. */
+let created = null;
+
+/** Read the game's first event, for what its creator chose of the deal (only for a game not randomly dealt). */
+async function loadCreated(view) {
+  if (created || !view || !dealtByCreator(view)) return;
+  try {
+    const { data } = await api.listEvents(gameId, state.token, 0, 1);
+    created = data.events.find((e) => e.type === "game_created") || null;
+  } catch { created = null; }
+}
 
 /**
  * Whether a game's creator chose its deal. A match's game reports randomly_dealt false (the match
@@ -921,7 +932,7 @@ function renderDeal(view) {
     note = el("p", { id: "not-random", class: "notice" });
     $("#notice").after(note);
   }
-  setText(note, NOT_RANDOM);
+  setText(note, notRandomText(created));
 }
 
 /** What an invitation is to, from the game's public view: its rules and who already sits there. */
@@ -950,7 +961,7 @@ function acceptInvitation(invite, view) {
       el("h2", { text: invite.seat === null ? "You are invited to this game" : `You are invited to seat ${invite.seat} of this game` }),
       el("p", { id: "invite-context", text: invitationContext(view) }),
       // before the seat is taken, the invited person reads that its creator chose the deal
-      dealtByCreator(view) ? el("p", { id: "invite-not-random", class: "error", text: NOT_RANDOM }) : null,
+      dealtByCreator(view) ? el("p", { id: "invite-not-random", class: "error", text: notRandomText(created) }) : null,
       el("label", { for: "invite-name", text: "Your name" }), " ", name, " ",
       el("button", { type: "submit", class: "primary" }, dealtByCreator(view) ? "Take the seat anyway" : "Take the seat"),
       el("p", { id: "invite-name-help", class: "muted", text: "Left empty, you sit as \u201cplayer\u201d and your seat's number." }),
@@ -1033,7 +1044,10 @@ async function start() {
       for (const id of ["#board", "#scores", "#turn"]) $(id).hidden = true;
       return;
     }
-    if (publicView) await acceptInvitation(invite, publicView);
+    if (publicView) {
+      await loadCreated(publicView);
+      await acceptInvitation(invite, publicView);
+    }
   }
   if (state.mode === "play") {
     [state.seat, state.token] = pickSeat();
@@ -1061,6 +1075,7 @@ async function start() {
     document.title = `ginbox — ${$("#connection").textContent}`;
     return;
   }
+  await loadCreated(state.view);
   await contributeClientSeed();
   await noteEarlierTimeout(state.view);
   state.turnStartedAt = await lastEventTime(state.view);

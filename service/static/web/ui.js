@@ -122,6 +122,23 @@ export function resultSection(view, r, { headingId = "result-h" } = {}) {
   return box;
 }
 
+/**
+ * What the creator of a game not randomly dealt chose of its deal, in words, from the public data
+ * of its game_created event (``created``, or null when it could not be read). Roles and a first
+ * dealer are public; decks given stay secret until the game is over, so a game with neither roles
+ * nor a first dealer was given decks, and one with either may have been given decks as well.
+ */
+export function notRandomText(created) {
+  const d = (created && created.data) || null;
+  if (!d) return "Not randomly dealt: the creator chose the decks, the roles or who deals first; with decks, the creator may know every card.";
+  const chose = [];
+  if (d.roles) chose.push("the roles (box, captain and advisor)");
+  if (d.first_dealer !== null && d.first_dealer !== undefined) chose.push("who deals first");
+  if (!chose.length) return "Not randomly dealt: the creator chose the decks, so the creator may know every card.";
+  return `Not randomly dealt: the creator chose ${chose.join(" and ")} instead of a cut. The cards come from the seeds ` +
+    "unless the creator also gave decks, which stay secret until the game is over: then the creator may know every card.";
+}
+
 /** Whether the game is a board of a duplicate match: one hand, whatever its score. */
 export const isMatchBoard = (view) => view.players.some((p) => p && p.match);
 
