@@ -14,6 +14,11 @@ carries its own hash tag (``{#bots}``) so that it stays one slot on a Redis Clus
 When the rule option ``turn_timeout_s`` is set, a human seat to move gets a clock: a job
 ``workers.jobs.play_timed_out_turn(game_id, version)`` (id ``clock-<game_id>-<version>``)
 scheduled that many seconds later, which plays the basic policy's move if the seat has not moved.
+It never plays before the deadline the view publishes (``turn_deadline_ms``: the last event's ts
+plus the timeout). RQ keeps a due time in whole seconds, the fraction cut off, so the clock is
+scheduled for the whole second at or after its deadline (counted from the scheduling, which comes
+after the append); and the job itself compares the deadline with its own clock, and if it runs
+early (clocks of two hosts apart) it schedules itself again, as ``clock-<game_id>-<version>-r<n>``.
 
 Turn jobs and turn clocks go to the turn queue (GINBOX_QUEUE). The jobs that play a match's
 board game whole (service.arena.enqueue_board_game) go to a queue of their own, the board queue
@@ -27,9 +32,10 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import math
 import re
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from typing import Any
 
 from rq import Queue, Retry
@@ -91,9 +97,14 @@ def bot_job_id(game_id: str, version: int) -> str:
     return f"bot-{_id_part(game_id)}-{version}"
 
 
-def clock_job_id(game_id: str, version: int) -> str:
-    """``clock-<game_id>-<version>``: one turn clock per (game, version)."""
-    return f"clock-{_id_part(game_id)}-{version}"
+def clock_job_id(game_id: str, version: int, attempt: int = 0) -> str:
+    """``clock-<game_id>-<version>``: one turn clock per (game, version).
+
+    A clock that ran before its deadline and was scheduled again is ``clock-<game_id>-<version>-r<n>``
+    (n = 1, 2, ...): the letter keeps it apart from the first clock of any other game and version,
+    whose id ends in digits.
+    """
+    return f"clock-{_id_part(game_id)}-{version}" + (f"-r{attempt}" if attempt else "")
 
 
 def is_bot(player: Any) -> bool:
@@ -174,14 +185,34 @@ def enqueue_bot_turn(queue: Queue, game_id: str, version: int, *, force: bool = 
     return True
 
 
-def enqueue_turn_clock(queue: Queue, game_id: str, version: int, timeout_s: float) -> bool:
-    """Schedule ``play_timed_out_turn(game_id, version)`` in ``timeout_s`` seconds, once; True if scheduled."""
-    job = queue.create_job(PLAY_TIMED_OUT_TURN, args=(game_id, version), job_id=clock_job_id(game_id, version),
+def clock_deadline_ms(last_ts: int, timeout_s: float) -> int:
+    """When the clock of a turn given by an event at ``last_ts`` (epoch ms) plays: the view's ``turn_deadline_ms``."""
+    return last_ts + round(timeout_s * 1000)
+
+
+def _due_at(due_ms: int) -> datetime:
+    """The whole second at or after ``due_ms``: RQ keeps a scheduled job's time in whole seconds and
+    releases it once that second has begun, so a time with a fraction would be released early."""
+    return datetime.fromtimestamp(math.ceil(due_ms / 1000), tz=timezone.utc)
+
+
+def enqueue_turn_clock(queue: Queue, game_id: str, version: int, timeout_s: float, *,
+                       due_ms: int | None = None, attempt: int = 0) -> bool:
+    """Schedule ``play_timed_out_turn(game_id, version)`` once; True if scheduled.
+
+    Due ``timeout_s`` seconds from now (called after the append, so never before the deadline the
+    view shows), or at ``due_ms`` (epoch ms) when given; released at the whole second at or after
+    that. ``attempt`` > 0 is a clock scheduled again by one that ran early (its own job id).
+    """
+    if due_ms is None:
+        due_ms = int(time.time() * 1000) + math.ceil(timeout_s * 1000)
+    args = (game_id, version, attempt) if attempt else (game_id, version)
+    job = queue.create_job(PLAY_TIMED_OUT_TURN, args=args, job_id=clock_job_id(game_id, version, attempt),
                            timeout=JOB_TIMEOUT_S, result_ttl=RESULT_TTL_S, failure_ttl=FAILURE_TTL_S,
                            retry=Retry(max=len(RETRY_INTERVALS), interval=RETRY_INTERVALS),
                            description=f"turn clock of game {game_id} at version {version}")
     try:
-        queue.schedule_job(job, datetime.now(timezone.utc) + timedelta(seconds=timeout_s), unique=True)
+        queue.schedule_job(job, _due_at(due_ms), unique=True)
     except DuplicateJobError:
         return False
     return True

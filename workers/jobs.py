@@ -279,16 +279,31 @@ def fallback_move(state, seat: int, advise: bool = False):
         return game.legal_moves(state, seat)[0]
 
 
-def play_timed_out_turn(game_id: str, version: int) -> str:
+def play_timed_out_turn(game_id: str, version: int, attempt: int = 0) -> str:
     """A human seat's clock ran out: if the game is still at ``version``, play the basic move for it.
 
     The events start with TurnTimedOut (the log says the clock played), and the append carries the
     idempotency key ``clock-<version>``: a second run of the clock answers the first one's result.
+
+    Never before the deadline the view showed (``turn_deadline_ms``, the ts of the event at
+    ``version`` plus the timeout): run earlier by this worker's clock (the host that stamped the
+    event runs ahead of it), the job plays nothing and schedules the clock again for the deadline,
+    as attempt ``attempt + 1`` (an id of its own: this job's id is still taken while it runs).
     """
     ctx = context()
     state = ctx.repository.load_state(game_id)
     if state.version != version or state.status != "playing":
         return "moved_on"
+    timeout_s = bots.human_clock(state)
+    if timeout_s is not None:
+        last = ctx.store.load(game_id, after=version - 1, upto=version)
+        deadline = bots.clock_deadline_ms(last[-1].ts, timeout_s) if last else None
+        now_ms = int(time.time() * 1000)
+        if deadline is not None and now_ms < deadline:
+            bots.enqueue_turn_clock(ctx.queue, game_id, version, timeout_s, due_ms=deadline, attempt=attempt + 1)
+            log.info("turn clock of game %s at version %s ran %d ms before its deadline: scheduled again",
+                     game_id, version, deadline - now_ms)
+            return "early"
     for seat in state.to_act:
         if bots.is_bot(state.players[seat]):
             continue

@@ -194,8 +194,9 @@ def test_a_turn_timeout_option_schedules_one_clock_per_human_turn(ctx):
                     serializer=ctx.queue.serializer)
     assert job.func_name == "workers.jobs.play_timed_out_turn" and job.args == ["g-clock", state.version]
     # once due, the sweeper thread's release puts it on the queue, once
-    assert bots.enqueue_turn_clock(ctx.queue, "g-soon", state.version, 0.05) is True
-    time.sleep(0.3)
+    # (a clock due a second ago: a due time is kept as the whole second at or after it)
+    due_ms = int(time.time() * 1000) - 1000
+    assert bots.enqueue_turn_clock(ctx.queue, "g-soon", state.version, 30, due_ms=due_ms) is True
     assert promote_scheduled(ctx.queue) == 1
     assert promote_scheduled(ctx.queue) == 0
     assert queued_ids(ctx) == [bots.clock_job_id("g-soon", state.version)]
