@@ -8,7 +8,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from helpers import Api, css, serious_violations, wait_for
+from helpers import Api, css, serious_violations, text_of, wait_for
+from screenshots import shoot
 
 
 def test_a_seat_switched_to_a_bot_does_not_keep_the_persons_name(live_server, new_browser):
@@ -35,3 +36,31 @@ def test_a_seat_switched_to_a_bot_does_not_keep_the_persons_name(live_server, ne
     Select(driver.find_element(By.ID, "seat0-kind")).select_by_value("you")
     assert driver.find_element(By.ID, "seat0-name").get_attribute("value") == "Alice"
     assert serious_violations(driver) == []
+
+
+def test_a_rule_out_of_range_is_refused_at_its_field_in_the_forms_words(live_server, new_browser, tmp_path):
+    api = Api(live_server)
+    newest = lambda: [g["game_id"] for g in api.call("GET", "/games?limit=1")[1]["games"]]  # noqa: E731
+    before = newest()
+    driver = new_browser()
+    driver.get(live_server + "/")
+    wait_for(driver, lambda d: css(d, "#seat1-kind"), what="the seat rows")
+    field = driver.find_element(By.ID, "knock-limit")
+    field.send_keys("101")
+    driver.find_element(By.ID, "create-button").click()
+    wait_for(driver, lambda d: text_of(d, "#create-error") == "The game was not created: Knock limit: at most 100.",
+             what="the refusal in the form's words")
+    assert field.get_attribute("aria-invalid") == "true"
+    assert field.get_attribute("aria-describedby") == "create-error"
+    assert driver.execute_script("return document.activeElement.id") == "knock-limit"
+    shoot(driver, tmp_path / "knock-limit.png", "#create-form")
+    assert serious_violations(driver) == []
+    # the other fields in turn: below the least, then right, and the mark goes
+    field.clear()
+    game_to = driver.find_element(By.ID, "target-score")
+    game_to.send_keys("0")
+    driver.find_element(By.ID, "create-button").click()
+    wait_for(driver, lambda d: text_of(d, "#create-error") == "The game was not created: Game to: at least 1.",
+             what="the target's refusal")
+    assert field.get_attribute("aria-invalid") is None and game_to.get_attribute("aria-invalid") == "true"
+    assert newest() == before

@@ -63,14 +63,14 @@ def test_bad_input_in_the_lobby_shows_the_problem_and_creates_nothing(live_serve
     driver = new_browser()
     driver.get(live_server + "/")
     wait_for(driver, lambda d: d.find_elements(By.ID, "seat1-kind"), what="the lobby")
-    # a knock limit over 100: the server's refusal, its code shown (decks that are no deck the form
-    # stops itself: test_lobby_errors.py)
+    # a knock limit over 100: refused by the form in its label's words, as the server would refuse
+    # it (decks that are no deck the form stops itself too: test_lobby_errors.py)
     status, problem = api.call("POST", "/games", {"variant": "gin-rami", "seats": [{"name": "ann"}, {"bot": "basic"}],
                                                   "options": {"knock_limit": 500}})
     assert status in (400, 422), problem
     driver.find_element(By.NAME, "knock_limit").send_keys("500")
     driver.find_element(By.ID, "create-button").click()
-    wait_for(driver, lambda d: f"[{problem['code']}]" in text_of(d, "#create-error"), what="the problem's code")
+    wait_for(driver, lambda d: "Knock limit: at most 100." in text_of(d, "#create-error"), what="the form's refusal")
     driver.find_element(By.NAME, "knock_limit").clear()
     driver.find_element(By.CSS_SELECTOR, "#create-form details summary").click()
     driver.find_element(By.ID, "decks").send_keys('[["AC", "AC"]]')

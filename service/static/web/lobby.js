@@ -111,6 +111,64 @@ function decksFault(list) {
   return "";
 }
 
+/** The rules' fields, by their name in the request's options, with the words their labels begin with. */
+const RULE_FIELDS = { target_score: "Game to", knock_limit: "Knock limit", turn_timeout_s: "Turn clock (seconds)" };
+
+/**
+ * The first rule field out of its range, as [its input, what it must be in the label's words]
+ * ("Knock limit: at most 100"), or null. The ranges are the inputs' own min and max, the server's.
+ */
+function ruleFault() {
+  for (const [key, name] of Object.entries(RULE_FIELDS)) {
+    const input = form.elements[key];
+    const raw = input.value.trim();
+    const min = Number(input.min);
+    const max = Number(input.max);
+    // letters in a number field read as "" with badInput set
+    if (input.validity.badInput || (raw !== "" && !Number.isInteger(Number(raw)))) {
+      return [input, `${name}: a whole number from ${min} to ${max}.`];
+    }
+    if (raw === "") continue;
+    if (Number(raw) < min) return [input, `${name}: at least ${min}.`];
+    if (Number(raw) > max) return [input, `${name}: at most ${max}.`];
+  }
+  return null;
+}
+
+/** Mark the field wrong (aria-invalid, described by the error) and put the focus on it. */
+function markInvalid(input) {
+  input.setAttribute("aria-invalid", "true");
+  input.setAttribute("aria-describedby", "create-error");
+  input.focus();
+}
+
+function clearInvalid() {
+  for (const input of form.querySelectorAll("[aria-invalid]")) {
+    input.removeAttribute("aria-invalid");
+    input.removeAttribute("aria-describedby");
+  }
+}
+
+/**
+ * A refusal of the server's naming rule fields (errors.options.knock_limit …), in the labels'
+ * words, with the first such field marked; null when it names none.
+ */
+function ruleRefusal(err) {
+  const options = err instanceof api.ApiError && err.problem && err.problem.errors && err.problem.errors.options;
+  if (!options || typeof options !== "object") return null;
+  const lines = [];
+  let first = null;
+  for (const [key, messages] of Object.entries(options)) {
+    if (!RULE_FIELDS[key]) continue;
+    const text = [].concat(messages).map(String).join(" ").trim();
+    lines.push(`${RULE_FIELDS[key]}: ${text[0].toLowerCase()}${text.slice(1)}`);
+    first = first || form.elements[key];
+  }
+  if (!lines.length) return null;
+  markInvalid(first);
+  return lines.join(" ");
+}
+
 function describeError(err) {
   return err instanceof api.ApiError ? problemText(err) : String(err.message || err);
 }
@@ -119,16 +177,25 @@ async function onCreate(event) {
   event.preventDefault();
   const out = $("#create-error");
   out.textContent = "";
+  clearInvalid();
+  const rule = ruleFault();
+  if (rule) {
+    out.textContent = `The game was not created: ${rule[1]}`;
+    markInvalid(rule[0]);
+    return;
+  }
   let body;
   try {
     body = buildBody();
   } catch (err) {
     out.textContent = `The decks are not JSON: ${err.message}`;
+    markInvalid($("#decks"));
     return;
   }
   const fault = body.decks ? decksFault(body.decks) : "";
   if (fault) {
     out.textContent = `The game was not created: ${fault}`;
+    markInvalid($("#decks"));
     return;
   }
   const button = $("#create-button");
@@ -154,7 +221,7 @@ async function onCreate(event) {
     renderMyGames();
     loadGames();
   } catch (err) {
-    out.textContent = `The game was not created: ${describeError(err)}`;
+    out.textContent = `The game was not created: ${ruleRefusal(err) || describeError(err)}`;
   } finally {
     button.disabled = false;
   }
