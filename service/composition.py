@@ -20,6 +20,7 @@ from service.ratelimit import RateLimiter
 from service.rules.duplicate import MatchCodec
 from service.store.advice import RedisAdviceLog
 from service.store.arena import RedisArenaStore
+from service.store.bot_games import RedisBotGames
 from service.store.redis_index import RedisGameIndex
 from service.store.redis_snapshots import RedisSnapshotStore
 from service.store.redis_store import RedisEventStore
@@ -196,6 +197,8 @@ def build(settings: Settings, *, bot_scheduler: Callable[[str, Any], None] | Non
         # caller (its sweeper lists every game in play, a match's too), so it seals nothing
         sealed=None if worker else (lambda game_id: arena_box[0].sealed(game_id)),
         sealed_among=None if worker else (lambda game_ids, memo: arena_box[0].sealed_among(game_ids, memo)),
+        # games of built-in bots alone in play per caller (POST /games; a worker creates none)
+        bot_games=RedisBotGames(redis, settings.key_prefix), bot_games_per_caller=settings.bot_games_per_caller,
     )
     arena = build_arena(settings, redis, games, waits)
     arena_box.append(arena)

@@ -147,6 +147,10 @@ class TooManyChallenges(Conflict, code="too_many_challenges"):
     """The challenged bot, or the challenger, has as many pending challenges as it may."""
 
 
+class TooManyBotGames(Conflict, code="too_many_bot_games"):
+    """The caller has as many games of built-in bots alone (POST /games) in play as it may."""
+
+
 class BotNameTaken(Conflict, code="bot_name_taken"):
     """A bot account of that name exists already."""
 

@@ -30,6 +30,7 @@ from service.errors import (
     InviteRequired,
     MatchGameSealed,
     SeatNotFound,
+    TooManyBotGames,
     Unauthorized,
     VersionMismatch,
     VersionNotFound,
@@ -138,7 +139,9 @@ class GameService:
                  account_name: Callable[[str], str | None] | None = None,
                  sealed: Callable[[str], bool] | None = None,
                  sealed_among: Callable[[list[str], dict], set[str]] | None = None,
-                 list_scan_max: int = LIST_SCAN_MAX):
+                 list_scan_max: int = LIST_SCAN_MAX,
+                 bot_games=None, bot_games_per_caller: int = 0,
+                 clock_ms: Callable[[], int] = lambda: int(time.time() * 1000)):
         self.store = store
         # the games newest first: a projection the store keeps as it appends
         self.index = index if index is not None else store.index
@@ -167,6 +170,11 @@ class GameService:
         self.sealed_among = sealed_among or (lambda game_ids, memo: {g for g in game_ids if self.sealed(g)})
         #: the most index entries one listing reads (LIST_SCAN_MAX)
         self.list_scan_max = list_scan_max
+        #: the count of games of built-in bots alone in play per caller (service.store.bot_games;
+        #: None: none counted), and how many one caller may have (0: no cap)
+        self.bot_games = bot_games
+        self.bot_games_per_caller = bot_games_per_caller
+        self.clock_ms = clock_ms
 
     # -- helpers -------------------------------------------------------------------------------
 
@@ -308,11 +316,17 @@ class GameService:
 
     # -- creation and seats --------------------------------------------------------------------
 
-    def create_game(self, body: dict, token: str | None = None) -> dict:
+    def create_game(self, body: dict, token: str | None = None, caller: str | None = None) -> dict:
         """Start a game from a validated POST /games body; human seats get their tokens once.
 
         ``token``: the one the request presents, read only if a seat names a bot account (the
         arena seats a bot account only with its consent: its own token, or its opt-in).
+        ``caller``: whom a game of built-in bots alone counts against (``bot:<name>`` for a bot
+        account's token, else ``addr:<address>``; None: not counted). Such a game costs the bot
+        workers a job per turn until it ends, however far its target, so a caller has at most
+        ``bot_games_per_caller`` of them in play: one more is TooManyBotGames, nothing written.
+        A bot account's seat is not a built-in bot: the account plays its own moves, at its own
+        pace and on its own machine, so a game that seats one is paced like a person's.
         """
         players: list[dict | None] = []
         for i, seat in enumerate(body["seats"]):
@@ -343,8 +357,44 @@ class GameService:
             # send theirs after this answer has published the commitment
             fairness=fairness.CURRENT_DERIVATION,
         )
-        new_events = game.start(spec)
+        new_events = game.start(spec)  # checked before it counts
         game_id = self.id_factory()
+        counted = None
+        if (caller is not None and self.bot_games is not None and self.bot_games_per_caller > 0
+                and self._bots_alone(players)):
+            if not self.bot_games.claim(caller, game_id, self.bot_games_per_caller, self.clock_ms()):
+                who = "this bot" if caller.startswith("bot:") else "this client address"
+                raise TooManyBotGames(
+                    f"{who} has {self.bot_games_per_caller} games of built-in bots alone in play, as many as "
+                    "it may: one must be over before another starts (a game with a person's or a bot "
+                    "account's seat is not counted)")
+            counted = caller
+        try:
+            return self._create(game_id, players, invites, new_events, token)
+        except BaseException:
+            if counted is not None:
+                self._unclaim(counted, game_id)
+            raise
+
+    @staticmethod
+    def _bots_alone(players: list[dict | None]) -> bool:
+        """Whether every seat is a built-in bot (no open seat, no person, no bot account)."""
+        return bool(players) and all(p is not None and "bot" in p for p in players)
+
+    def _unclaim(self, caller: str, game_id: str) -> None:
+        """Give back the slot of a game that was counted and then not made (one whose first append
+        may have landed is left counted: the count drops it when the game is over, or, if it was
+        never made, once the claim is stale)."""
+        try:
+            if self.store.version(game_id) <= 0:
+                self.bot_games.release(caller, game_id)
+        except Exception:  # noqa: BLE001 (the creation's own error is the answer; a stale claim expires)
+            log.warning("the bot games' claim of %s could not be given back", game_id)
+
+    def _create(self, game_id: str, players: list[dict | None], invites: dict[int, str], new_events: list,
+                token: str | None) -> dict:
+        """Write the new game (its bot accounts' seats, its persons' token hashes, its first events)
+        and answer with its seats and view."""
         tokens = {i: issue_token() for i, p in enumerate(players)
                   if p is not None and "bot" not in p and "account" not in p}
         accounts = {i: p["account"] for i, p in enumerate(players) if p is not None and "account" in p}

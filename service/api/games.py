@@ -37,6 +37,7 @@ from service.api.sse import sse_response
 from service.errors import GameNotFound
 from service.games import Answer, CommandRequest, GameService, Idempotency
 from service.rules import commands
+from service.store.tokens import hash_token
 
 bp = Blueprint("games", __name__)
 
@@ -102,9 +103,28 @@ def create_game():
     body, _ = load_body(_CREATE_GAME_SCHEMA)
     # the token is read only when a seat names a bot account: its consent (a game without one reads none)
     seats_account = any(isinstance(seat, dict) and "account" in seat for seat in body["seats"])
-    created = _games().create_game(body, presented_token(required=False, wants="bot") if seats_account else None)
+    # a game of built-in bots alone counts against its caller (GINBOX_BOT_GAMES_PER_CALLER)
+    bots_alone = all(isinstance(seat, dict) and "bot" in seat for seat in body["seats"])
+    created = _games().create_game(body, presented_token(required=False, wants="bot") if seats_account else None,
+                                   _bot_games_caller() if bots_alone else None)
     return json_response(_DUMP_CREATED_GAME(created), 201,
                          {"Location": f"/games/{created['game_id']}", "ETag": etag(created["view"]["version"])})
+
+
+def _bot_games_caller() -> str:
+    """Whom a game of built-in bots alone counts against, as a match of POST /matches does: the
+    bot account whose token the request presents (``bot:<name>``), else the client address, an
+    IPv6 one by its network, as the rate limit counts it (``addr:<address>``). Any other token
+    (a seat's, none that the server knows, a malformed header) counts as none: it never lets a
+    caller out of its address's count."""
+    from service.ratelimit import address_identity
+
+    ext = current_app.extensions["ginbox"]
+    token = presented_token(required=False, strict=False)
+    name = ext.arena.store.bot_of_token(hash_token(token)) if token and ext.arena is not None else None
+    if name:
+        return f"bot:{name}"
+    return f"addr:{address_identity(request.remote_addr or 'unknown', ext.limiter.ipv6_prefix)}"
 
 
 @bp.get("/games")

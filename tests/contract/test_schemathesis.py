@@ -115,13 +115,13 @@ def _play(g, moves: int, rng: random.Random) -> None:
 @pytest.fixture(scope="module")
 def fuzz_app(redis_url):
     # one app (own key prefix) for the module; short streams: a fuzzed GET /stream without
-    # once=1 must end quickly. No caps on matches, challenges and streams: with no worker the
-    # fuzzed matches never end, and a cap met part-way would answer the same generated request
-    # 201 once and 409 later, which Hypothesis rightly calls flaky (the state machine's next
-    # rules hang on what the last answer created)
+    # once=1 must end quickly. No caps on matches, challenges, games of bots alone and streams:
+    # with no worker the fuzzed matches and games never end, and a cap met part-way would answer
+    # the same generated request 201 once and 409 later, which Hypothesis rightly calls flaky
+    # (the state machine's next rules hang on what the last answer created)
     return make_app(redis_url, f"gbfz{uuid.uuid4().hex[:12]}", matches_per_caller=0, matches_in_play=0,
                     challenges_per_bot=0, challenges_per_challenger=0, max_streams_per_client=0,
-                    extra={"stream_keepalive_s": 0.1, "stream_max_s": 0.3})
+                    bot_games_per_caller=0, extra={"stream_keepalive_s": 0.1, "stream_max_s": 0.3})
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,84 @@
+"""The games of built-in bots alone in play per caller, for the cap on them (POST /games).
+
+A game whose every seat is a built-in bot costs the bot workers a job per turn until it ends,
+however long that is (a target of 100,000 points is thousands of hands), while the rate limit
+counts it as one request. So each caller (a bot account's token, else the client address) has
+at most a few in play at once. The count lives in::
+
+    <prefix>:bot-games:<caller>   sorted set: game id -> when it was claimed (ms since the epoch)
+
+A game is claimed before it is created and counts until it is over. Nothing has to tell the
+count when a game ends: each claim first drops the caller's games whose meta hash
+(``<prefix>:{<game_id>}:meta``, written by every append) says ``over``, and the claims whose game
+was never created (its process died between the claim and the game's first append) once they
+are CLAIM_STALE_MS old. So no slot is held for ever, whoever ends the game (its last hand, the
+sweeper's abandonment, a resignation) and whatever dies on the way.
+
+The drop is a read and a ZREM (dropping what is over is right whenever it is done); the check
+and the add are one script on the one key, so that concurrent creations never pass the cap
+together. On a Redis Cluster the game's meta lives in its own slot: the reads are plain
+commands, never inside the script.
+"""
+
+from __future__ import annotations
+
+from service.store.redis_index import check_prefix, game_key, text
+
+#: a claim whose game has no log this long after it was claimed is taken for one whose process
+#: died before creating it (a creation takes milliseconds; clocks of API processes may differ)
+CLAIM_STALE_MS = 60_000
+#: a caller's set expires this long after its last claim (its games are long over by then, or
+#: stuck, and the set is only a few ids: it keeps no address for ever)
+KEEP_MS = 7 * 24 * 3600 * 1000
+
+# KEYS: the caller's set; ARGV: cap, game id, now ms, keep ms. 0 (and nothing written) if the
+# caller has ``cap`` games counted already, else 1 once the game is counted.
+_CLAIM = """
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return 1
+"""
+
+
+class RedisBotGames:
+    """The per-caller count of games of built-in bots alone in play, under ``<prefix>:bot-games``."""
+
+    def __init__(self, redis, prefix: str = "ginbox", *, stale_ms: int = CLAIM_STALE_MS, keep_ms: int = KEEP_MS):
+        self.redis = redis
+        self.prefix = check_prefix(prefix)
+        self.stale_ms = stale_ms
+        self.keep_ms = keep_ms
+        self._claim = redis.register_script(_CLAIM)
+
+    def key(self, caller: str) -> str:
+        return f"{self.prefix}:bot-games:{caller}"
+
+    def in_play(self, caller: str, now_ms: int) -> list[str]:
+        """The caller's games counted as in play, once those over (or never made) are dropped."""
+        key = self.key(caller)
+        claims = [(text(g), int(ms)) for g, ms in self.redis.zrange(key, 0, -1, withscores=True)]
+        if not claims:
+            return []
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id, _ in claims:
+            pipe.hget(game_key(self.prefix, game_id, "meta"), "status")
+        statuses = pipe.execute()
+        gone = [game_id for (game_id, claimed), status in zip(claims, statuses)
+                if (status is not None and text(status) == "over")
+                or (status is None and now_ms - claimed >= self.stale_ms)]
+        if gone:
+            self.redis.zrem(key, *gone)
+        return [game_id for game_id, _ in claims if game_id not in gone]
+
+    def claim(self, caller: str, game_id: str, cap: int, now_ms: int) -> bool:
+        """Count ``game_id`` as in play for ``caller``: False, writing nothing, if the caller has
+        ``cap`` in play already (``cap`` 0: no cap, nothing counted)."""
+        if cap <= 0:
+            return True
+        self.in_play(caller, now_ms)
+        return bool(int(self._claim(keys=[self.key(caller)], args=[cap, game_id, now_ms, self.keep_ms])))
+
+    def release(self, caller: str, game_id: str) -> None:
+        """Uncount a game that was claimed and then not made."""
+        self.redis.zrem(self.key(caller), game_id)
