@@ -1,12 +1,18 @@
 """Recovery of stalled bot turns, and release of scheduled jobs, in a thread of ``ginbox worker``.
 
 A game waits on a bot from the moment its turn is enqueued (service.bots keeps it in a sorted
-set with that time). If it still waits ``bot_stall_s`` later, its job was lost: the worker that
-ran it was killed, or the queue went with a Redis restart. The sweep then enqueues the turn
-again (the job is safe to run twice: it checks and expects the version). A match's board game
-played whole by one job waits the same way; its job is enqueued again on the board queue, where
-it waits behind the other board games only, never in front of a bot's turn. At start-up, and
-every few minutes, the game index is also walked for playing games whose bot never got a job at all.
+set with that time). If it still waits ``bot_stall_s`` later, the sweep looks at its job: a job
+still waiting in its queue (or for a retry's back-off), or the current job of a live worker (its
+heartbeat, below), will play the turn, and the wait is measured again from now. Any other job was
+lost: the worker that ran it was killed, or the queue went with a Redis restart. The sweep then
+enqueues the turn again (the job is safe to run twice: it checks and expects the version). A
+match's board game played whole by one job waits the same way; its job is enqueued again on the
+board queue, where it waits behind the other board games only, never in front of a bot's turn.
+A wait measured from the enqueue says nothing of a job's start: a board job that waited behind
+the others longer than ``bot_stall_s`` starts with its wait already old, and moves the game only
+once its first move is decided; the live worker running it tells that it is not lost. At
+start-up, and every few minutes, the game index is also walked for playing games whose bot never
+got a job at all.
 
 The same thread also ends games nobody has moved in for ``abandon_after_s``
 (GINBOX_ABANDON_AFTER_S): they are over with no winner, a ``game_abandoned`` event in the log.
@@ -36,6 +42,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
+from rq.worker import Worker
 
 from service import bots
 from service.arena import board_job_id, enqueue_board_game, plays_whole
@@ -82,17 +89,65 @@ def promote_due(ctx) -> int:
     return promote_scheduled(ctx.queue) + promote_scheduled(_board_queue(ctx))
 
 
-def _job_will_run(queue, job_id: str) -> bool:
-    """True only for a job waiting in the queue's list: anything else is lost or finished."""
-    try:
-        job = Job.fetch(job_id, connection=queue.connection, serializer=queue.serializer)
-    except NoSuchJobError:
-        return False
-    status = job.get_status(refresh=False)
-    if status == JobStatus.SCHEDULED:
-        return True  # a retry waiting for its back-off; promote_scheduled releases it
-    if status == JobStatus.QUEUED:
-        return job_id in {j.decode() if isinstance(j, bytes) else j for j in queue.get_job_ids()}
+#: a job that a worker has taken off its queue and not yet marked started (a moment): how long the
+#: sweep waits before it looks at the job again
+TAKE_UP_GRACE_S = 0.2
+
+
+def _text(value) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def jobs_in_play(conn, key_prefix: str, now_ms: int) -> set[str]:
+    """The ids of the jobs that the workers alive at ``now_ms`` run now (each one's RQ current job).
+
+    A worker is alive while its heartbeat is younger than ``WORKER_ALIVE_S`` (:class:`Heartbeat`);
+    RQ keeps a killed worker's job as started for minutes, so RQ's job status alone does not say.
+    """
+    live = conn.zrangebyscore(live_workers_key(key_prefix), now_ms - int(WORKER_ALIVE_S * 1000), "+inf")
+    if not live:
+        return set()
+    pipe = conn.pipeline(transaction=False)
+    for name in live:
+        pipe.hget(f"{Worker.redis_worker_namespace_prefix}{_text(name)}", "current_job")
+    return {_text(job) for job in pipe.execute() if job}
+
+
+def _waits_in_queue(queue, job_id: str) -> bool:
+    """Whether the job's id is in the queue's list."""
+    return any(_text(j) == job_id for j in queue.connection.lrange(queue.key, 0, -1))
+
+
+def _forget_taken(queue, job_id: str) -> None:
+    """Drop a lost job's id from the list RQ moves a job to as a worker takes it (a worker killed
+    between taking it and starting it left it there): RQ's clean-up would fail the job enqueued
+    again under that id."""
+    queue.connection.lrem(queue.intermediate_queue_key, 0, job_id)
+
+
+def _job_will_run(queue, job_id: str, in_play) -> bool:
+    """True for a job waiting in the queue's list or for a retry, or that a live worker runs
+    (``in_play()``: the ids of the jobs the live workers run); anything else is lost or finished."""
+    for attempt in (0, 1):
+        try:
+            job = Job.fetch(job_id, connection=queue.connection, serializer=queue.serializer)
+        except NoSuchJobError:
+            return False
+        status = job.get_status(refresh=False)
+        if status == JobStatus.SCHEDULED:
+            return True  # a retry waiting for its back-off; promote_scheduled releases it
+        if status == JobStatus.STARTED:
+            # started by a worker: lost only if that worker is dead (killed with its job)
+            return job_id in in_play()
+        if status != JobStatus.QUEUED:
+            return False
+        if _waits_in_queue(queue, job_id):
+            return True
+        if attempt == 0:
+            # off the queue's list, not yet started: a worker taking it up right now marks it started
+            # in a moment; one that died meanwhile (or a queue lost while the job's record stayed)
+            # never does
+            time.sleep(TAKE_UP_GRACE_S)
     return False
 
 
@@ -100,7 +155,7 @@ def forget_lost_runs(queue, id_prefix: str) -> int:
     """Delete the jobs ``<id_prefix><version>`` the queue's registry of started jobs still holds; how many.
 
     Called once a game's job is known to be lost: nothing played the game for ``bot_stall_s``,
-    while a job in play marks it as moving. RQ keeps a job whose worker was killed in that
+    and no live worker runs any of its jobs. RQ keeps a job whose worker was killed in that
     registry until its timeout and a minute more have passed (11 minutes for a board game), so
     /metrics counted it as running (``ginbox_bot_jobs_running``), and RQ's clean-up would later
     fail it or run it again.
@@ -140,25 +195,41 @@ def recover(ctx, game_id: str, now_ms: int | None = None) -> bool:
     if not bots.bot_to_act(state):
         bots.stop_waiting(conn, ctx.settings.key_prefix, game_id, seen)
         return False
+    now = now_ms or _now_ms()
+    in_play = None
+
+    def live_jobs() -> set[str]:
+        nonlocal in_play
+        if in_play is None:  # read once, after the job's status (a job started since is in it)
+            in_play = jobs_in_play(conn, ctx.settings.key_prefix, now)
+        return in_play
+
     if plays_whole(state):
         # a board game's job waits on the board queue, behind the match's other games: waiting
-        # there long is no stall; a job that is nowhere (its worker died) is enqueued there again
+        # there long is no stall, nor is being played by a live worker, whatever version the job
+        # began at (it plays the game on from there); a job that is nowhere (its worker died) is
+        # enqueued there again
         board_queue = _board_queue(ctx)
         job_id = board_job_id(game_id, state.version)
-        conn.zadd(key, {game_id: now_ms or _now_ms()})
-        if _job_will_run(board_queue, job_id):
+        runs = job_id[:job_id.rindex("-") + 1]  # board-<game>-: the game's board jobs, any version
+        conn.zadd(key, {game_id: now})  # the next stall is measured from now
+        if _job_will_run(board_queue, job_id, live_jobs):
+            return False
+        if any(j.startswith(runs) and j[len(runs):].isdigit() for j in live_jobs()):
             return False
         log.warning("board game %s waited on its job at version %s: enqueuing it again", game_id, state.version)
         # the lost job was enqueued at an earlier version (it played some turns before its worker
         # died), so the forced enqueue below, of this version's id, does not delete it
-        forget_lost_runs(board_queue, board_job_id(game_id, 0)[:-1])
+        forget_lost_runs(board_queue, runs)
+        _forget_taken(board_queue, job_id)
         enqueue_board_game(board_queue, ctx.settings.key_prefix, game_id, state.version, force=True)
         return True
     job_id = bots.bot_job_id(game_id, state.version)
-    conn.zadd(key, {game_id: now_ms or _now_ms()})  # the next stall is measured from now
-    if _job_will_run(ctx.queue, job_id):
+    conn.zadd(key, {game_id: now})  # the next stall is measured from now
+    if _job_will_run(ctx.queue, job_id, live_jobs):
         return False
     log.warning("game %s waited on a bot at version %s: enqueuing its turn again", game_id, state.version)
+    _forget_taken(ctx.queue, job_id)
     bots.enqueue_bot_turn(ctx.queue, game_id, state.version, force=True)
     return True
 

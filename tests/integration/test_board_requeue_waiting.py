@@ -1,0 +1,165 @@
+"""The sweeper's pass over board games whose wait on a bot is older than ``bot_stall_s``.
+
+Four boards' games of experts are enqueued on the board queue at once, more than one worker plays
+at a time: one is in play, the others wait behind it. Their waits began when they were enqueued,
+so a game that waited its turn longer than ``bot_stall_s`` looks stalled when its job starts,
+until that job's first move lands (an expert thinks for its budget first). Neither a job waiting
+in the queue nor a job a live worker is running is lost: the sweep enqueues nothing for them.
+A job whose worker was killed, or that left the queue without being started, is lost: the sweep
+enqueues it again, once.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+import pytest
+from rq.job import Job, JobStatus
+
+from service import bots
+from service.arena import board_job_id
+from service.bot_metrics import WORKER_ALIVE_S, live_workers_key
+from support.arena_fixtures import app, arena_settings, client, worker_pool  # noqa: F401 (fixtures)
+from support.job_context import ctx  # noqa: F401 (fixture)
+from workers import sweeper
+
+DEADLINE_S = 120
+#: how long ago the waits are made to have begun: far more than bot_stall_s (2 s)
+LONG_AGO_MS = 120_000
+
+
+@pytest.fixture
+def settings(redis_url, key_prefix):
+    return arena_settings(redis_url, key_prefix, bot_budget_ms=2000)
+
+
+@pytest.fixture
+def workers(settings, tmp_path):
+    """Workers whose experts think up to 2 s a move: a board game stays in play while the test looks."""
+    pool = worker_pool(settings, tmp_path)
+    pool.env["GINBOX_BOT_BUDGET_MS"] = str(settings.bot_budget_ms)
+    yield pool
+    pool.stop_all()
+
+
+def wait_for(pred, what: str):
+    end = time.monotonic() + DEADLINE_S
+    while True:
+        got = pred()
+        if got:
+            return got
+        assert time.monotonic() < end, f"still waiting for {what}"
+        time.sleep(0.05)
+
+
+def text(value) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def start_match(client, boards: int = 2) -> list[str]:
+    match = client.post("/matches", json={"variant": "gin-rami", "participants": ["expert", "expert"],
+                                          "boards": boards})
+    assert match.status_code == 201, match.get_data(as_text=True)
+    return [t["game_id"] for b in match.get_json()["board_results"] for t in b["tables"]]
+
+
+def queued_ids(board_queue) -> list[str]:
+    return [text(j) for j in board_queue.get_job_ids()]
+
+
+def age_waits(redis_conn, settings, games, now_ms: int) -> None:
+    """Every game's wait began long ago, as a game's does that waited behind others for its job."""
+    redis_conn.zadd(bots.awaiting_key(settings.key_prefix), {g: now_ms - LONG_AGO_MS for g in games}, xx=True)
+
+
+def job_in_play(redis_conn, settings) -> str:
+    """The board job a live worker is running now ('' if none)."""
+    live = redis_conn.zrange(live_workers_key(settings.key_prefix), 0, -1)
+    for name in live:
+        job_id = text(redis_conn.hget(f"rq:worker:{text(name)}", "current_job") or b"")
+        if job_id.startswith("board-"):
+            return job_id
+    return ""
+
+
+def game_of(job_id: str, games: list[str]) -> str:
+    return next(g for g in games if job_id.startswith(board_job_id(g, 0)[:-1]))
+
+
+@pytest.mark.slow
+def test_board_jobs_waiting_behind_others_or_in_play_are_not_enqueued_again(
+        app, client, settings, workers, redis_conn, ctx, caplog):
+    games = start_match(client)
+    board_queue = bots.bot_queue(redis_conn, settings.board_queue)
+    assert len(queued_ids(board_queue)) == len(games)
+    workers.start()
+    running = wait_for(lambda: job_in_play(redis_conn, settings), "a worker to start a board job")
+    playing = game_of(running, games)
+    waiting = [g for g in games if g != playing]
+    before = queued_ids(board_queue)
+    assert sorted(game_of(j, games) for j in before) == sorted(waiting)
+
+    now = int(time.time() * 1000)
+    age_waits(redis_conn, settings, games, now)
+    with caplog.at_level(logging.WARNING, logger="workers.sweeper"):
+        again = sweeper.stalled_games(ctx, now)
+    assert again == [], caplog.text
+    assert "enqueuing it again" not in caplog.text
+    # the queue is as it was (none twice, none in front, none for the game in play), and the job
+    # in play is still its worker's (not deleted to be enqueued anew)
+    assert queued_ids(board_queue) == before
+    job = Job.fetch(running, connection=redis_conn, serializer=board_queue.serializer)
+    assert job.get_status() in (JobStatus.STARTED, JobStatus.FINISHED)  # its game may just have ended
+    # the sweep measures each wait again from now: none is looked at before bot_stall_s passes
+    scores = redis_conn.zmscore(bots.awaiting_key(settings.key_prefix), games)
+    assert all(s is not None and s >= now for s in scores)
+
+
+@pytest.mark.slow
+def test_a_board_job_whose_worker_was_killed_is_enqueued_again_once_its_worker_reads_as_dead(
+        app, client, settings, workers, redis_conn, ctx, caplog):
+    games = start_match(client)
+    board_queue = bots.bot_queue(redis_conn, settings.board_queue)
+    worker = workers.start()
+    running = wait_for(lambda: job_in_play(redis_conn, settings), "a worker to start a board job")
+    playing = game_of(running, games)
+    workers.kill9(worker)
+    worker.proc.wait(30)
+    before = queued_ids(board_queue)
+    version = ctx.store.version(playing)
+
+    # the killed worker's last heartbeat is older than WORKER_ALIVE_S: its job is lost
+    later = int(time.time() * 1000) + int(WORKER_ALIVE_S * 1000) + 1000
+    age_waits(redis_conn, settings, games, later)
+    with caplog.at_level(logging.WARNING, logger="workers.sweeper"):
+        again = sweeper.stalled_games(ctx, later)
+    assert again == [playing]
+    assert f"board game {playing} waited on its job at version {version}" in caplog.text
+    after = queued_ids(board_queue)
+    assert after == before + [board_job_id(playing, version)]
+    # the lost run is no longer counted as started
+    started = [text(e) for e in redis_conn.zrange(board_queue.started_job_registry.key, 0, -1)]
+    assert not [e for e in started if e.startswith(board_job_id(playing, 0)[:-1])]
+
+
+@pytest.mark.slow
+def test_a_board_job_taken_off_its_queue_and_never_started_is_enqueued_again(
+        app, client, settings, redis_conn, ctx, caplog):
+    """No worker: every job waits in the queue, then one is taken off it as by a worker killed
+    between taking a job and starting it."""
+    games = start_match(client)
+    board_queue = bots.bot_queue(redis_conn, settings.board_queue)
+    before = queued_ids(board_queue)
+    now = int(time.time() * 1000)
+    age_waits(redis_conn, settings, games, now)
+    assert sweeper.stalled_games(ctx, now) == []
+    assert queued_ids(board_queue) == before
+
+    taken = before[0]
+    lost = game_of(taken, games)
+    redis_conn.lrem(board_queue.key, 1, taken)
+    age_waits(redis_conn, settings, games, now)
+    with caplog.at_level(logging.WARNING, logger="workers.sweeper"):
+        assert sweeper.stalled_games(ctx, now) == [lost]
+    assert queued_ids(board_queue) == before[1:] + [taken]
