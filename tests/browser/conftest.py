@@ -35,7 +35,10 @@ def live_server(redis_url, tmp_path_factory):
     """The base URL of the real app (gunicorn, gevent) with one bot worker, on real Redis."""
     prefix = f"gbb{uuid.uuid4().hex[:10]}"
     logs = tmp_path_factory.mktemp("browser-server")
-    env = service_env(redis_url, prefix, GINBOX_RATE_LIMIT=100000, GINBOX_BOT_STALL_S=5)
+    # one address makes every page's requests: its caps are the pages' business only where a test
+    # says so (the cap on games of bots alone has tests of its own)
+    env = service_env(redis_url, prefix, GINBOX_RATE_LIMIT=100000, GINBOX_BOT_STALL_S=5,
+                      GINBOX_BOT_GAMES_PER_CALLER=0)
     server = ApiServer(env, logs / "api.log", workers=1).start()
     worker = WorkerProcess(env, logs / "worker.log").start()
     try:

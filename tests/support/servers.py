@@ -49,7 +49,9 @@ def kill9(proc: subprocess.Popen) -> None:
 
 def service_env(redis_url: str, key_prefix: str, **extra: Any) -> dict[str, str]:
     """The environment of an API or worker process on ``redis_url`` under ``key_prefix``."""
-    env = dict(os.environ)
+    # the settings of whoever runs the tests (GINBOX_METRICS_TOKEN, GINBOX_RATE_LIMIT, ...) stay out:
+    # a server a test starts has the defaults and what the test asks for
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GINBOX_")}
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     env.update(
         REDIS_URL=redis_url,
