@@ -41,6 +41,7 @@ from service.rules.errors import RulesError
 from service.store import advice as advice_log
 from service.store.advice import AdviceLog, InMemoryAdviceLog
 from service.store.base import MAX_LIST_LIMIT, GameIndex, canonical_json, scoped_idempotency_key
+from service.store.creations import Made
 from service.store.errors import ConcurrencyError, IdempotencyConflict, UnknownGame
 from service.store.tokens import TokenStore, hash_token, issue_token
 
@@ -316,7 +317,8 @@ class GameService:
 
     # -- creation and seats --------------------------------------------------------------------
 
-    def create_game(self, body: dict, token: str | None = None, caller: str | None = None) -> dict:
+    def create_game(self, body: dict, token: str | None = None, caller: str | None = None,
+                    made: Made | None = None) -> dict:
         """Start a game from a validated POST /games body; human seats get their tokens once.
 
         ``token``: the one the request presents, read only if a seat names a bot account (the
@@ -327,6 +329,11 @@ class GameService:
         ``bot_games_per_caller`` of them in play: one more is TooManyBotGames, nothing written.
         A bot account's seat is not a built-in bot: the account plays its own moves, at its own
         pace and on its own machine, so a game that seats one is paced like a person's.
+        ``made``: the request's Idempotency-Key made it (service.store.creations.Made): the game's
+        id, its seats' tokens and invite secrets are derived from the key, and the log records the
+        creation under the key's ``log_key``. A retry of a creation whose first answer was lost (a
+        503: its write may have landed) finds the game there and answers as the first would have,
+        the same tokens included, instead of making a second game.
         """
         players: list[dict | None] = []
         for i, seat in enumerate(body["seats"]):
@@ -343,7 +350,8 @@ class GameService:
             else:
                 players.append({"name": seat["name"]})
         # a private game's open seats each get an invite secret, shown once; the log keeps its hash
-        invites = {i: issue_token() for i, p in enumerate(players) if p is None} if body.get("private") else {}
+        invites = ({i: made.token(f"invite:{i}") if made is not None else issue_token()
+                    for i, p in enumerate(players) if p is None} if body.get("private") else {})
         spec = game.GameSpec(
             variant=body["variant"],
             players=players,
@@ -358,7 +366,14 @@ class GameService:
             fairness=fairness.CURRENT_DERIVATION,
         )
         new_events = game.start(spec)  # checked before it counts
-        game_id = self.id_factory()
+        game_id = made.game_id() if made is not None else self.id_factory()
+        if made is not None:
+            landed = self._landed(game_id, made)
+            if landed is not None:
+                # the first request with this key made the game, and its answer was lost: this is it
+                self._appended(game_id, self.state(game_id))
+                return self._created(game_id, players, self._tokens_for(players, made), invites,
+                                     self.repository.load_state(game_id, upto=landed))
         counted = None
         if (caller is not None and self.bot_games is not None and self.bot_games_per_caller > 0
                 and self._bots_alone(players)):
@@ -370,7 +385,7 @@ class GameService:
                     "account's seat is not counted)")
             counted = caller
         try:
-            return self._create(game_id, players, invites, new_events, token)
+            return self._create(game_id, players, invites, new_events, token, made)
         except BaseException:
             if counted is not None:
                 self._unclaim(counted, game_id)
@@ -392,11 +407,10 @@ class GameService:
             log.warning("the bot games' claim of %s could not be given back", game_id)
 
     def _create(self, game_id: str, players: list[dict | None], invites: dict[int, str], new_events: list,
-                token: str | None) -> dict:
+                token: str | None, made: Made | None = None) -> dict:
         """Write the new game (its bot accounts' seats, its persons' token hashes, its first events)
         and answer with its seats and view."""
-        tokens = {i: issue_token() for i, p in enumerate(players)
-                  if p is not None and "bot" not in p and "account" not in p}
+        tokens = self._tokens_for(players, made)
         accounts = {i: p["account"] for i, p in enumerate(players) if p is not None and "account" in p}
         if accounts:
             if self.account_seats is None:
@@ -405,8 +419,27 @@ class GameService:
         # tokens first: a crash between the two writes leaves unused hashes, never a game
         # whose human seats nobody can prove to hold
         self.tokens.save(game_id, tokens)
-        state = self.repository.save(game_id, None, new_events).state
-        self._appended(game_id, state)
+        key, fingerprint = (made.log_key, made.fingerprint) if made is not None else (None, None)
+        try:
+            version, state = self.repository.save(game_id, None, new_events, key, fingerprint=fingerprint)
+        except IdempotencyConflict as err:
+            raise IdempotencyKeyReused() from err
+        if version == len(new_events):
+            self._appended(game_id, state)
+        else:
+            made.found = True  # a copy of this request made the game first: its answer is this one
+        return self._created(game_id, players, tokens, invites, state)
+
+    @staticmethod
+    def _tokens_for(players: list[dict | None], made: Made | None) -> dict[int, str]:
+        """The tokens of a new game's persons' seats: fresh, or derived from the request's key."""
+        return {i: made.token(f"seat:{i}") if made is not None else issue_token() for i, p in enumerate(players)
+                if p is not None and "bot" not in p and "account" not in p}
+
+    def _created(self, game_id: str, players: list[dict | None], tokens: dict[int, str], invites: dict[int, str],
+                 state) -> dict:
+        """The answer of a game's creation: its seats (a person's with its token, an open seat of a
+        private game with its invite secret) and the spectator's view of ``state``, the new game."""
         seats = []
         for i, p in enumerate(players):
             if p is None:
@@ -426,16 +459,27 @@ class GameService:
             "view": self.render(game_id, state, None),
         }
 
-    def claim_seat(self, game_id: str, seat: int, read_body: Callable[[], dict]) -> tuple[str, Answer]:
+    def claim_seat(self, game_id: str, seat: int, read_body: Callable[[], dict],
+                   made: Made | None = None) -> tuple[str, Answer]:
         """Sit a person at an open seat: (their token, their view).
 
         ``read_body`` reads the claim (``name``, ``invite`` for a seat by invitation, and the
         seat's ``client_seed`` if it sends one with the claim) from the request once the game is
         known to exist.
+
+        ``made``: the claim's Idempotency-Key made it (service.store.creations.Made): its token is
+        derived from the key, and the log records the claim under the key's ``log_key``. A retry
+        of a claim whose first answer was lost (a 503: its write may have landed) finds it there
+        and gets the same token and the view of then, not 409 ``seat_taken``.
         """
         state = self.state(game_id)
         body = read_body()
         name = body["name"]
+        key, fingerprint = (made.log_key, made.fingerprint) if made is not None else (None, None)
+        if made is not None:
+            landed = self._landed(game_id, made)
+            if landed is not None:
+                return self._seated(game_id, seat, made, landed)
         for attempt in range(CLAIM_ATTEMPTS):
             if attempt:
                 state = self.state(game_id)
@@ -444,14 +488,40 @@ class GameService:
             self._check_invite(state, seat, body.get("invite"))
             new_events = game.decide(state, None, commands.ClaimSeat(seat, {"name": name}, body.get("client_seed")))
             try:
-                version, new_state = self.repository.save(game_id, state, new_events)
+                version, new_state = self.repository.save(game_id, state, new_events, key, fingerprint=fingerprint)
             except ConcurrencyError:
                 continue  # someone else's command landed first: decide again on the new state
-            token = issue_token()
+            except IdempotencyConflict as err:
+                raise IdempotencyKeyReused() from err
+            if version != state.version + len(new_events):
+                made.found = True  # a copy of this claim landed first: its answer is this one
+                return self._seated(game_id, seat, made, version)
+            token = made.token("seat") if made is not None else issue_token()
             self.tokens.claim(game_id, seat, token)
             self._appended(game_id, new_state)
             return token, Answer(self.render(game_id, new_state, seat), version)
         raise Conflict("the game kept changing while the seat was claimed; retry")
+
+    def _landed(self, game_id: str, made: Made) -> int | None:
+        """The version at which the game's log recorded the write ``made`` stands for (None: it did
+        not); IdempotencyKeyReused if the log recorded another request under its key."""
+        prior = self.store.idempotent_result(game_id, made.log_key)
+        if prior is None:
+            return None
+        fingerprint, version = prior
+        if fingerprint != made.fingerprint:
+            raise IdempotencyKeyReused()
+        made.found = True
+        return version
+
+    def _seated(self, game_id: str, seat: int, made: Made, version: int) -> tuple[str, Answer]:
+        """The answer of a seat's claim the log recorded at ``version``: its token (written again,
+        in case the first request failed before it wrote it) and the seat's view of then."""
+        token = made.token("seat")
+        self.tokens.claim(game_id, seat, token)
+        self._appended(game_id, self.state(game_id))
+        state = self.repository.load_state(game_id, upto=version)
+        return token, Answer(self.render(game_id, state, seat), version)
 
     @staticmethod
     def _check_invite(state, seat: int, presented: str | None) -> None:

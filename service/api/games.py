@@ -32,7 +32,7 @@ from service.api.http import (
     load_body,
     load_query,
 )
-from service.api.idempotent import idempotent_creation
+from service.api.idempotent import idempotent_creation, made
 from service.api.sse import sse_response
 from service.errors import GameNotFound
 from service.games import Answer, CommandRequest, GameService, Idempotency
@@ -106,7 +106,7 @@ def create_game():
     # a game of built-in bots alone counts against its caller (GINBOX_BOT_GAMES_PER_CALLER)
     bots_alone = all(isinstance(seat, dict) and "bot" in seat for seat in body["seats"])
     created = _games().create_game(body, presented_token(required=False, wants="bot") if seats_account else None,
-                                   _bot_games_caller() if bots_alone else None)
+                                   _bot_games_caller() if bots_alone else None, made=made())
     return json_response(_DUMP_CREATED_GAME(created), 201,
                          {"Location": f"/games/{created['game_id']}", "ETag": etag(created["view"]["version"])})
 
@@ -157,7 +157,8 @@ def claim_seat(game_id: str, seat: str):
     """Sit at an open seat; the token is in this answer only."""
     # any segment that is no seat number of the game (-1, abc, 1.0, 7) is 404 seat_not_found
     seat = int(seat) if _SEAT.fullmatch(seat) else -1
-    token, answer = _service_for(game_id).claim_seat(game_id, seat, lambda: load_body(_CLAIM_SEAT_SCHEMA)[0])
+    token, answer = _service_for(game_id).claim_seat(game_id, seat, lambda: load_body(_CLAIM_SEAT_SCHEMA)[0],
+                                                     made())
     payload = {"seat": seat, "token": token, "view": answer.view}
     return json_response(_DUMP_SEAT_CLAIMED(payload), 201,
                          {"ETag": etag(answer.version), "Location": f"/games/{game_id}"})

@@ -15,6 +15,16 @@ copy of Redis, and open its record), else 400 ``invalid_header`` saying so; the 
 with it is 409 ``idempotency_key_in_use`` with Retry-After. Refused requests are not recorded:
 their key stays free, and a retry is decided afresh.
 
+A request that fails on Redis itself (a timeout, a lost connection: 503 ``redis_unavailable``)
+has an unknown outcome: the write may have landed after the answer gave up on it. Its key is
+then neither recorded nor freed but marked unsettled with the request's fingerprint
+(service.store.creations): the same request again is answered afresh, and another one with the
+key is 422. Answered afresh, a game's creation and a seat's claim make the very same ids and
+tokens (``made()``, derived from the key) and find their first write in the game's log if it
+landed, so the retry answers as the first request would have (``Idempotent-Replayed: true``),
+never with a second game or 409 ``seat_taken``. The arena's creations (a bot, a challenge, a
+match, a challenge's answers) are not derived so: retried after a 503, they may make a second one.
+
 A key is scoped by the method and the route's template, and by the SHA-256 of the token the
 request presents, if any (a bot's, on ``POST /challenges``): two bots that choose the same key
 never meet, and a caller without a token (who creates a game, registers a bot) is scoped by the
@@ -28,7 +38,8 @@ import functools
 import hashlib
 import logging
 
-from flask import Response, current_app, request
+import redis
+from flask import Response, current_app, g, request
 
 from service.api.auth import presented_token
 from service.api.http import json_body, request_body
@@ -41,8 +52,10 @@ from service.store.creations import (
     IN_USE_RETRY_AFTER_S,
     CreationRecords,
     InUse,
+    Made,
     RecordedAnswer,
     Undecipherable,
+    Unsettled,
     request_fingerprint,
 )
 from service.store.tokens import hash_token
@@ -61,6 +74,15 @@ def _records() -> CreationRecords:
         records = current_app.extensions["ginbox.creations"] = CreationRecords(
             ext.redis, ext.settings.key_prefix, secret=ext.settings.secret)
     return records
+
+
+#: the errors after which a request's outcome is unknown: Redis did not answer (its writes may land)
+OUTCOME_UNKNOWN = (redis.RedisError, OSError)
+
+
+def made() -> Made | None:
+    """What the creation being answered makes, derived from its Idempotency-Key (None: it sent none)."""
+    return g.get("ginbox_made")
 
 
 def _scope() -> str:
@@ -112,6 +134,11 @@ def idempotent_creation(view=None, *, body: bool = True):
         except Undecipherable:
             log.warning("idempotency record %s does not open with its key", slot.name)
             raise IdempotencyKeyReused() from None
+        if isinstance(held, Unsettled):
+            # the request before with this key failed on Redis: only the same request may find out
+            if held.fingerprint != fingerprint:
+                raise IdempotencyKeyReused()
+            held = slot.take_over(held)
         if isinstance(held, InUse):
             raise ApiError(409, "idempotency_key_in_use",
                            "a request with this Idempotency-Key is being answered; retry after Retry-After",
@@ -120,11 +147,20 @@ def idempotent_creation(view=None, *, body: bool = True):
             if held.fingerprint != fingerprint:
                 raise IdempotencyKeyReused()
             return _replay(held)
+        g.ginbox_made = Made(slot, fingerprint)
         try:
             response = current_app.make_response(view(*args, **kwargs))
+        except OUTCOME_UNKNOWN:
+            # whether its writes landed is unknown: the key stays this request's, for a retry to learn
+            _settle(slot.unsettle, held, fingerprint)
+            raise
         except BaseException:
             _settle(slot.release, held)
             raise
+        if g.ginbox_made.found:
+            # the view found this creation made by the request before with the key (whose answer
+            # was lost) and answered as it did: a replay, though the record had none to give
+            response.headers[REPLAYED_HEADER] = "true"
         if 200 <= response.status_code < 300:
             recorded = RecordedAnswer(fingerprint, response.status_code,
                                       {h: response.headers[h] for h in RECORDED_HEADERS if h in response.headers},

@@ -280,8 +280,12 @@ _HTTP = {
     "http_error": _t(sorted(s for s in default_exceptions if s not in HTTP_CODES), "HTTP error",
                      "Another HTTP-level error; the status and detail say which."),
     "redis_unavailable": _t(503, "Event store unreachable",
-                            "Redis, which holds every game, is not reachable. Nothing was recorded; retry "
-                            "after Retry-After (the same Idempotency-Key makes a retried move safe)."),
+                            "Redis, which holds every game, did not answer in time or is not reachable. The "
+                            "request may or may not have been recorded: a write sent before Redis stopped "
+                            "answering can still land. Retry after Retry-After with the same Idempotency-Key: "
+                            "a move, a game's creation or a seat's claim that landed is answered as it was "
+                            "(Idempotent-Replayed: true), one that did not is made now; without a key, read the "
+                            "game (its version) to learn."),
     "internal_error": _t(500, "Internal error",
                          "The server failed to answer. Nothing in the answer says why; the server's log does."),
 }

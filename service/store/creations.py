@@ -23,12 +23,29 @@ One Redis string per (scope, key), ``<prefix>:idem:<hex>``, holds either
 - the record, ``R<nonce><ciphertext>`` with a long TTL (RECORD_TTL_S): the first successful
   answer (status, the headers that matter, body) and the fingerprint of the request it answered.
 
-A claim is given up when its request is refused (nothing is recorded of a refusal), and
-replaced by the record when it succeeds; both only while it is still the claim of that request.
+- an unsettled mark, ``U<nonce><ciphertext>`` with the record's TTL: the request that held the
+  claim failed on Redis itself (a timeout, a lost connection: answered 503 ``redis_unavailable``),
+  so whether its writes landed is unknown. The mark holds the fingerprint of that request, sealed:
+  the same request again takes the claim over and is answered afresh, another one with the key is
+  refused (422), so the key never stands for a second outcome.
+
+A claim is given up when its request is refused (nothing is recorded of a refusal), replaced by
+the record when it succeeds, and by the unsettled mark when its outcome is unknown; each only
+while it is still the claim of that request.
+
+Retrying a request whose outcome is unknown is safe because what a creation makes is derived from
+its key (``Made``): the game's id from the scope and the key, its tokens and invite secrets from
+those and the request's fingerprint, under the server's secret (HKDF, as the record's key). The
+retry makes the very same game id and tokens, and its write is recorded in the game's own log
+under a name derived from the key (the log's idempotency record, which the append script checks
+and writes atomically with the events): finding it there, with the same fingerprint, means the
+first request landed, and the retry answers as it would have. So a lost answer never makes a
+second game, nor leaves a claimed seat whose token nobody can get.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import re
@@ -56,7 +73,7 @@ _SALT = b"ginbox idempotency v2"
 #: the pepper generated once, when GINBOX_SECRET is not set: (prefix:) this name
 SECRET_KEY_NAME = "idem-secret"
 _SECRET_BYTES = 32
-_CLAIM, _RECORD = b"P", b"R"
+_CLAIM, _RECORD, _UNSETTLED = b"P", b"R", b"U"
 _NONCE_BYTES = 12
 
 # KEYS: the slot   ARGV: the claim, then the value that replaces it and its TTL (ms) ('': the claim
@@ -110,6 +127,15 @@ class InUse:
     """Another request with this key is being answered."""
 
 
+@dataclass(frozen=True)
+class Unsettled:
+    """The request that held this key failed on Redis (its outcome is unknown): its fingerprint,
+    and the mark as stored (what taking the claim over compares with)."""
+
+    fingerprint: str
+    mark: bytes
+
+
 class Undecipherable(Exception):
     """The record under a key does not open with it (it was altered): nothing can be replayed."""
 
@@ -122,9 +148,15 @@ class Slot:
         pepper = store.pepper()
         self.name = f"{store.prefix}:idem:{_derive(pepper, key, b'index', scope).hex()}"
         self._aead = AESGCM(_derive(pepper, key, b'record', scope))
+        self._pepper, self._key, self._scope = pepper, key, scope
 
-    def claim(self) -> Claimed | InUse | RecordedAnswer:
-        """Claim the key for this request, or what holds it: a request being answered, or a record.
+    def derive(self, label: str) -> bytes:
+        """32 bytes derived from the key, its scope and the server's secret, for ``label`` (Made)."""
+        return _derive(self._pepper, self._key, b"made\n" + label.encode("utf-8"), self._scope)
+
+    def claim(self) -> Claimed | InUse | RecordedAnswer | Unsettled:
+        """Claim the key for this request, or what holds it: a request being answered, a record, or
+        the mark of a request whose outcome is unknown (``take_over`` claims the key from it).
 
         Undecipherable if the record under the key does not open with it.
         """
@@ -138,27 +170,92 @@ class Slot:
                 continue  # the holder gave its claim up, or the record ran out, meanwhile: claim again
             if held.startswith(_CLAIM):
                 return InUse()
+            if held.startswith(_UNSETTLED):
+                return Unsettled(self._decrypt(held).decode("utf-8"), bytes(held))
             return self._open(held)
         return InUse()
 
+    def take_over(self, unsettled: Unsettled) -> Claimed | InUse:
+        """Claim the key in place of the unsettled mark read (InUse if it changed meanwhile: another
+        request took it over first)."""
+        lease = _CLAIM + secrets.token_hex(16).encode("ascii")
+        if self.store.settle(keys=[self.name], args=[unsettled.mark, lease, self.store.lease_ms]):
+            return Claimed(lease)
+        return InUse()
+
+    def unsettle(self, claimed: Claimed, fingerprint: str) -> bool:
+        """Replace this request's claim by the unsettled mark of ``fingerprint`` (its outcome is
+        unknown); False if the claim was lost."""
+        return bool(self.store.settle(keys=[self.name], args=[claimed.lease, self._seal(_UNSETTLED, fingerprint.encode()),
+                                                               self.store.ttl_s * 1000]))
+
     def record(self, claimed: Claimed, answer: RecordedAnswer) -> bool:
         """Replace this request's claim by its answer, kept for the record's TTL; False if the claim was lost."""
-        nonce = secrets.token_bytes(_NONCE_BYTES)
-        sealed = _RECORD + nonce + self._aead.encrypt(nonce, answer._plain(), self.name.encode("utf-8"))
+        sealed = self._seal(_RECORD, answer._plain())
         return bool(self.store.settle(keys=[self.name], args=[claimed.lease, sealed, self.store.ttl_s * 1000]))
 
     def release(self, claimed: Claimed) -> bool:
         """Give the claim up (the request was refused: nothing is recorded); False if it was lost already."""
         return bool(self.store.settle(keys=[self.name], args=[claimed.lease, b"", 0]))
 
-    def _open(self, held: bytes) -> RecordedAnswer:
-        if not held.startswith(_RECORD) or len(held) <= 1 + _NONCE_BYTES:
+    def _seal(self, kind: bytes, plain: bytes) -> bytes:
+        nonce = secrets.token_bytes(_NONCE_BYTES)
+        return kind + nonce + self._aead.encrypt(nonce, plain, self.name.encode("utf-8"))
+
+    def _decrypt(self, held: bytes) -> bytes:
+        if len(held) <= 1 + _NONCE_BYTES:
             raise Undecipherable(self.name)
         nonce, sealed = held[1:1 + _NONCE_BYTES], held[1 + _NONCE_BYTES:]
         try:
-            return RecordedAnswer._from_plain(self._aead.decrypt(nonce, sealed, self.name.encode("utf-8")))
-        except (InvalidTag, ValueError, KeyError, TypeError) as err:
+            return self._aead.decrypt(nonce, sealed, self.name.encode("utf-8"))
+        except InvalidTag as err:
             raise Undecipherable(self.name) from err
+
+    def _open(self, held: bytes) -> RecordedAnswer:
+        if not held.startswith(_RECORD):
+            raise Undecipherable(self.name)
+        try:
+            return RecordedAnswer._from_plain(self._decrypt(held))
+        except (ValueError, KeyError, TypeError) as err:
+            raise Undecipherable(self.name) from err
+
+
+class Made:
+    """What a creation sent with an Idempotency-Key makes, derived from the key (see the module's doc).
+
+    ``game_id()`` and ``log_key`` depend on the scope and the key alone, so that a request with
+    another body finds what the first request with the key wrote, and is refused (the log records
+    the first one's fingerprint under ``log_key``); ``token`` depends on the fingerprint too. Every value is a derivation under the
+    server's secret: knowing the key alone, without the secret, tells nothing of them.
+    """
+
+    def __init__(self, slot: Slot, fingerprint: str):
+        self._slot = slot
+        self.fingerprint = fingerprint
+        #: set by whoever found this creation's write already made (by an earlier request with the
+        #: key, whose answer was lost): the answer is that request's, and is marked replayed
+        self.found = False
+
+    def _bytes(self, label: str, n: int = 0) -> bytes:
+        return self._slot.derive(f"{label}\n{n}\n{self.fingerprint}")
+
+    def game_id(self) -> str:
+        """A game's id: 16 URL-safe characters (96 bits), as service.games.new_game_id makes."""
+        return base64.urlsafe_b64encode(self._slot.derive("game id")[:12]).decode("ascii")
+
+    def token(self, label: str) -> str:
+        """A token (a seat's, an invite secret) named ``label``: 43 URL-safe characters (256 bits),
+        never beginning with '-' (service.store.tokens.issue_token says why)."""
+        for n in range(64):
+            token = base64.urlsafe_b64encode(self._bytes(label, n)).rstrip(b"=").decode("ascii")
+            if token[0] != "-":
+                return token
+        raise RuntimeError("no token without a leading '-' in 64 derivations")
+
+    @property
+    def log_key(self) -> str:
+        """The name under which a game's log records the write of this creation (its idempotency key)."""
+        return "creation:" + self._slot.derive("log key").hex()
 
 
 def server_pepper(redis, prefix: str, secret: str | None) -> bytes:
