@@ -10,7 +10,10 @@ while it runs, the game's own appends schedule nothing (``service.arena.PLAYING_
 It is as safe as the turn jobs: it does nothing if the game is no longer at ``version``, each
 move is appended with the version it was decided on, and a worker killed mid-game leaves the
 game in the bot queue's waiting set, from which the sweeper enqueues its board job again, on the
-board queue (a job still playing marks the wait fresh as it moves, so it is never taken for lost).
+board queue (a job a live worker runs is never taken for lost, and it marks the wait fresh as it
+moves). Should two board jobs of one game run at once all the same, one of them wins each
+version and the other ends "moved_on"; the one that ends leaves the game to the other, as long
+as a live worker runs that one, instead of enqueuing a third that would race it again.
 
 A worker asked to stop (SIGTERM, Ctrl-C) does not wait for a whole game, which may take minutes:
 the job stops after the turn it is playing, and the game's board job is enqueued again at the
@@ -19,8 +22,13 @@ version it reached, for the next worker (each turn was appended as it was played
 
 from __future__ import annotations
 
-from service.arena import PLAYING_WHOLE
+import time
+
+from rq import get_current_job
+
+from service.arena import PLAYING_WHOLE, board_job_id
 from workers import jobs
+from workers.sweeper import is_board_run, workers_jobs
 
 
 def play_board_game(game_id: str, version: int) -> str:
@@ -40,8 +48,20 @@ def play_board_game(game_id: str, version: int) -> str:
                 break
     finally:
         PLAYING_WHOLE.reset(token)
+    if outcome == "moved_on" and played_by_another(ctx, game_id):
+        # another board job plays this game on: its own end schedules what comes after it
+        return f"{outcome} after {turns} turns, left to the job playing the game"
     # the last append scheduled nothing: let the scheduler see the game as it stands (a game over
     # leaves the waiting set; a game still waiting on a bot, if any, gets its job)
     state = ctx.games.state(game_id)
     ctx.games.bot_scheduler(game_id, state)
     return f"{outcome} after {turns} turns"
+
+
+def played_by_another(ctx, game_id: str) -> bool:
+    """Whether a live worker other than this job's own runs a board job of the game."""
+    job = get_current_job()
+    me = job.worker_name if job is not None else None
+    runs = board_job_id(game_id, 0)[:-1]
+    running = workers_jobs(ctx.queue.connection, ctx.settings.key_prefix, int(time.time() * 1000))
+    return any(name != me and is_board_run(job_id, runs) for name, job_id in running.items())

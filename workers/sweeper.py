@@ -98,19 +98,30 @@ def _text(value) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
 
-def jobs_in_play(conn, key_prefix: str, now_ms: int) -> set[str]:
-    """The ids of the jobs that the workers alive at ``now_ms`` run now (each one's RQ current job).
+def workers_jobs(conn, key_prefix: str, now_ms: int) -> dict[str, str]:
+    """The job each worker alive at ``now_ms`` runs now (its RQ current job), by worker name.
 
     A worker is alive while its heartbeat is younger than ``WORKER_ALIVE_S`` (:class:`Heartbeat`);
     RQ keeps a killed worker's job as started for minutes, so RQ's job status alone does not say.
     """
-    live = conn.zrangebyscore(live_workers_key(key_prefix), now_ms - int(WORKER_ALIVE_S * 1000), "+inf")
+    live = [_text(name) for name in
+            conn.zrangebyscore(live_workers_key(key_prefix), now_ms - int(WORKER_ALIVE_S * 1000), "+inf")]
     if not live:
-        return set()
+        return {}
     pipe = conn.pipeline(transaction=False)
     for name in live:
-        pipe.hget(f"{Worker.redis_worker_namespace_prefix}{_text(name)}", "current_job")
-    return {_text(job) for job in pipe.execute() if job}
+        pipe.hget(f"{Worker.redis_worker_namespace_prefix}{name}", "current_job")
+    return {name: _text(job) for name, job in zip(live, pipe.execute()) if job}
+
+
+def jobs_in_play(conn, key_prefix: str, now_ms: int) -> set[str]:
+    """The ids of the jobs that the workers alive at ``now_ms`` run now (:func:`workers_jobs`)."""
+    return set(workers_jobs(conn, key_prefix, now_ms).values())
+
+
+def is_board_run(job_id: str, runs: str) -> bool:
+    """Whether ``job_id`` is one of the board jobs ``<runs><version>`` of a game (``runs``: ``board-<game>-``)."""
+    return job_id.startswith(runs) and job_id[len(runs):].isdigit()
 
 
 def _waits_in_queue(queue, job_id: str) -> bool:
@@ -165,7 +176,7 @@ def forget_lost_runs(queue, id_prefix: str) -> int:
     lost = {}
     for entry in entries:
         job_id = entry.split(":", 1)[0]  # an entry is <job id>:<execution id>; job ids hold no ':'
-        if job_id.startswith(id_prefix) and job_id[len(id_prefix):].isdigit():
+        if is_board_run(job_id, id_prefix):
             lost.setdefault(job_id, []).append(entry)
     for job_id, runs in lost.items():
         try:
@@ -215,7 +226,7 @@ def recover(ctx, game_id: str, now_ms: int | None = None) -> bool:
         conn.zadd(key, {game_id: now})  # the next stall is measured from now
         if _job_will_run(board_queue, job_id, live_jobs):
             return False
-        if any(j.startswith(runs) and j[len(runs):].isdigit() for j in live_jobs()):
+        if any(is_board_run(j, runs) for j in live_jobs()):
             return False
         log.warning("board game %s waited on its job at version %s: enqueuing it again", game_id, state.version)
         # the lost job was enqueued at an earlier version (it played some turns before its worker

@@ -18,7 +18,7 @@ import pytest
 from rq.job import Job, JobStatus
 
 from service import bots
-from service.arena import board_job_id
+from service.arena import board_job_id, enqueue_board_game
 from service.bot_metrics import WORKER_ALIVE_S, live_workers_key
 from support.arena_fixtures import app, arena_settings, client, worker_pool  # noqa: F401 (fixtures)
 from support.job_context import ctx  # noqa: F401 (fixture)
@@ -163,3 +163,45 @@ def test_a_board_job_taken_off_its_queue_and_never_started_is_enqueued_again(
     with caplog.at_level(logging.WARNING, logger="workers.sweeper"):
         assert sweeper.stalled_games(ctx, now) == [lost]
     assert queued_ids(board_queue) == before[1:] + [taken]
+
+
+@pytest.fixture
+def quick_workers(settings, tmp_path):
+    """Workers whose experts think up to 0.5 s a move: a board game lasts some seconds."""
+    pool = worker_pool(settings, tmp_path)
+    pool.env["GINBOX_BOT_BUDGET_MS"] = "500"
+    yield pool
+    pool.stop_all()
+
+
+@pytest.mark.slow
+def test_two_board_jobs_of_one_game_play_no_move_twice_and_do_not_breed_more(
+        app, client, settings, quick_workers, redis_conn, ctx):
+    """Should a game's board job be enqueued again while a worker plays it (a sweep that took it for
+    lost), two workers run both at once: each version is won by one of them, and the one that loses a
+    version leaves the game to the other instead of enqueuing a third job to race it again."""
+    match = client.post("/matches", json={"variant": "gin-rami", "participants": ["expert", "expert"], "boards": 1})
+    assert match.status_code == 201, match.get_data(as_text=True)
+    match_id = match.get_json()["match_id"]
+    games = [t["game_id"] for b in match.get_json()["board_results"] for t in b["tables"]]
+    board_queue = bots.bot_queue(redis_conn, settings.board_queue)
+    for _ in range(3):  # one for each of the board's two games, one free for the job enqueued again
+        quick_workers.start()
+    running = wait_for(lambda: job_in_play(redis_conn, settings), "a worker to start a board job")
+    playing = game_of(running, games)
+    version = ctx.store.version(playing)
+    # what a sweep that takes the running job for lost does
+    runs = board_job_id(playing, 0)[:-1]
+    sweeper.forget_lost_runs(board_queue, runs)
+    enqueue_board_game(board_queue, settings.key_prefix, playing, version, force=True)
+
+    wait_for(lambda: client.get(f"/matches/{match_id}").get_json()["status"] == "over", "the match to end")
+    # no move twice: one event per version, and the game ended as the rules end it
+    records = ctx.store.load(playing)
+    assert [r.version for r in records] == list(range(1, len(records) + 1))
+    assert ctx.repository.load_state(playing).status == "over"
+    # no job bred from the race: the game's board jobs are the one in play and the one enqueued again
+    seen = {text(j) for key in (board_queue.key, board_queue.finished_job_registry.key,
+                                board_queue.failed_job_registry.key, board_queue.started_job_registry.key)
+            for j in (redis_conn.lrange(key, 0, -1) if key == board_queue.key else redis_conn.zrange(key, 0, -1))}
+    assert {j.split(":", 1)[0] for j in seen if j.startswith(runs)} <= {running, board_job_id(playing, version)}
