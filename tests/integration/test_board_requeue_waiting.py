@@ -6,7 +6,8 @@ so a game that waited its turn longer than ``bot_stall_s`` looks stalled when it
 until that job's first move lands (an expert thinks for its budget first). Neither a job waiting
 in the queue nor a job a live worker is running is lost: the sweep enqueues nothing for them.
 A job whose worker was killed, or that left the queue without being started, is lost: the sweep
-enqueues it again, once.
+enqueues it again, once. Two board jobs of one game running at once play no move twice, and
+breed no third.
 """
 
 from __future__ import annotations
