@@ -21,6 +21,8 @@ let nextCursor = null;
 let listedWith = {};
 /** How many listings of the games were started: only the latest one's answer is shown. */
 let listing = 0;
+/** The games listed as over: "Your games" offers their replay, not a table to resume. */
+const finished = new Set();
 
 function variant() {
   return form.elements.variant.value;
@@ -263,7 +265,10 @@ function renderMyGames() {
       ? `board ${game.board + 1}, table ${game.table + 1}` : game.game_id;
     const what = game.match ? `the match game at ${place}` : `game ${game.game_id}`;
     const li = game.match ? el("li", { class: "match-game", "data-match": game.match }) : el("li", {});
-    if (game.match) {
+    if (finished.has(game.game_id) && !game.match) {
+      li.append(el("a", { href: `/replay/${game.game_id}`, class: "button replay", "data-game": game.game_id,
+        text: `Replay ${game.game_id}`, "aria-label": `Replay ${what} (over)` }), " ");
+    } else if (game.match) {
       li.append(el("span", { text: `Match game (${place}): ` }));
       for (const [seat, info] of seats) {
         li.append(el("a", { href: `/play/${game.game_id}#seat=${seat}`, class: "button resume", "data-game": game.game_id,
@@ -341,9 +346,12 @@ function notRandomlyDealt(summary, view) {
   return flag === false && !isMatchBoard({ players });
 }
 
-function statusText(summary) {
+function statusText(summary, players) {
   if (!summary.scores || summary.status === "waiting") return summary.status;
-  const scores = summary.scores.join("–");
+  // each score after its player's name: "ann 56, bob 101, cal 0", not "56–101–0"
+  const scores = players && players.length === summary.scores.length
+    ? summary.scores.map((s, i) => `${players[i] ? players[i].name : `seat ${i}`} ${s}`).join(", ")
+    : summary.scores.join("–");
   return summary.status === "playing" ? `playing hand ${summary.hand_no}, ${scores}` : `over, ${scores}`;
 }
 
@@ -356,10 +364,12 @@ async function gameRow(summary) {
   }
   const notRandom = notRandomlyDealt(summary, view) ? await notRandomOf(id) : "";
   const actions = el("td", {});
-  if (seatsOf(id)) {
+  const players = summary.players || (view && view.players);
+  // a finished game is not resumed: its Replay is offered below
+  if (seatsOf(id) && summary.status !== "over") {
     actions.append(el("a", { class: "button", href: `/play/${id}`, text: "Resume" }), " ");
   }
-  const players = summary.players || (view && view.players);
+  if (summary.status === "over") finished.add(id);
   // a seat by invitation is claimed only through its creator's link: no Join button for it
   const privateSeats = summary.private_seats || (view && view.private_seats) || [];
   if (summary.status === "waiting" && players) {
@@ -381,7 +391,7 @@ async function gameRow(summary) {
   actions.setAttribute("data-label", "Actions");
   return el("tr", { "data-game": id },
     el("td", { "data-label": "Game" }, el("code", { text: id })), el("td", { "data-label": "Variant", text: summary.variant }),
-    el("td", { "data-label": "Status", text: statusText(summary) }),
+    el("td", { "data-label": "Status", text: statusText(summary, players) }),
     el("td", { "data-label": "Players" }, playersCell(summary, view, notRandom)),
     el("td", { "data-label": "Updated", text: updated }), actions);
 }
@@ -413,6 +423,8 @@ async function loadGames(append = false) {
     const shown = new Set(Array.from(tbody.querySelectorAll("tr[data-game]"), (tr) => tr.dataset.game));
     tbody.append(...rows.filter((tr) => !shown.has(tr.dataset.game)));
     nextCursor = data.next_cursor || null;
+    // the games found over change what "Your games" offers for them
+    renderMyGames();
     if (!tbody.children.length) {
       // a page may hold no game while more follow (a match's games are listed once it is over)
       tbody.append(el("tr", {}, el("td", { colspan: "6", class: "muted",

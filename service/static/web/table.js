@@ -322,6 +322,17 @@ function renderConnection() {
   c.dataset.state = state.connection;
 }
 
+/**
+ * A seat's last hand once the game is over: from all_hands, or, for a board of a match in play
+ * (whose view keeps all_hands back, the board's deal being the other tables' too), from the hand's
+ * result, which shows it already, when that hand is the game's last.
+ */
+function finalHand(view, seat) {
+  if (view.all_hands) return view.all_hands[seat];
+  const r = view.last_hand;
+  return r && r.hand_no === view.hand_no && Array.isArray(r.hands) ? r.hands[seat] : null;
+}
+
 function seatBlock(view, seat) {
   const p = view.players[seat];
   const role = view.roles ? Object.entries(view.roles).find(([, s]) => s === seat)?.[0] : null;
@@ -329,7 +340,7 @@ function seatBlock(view, seat) {
   const known = view.known_cards ? view.known_cards[seat] : [];
   const acting = view.to_act.includes(seat);
   const you = seat === view.viewer ? " (you)" : "";
-  const revealed = view.status === "over" && view.all_hands ? view.all_hands[seat] : null;
+  const revealed = view.status === "over" ? finalHand(view, seat) : null;
   let about = `${size} card${size === 1 ? "" : "s"} in hand; score ${view.scores[seat]}`;
   if (view.status === "waiting") about = p ? "waiting for the deal" : "waiting for a player";
   else if (role === "advisor" && view.status === "playing") about = `sits out this hand, advising; score ${view.scores[seat]}`;
@@ -472,6 +483,14 @@ function renderHand(view) {
     row.append(group);
   });
   box.append(row);
+  // the arrow keys move between the cards that may be played, as in a toolbar
+  box.addEventListener("keydown", (e) => {
+    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
+    if (!step || !e.target.matches("button.card")) return;
+    const buttons = Array.from(box.querySelectorAll("button.card:not(:disabled)"));
+    const next = buttons[(buttons.indexOf(e.target) + step + buttons.length) % buttons.length];
+    if (next) { e.preventDefault(); next.focus(); }
+  });
   if (view.drawn_card) box.append(el("p", { class: "muted", text: `Just drawn: ${label(view.drawn_card)} (ringed in blue, marked new).` }));
   if (view.taken_card) box.append(el("p", { class: "muted", text: `${label(view.taken_card)} was just taken from the discard pile: it may not be discarded this turn.` }));
   if (discards.size) box.append(el("p", { class: "muted", text: "Choose a card to discard (or drag it onto the discard pile)." }));
