@@ -44,6 +44,7 @@ from service.errors import (
     DuplicateParticipant,
     Forbidden,
     GameNotFound,
+    IdempotencyKeyReused,
     InvalidBotName,
     InvalidMatch,
     MatchNotConsented,
@@ -59,7 +60,8 @@ from service.rules import duplicate as D
 from service.rules import game
 from service.rules.names import BOT_POLICY_NAMES
 from service.rules.ratings import Rating, rate_period, score_of
-from service.store.errors import ConcurrencyError, UnknownGame
+from service.store.creations import Made
+from service.store.errors import ConcurrencyError, IdempotencyConflict, UnknownGame
 from service.store.tokens import hash_token, issue_token
 
 log = logging.getLogger(__name__)
@@ -339,13 +341,20 @@ class ArenaService:
             out.append({"name": name, "kind": "bot", "rating_name": name})
         return out
 
-    def create_match(self, body: dict, token: str | None = None, address: str = "unknown") -> dict:
+    def create_match(self, body: dict, token: str | None = None, address: str = "unknown",
+                     made: Made | None = None) -> dict:
         """Start a duplicate match from a validated POST /matches body.
 
         Consent: each bot account named either sends the request (its token, ``token``) or
         accepts matches (``accepts_matches`` of its profile); a bot account's time per move is at
         least MIN_ACCOUNT_MOVE_TIME_S. Bounds: the caller (the bot sending it, else ``address``)
         and the server have at most matches_per_caller and matches_in_play of them in play.
+
+        ``made``: the request's Idempotency-Key made it (service.store.creations.Made): the
+        match's id is derived from the key, and its log records the creation under the key's
+        ``log_key``. A retry of a creation whose first answer was lost (a 503: its write may have
+        landed) finds the match there and answers with it (counted in play again, its bots told
+        again), instead of starting a second match.
         """
         variant = body["variant"]
         caller = self.bot_of(token) if token else None
@@ -360,8 +369,13 @@ class ArenaService:
             raise InvalidMatch(f"a match seating a bot account gives it at least {MIN_ACCOUNT_MOVE_TIME_S} s "
                                "a move (`move_time_s`): the turn clock plays a basic move for a slower one")
         self._rule_options(variant, body.get("options"), move_time, board=True)  # checked before it counts
-        match_id = secrets.token_urlsafe(12)
+        match_id = made.game_id() if made is not None else secrets.token_urlsafe(12)
         who = f"bot:{caller}" if caller else f"addr:{address}"
+        if made is not None and self._match_landed(match_id, made):
+            # the first request with this key started the match, and its answer was lost: this is
+            # it, counted in play again (that request's failure may have uncounted it), no cap asked
+            self.store.claim_match(match_id, who, 0, 0, self.clock_ms())
+            return self._match_started(match_id, variant, participants, body["boards"])
         claimed = self.store.claim_match(match_id, who, self.matches_in_play, self.matches_per_caller,
                                          self.clock_ms())
         if claimed == -1:
@@ -373,7 +387,7 @@ class ArenaService:
                                  "one must end before another starts")
         try:
             return self._make_match(variant, participants, body["boards"], body.get("options"), move_time,
-                                    rated=body.get("rated", True), match_id=match_id)
+                                    rated=body.get("rated", True), match_id=match_id, made=made)
         except BaseException:
             self.store.release_match(match_id, who)
             raise
@@ -392,11 +406,12 @@ class ArenaService:
 
     def _make_match(self, variant: str, participants: list[dict], boards: int, options: dict | None,
                     move_time: int | None, *, rated: bool, seat_tokens: dict[int, str] | None = None,
-                    match_id: str | None = None, challenge_id: str | None = None) -> dict:
+                    match_id: str | None = None, challenge_id: str | None = None, made: Made | None = None) -> dict:
         """Start a match of checked participants (``seat_tokens``: a person's token hash by participant index).
 
         ``match_id``: the match's id if it is fixed (a challenge's, ``challenge_id``, which the
-        bots' match_started names), else a new random one. A fixed
+        bots' match_started names, or one derived from an Idempotency-Key, ``made``, whose
+        ``log_key`` the log records with the match's first event), else a new random one. A fixed
         id may be made twice (two accepts of one challenge): the first seed saved is the match's,
         the second maker appends nothing and answers with the match the first one made.
         """
@@ -415,11 +430,33 @@ class ArenaService:
         kept = self.store.save_match_seed(match_id, seed, self.clock_ms(), seat_tokens)
         if kept != seed:
             created = created_from(kept)  # its commitments and boards are the kept seed's
+        key, fingerprint = (made.log_key, made.fingerprint) if made is not None else (None, None)
         try:
-            self.matches.append(match_id, [created], 0)
+            self.matches.append(match_id, [created], 0, key, fingerprint=fingerprint)
         except ConcurrencyError:
             # made already by another maker of this id, which told its bots: move it on and show it
             return self.match_view(match_id)
+        except IdempotencyConflict as err:
+            raise IdempotencyKeyReused() from err
+        return self._match_started(match_id, variant, participants, boards, challenge_id)
+
+    def _match_landed(self, match_id: str, made: Made) -> bool:
+        """Whether the match's log recorded the creation ``made`` stands for (it was started by an
+        earlier request with its key); IdempotencyKeyReused if it recorded another request's."""
+        prior = self.matches.idempotent_result(match_id, made.log_key)
+        if prior is None:
+            return False
+        if prior[0] != made.fingerprint:
+            raise IdempotencyKeyReused()
+        made.found = True
+        return True
+
+    def _match_started(self, match_id: str, variant: str, participants: list[dict], boards: int,
+                       challenge_id: str | None = None) -> dict:
+        """A new match's bots told (``match_started``), its first games started, and its view.
+
+        Told again if a retry finds the match its first request started (that request may have
+        failed before it told them): a bot may hear of one match twice, with the same id."""
         for p in participants:
             if p["kind"] == "bot":
                 self.store.seat_bot(p["name"], "matches", match_id, self.clock_ms())

@@ -14,7 +14,7 @@ from schemas.arena import (
 )
 from service.api.auth import presented_token
 from service.api.http import json_response, load_body, load_query, takes_no_body
-from service.api.idempotent import idempotent_creation
+from service.api.idempotent import idempotent_creation, made
 from service.api.sse import sse_response
 from service.arena import STREAM_ID
 
@@ -97,7 +97,7 @@ def create_match():
     """Start a duplicate match (a bot account's token: the bot sends it, and plays in it)."""
     token = presented_token(required=False, wants="bot")
     body, _ = load_body(_CREATE_MATCH)
-    match = _arena().create_match(body, token, _client())
+    match = _arena().create_match(body, token, _client(), made())
     return json_response(match, 201, {"Location": f"/matches/{match['match_id']}"})
 
 

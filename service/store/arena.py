@@ -83,12 +83,17 @@ return 1
 
 # KEYS: the server's in-play set, the caller's, matches-over; ARGV: cap overall, cap per caller,
 # match id, now ms. Drops the matches over from both sets, then refuses (-1: the caller's cap,
-# -2: the server's; a cap of 0 is none) or adds the match to both.
+# -2: the server's; a cap of 0 is none) or adds the match to both. A match the caller has counted
+# already (a retry of its creation, whose id its Idempotency-Key fixes) is not refused by itself.
 _CLAIM_MATCH = """
 for i = 1, 2 do
   for _, id in ipairs(redis.call('ZRANGE', KEYS[i], 0, -1)) do
     if redis.call('SISMEMBER', KEYS[3], id) == 1 then redis.call('ZREM', KEYS[i], id) end
   end
+end
+if redis.call('ZSCORE', KEYS[2], ARGV[3]) then
+  redis.call('ZADD', KEYS[1], ARGV[4], ARGV[3])
+  return 1
 end
 if tonumber(ARGV[2]) > 0 and redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[2]) then return -1 end
 if tonumber(ARGV[1]) > 0 and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return -2 end
@@ -267,7 +272,8 @@ class RedisArenaStore:
 
     def claim_match(self, match_id: str, caller: str, overall: int, per_caller: int, now_ms: int) -> int:
         """Count a new match as in play for ``caller`` and the server: 1, or -1 if the caller has
-        ``per_caller`` in play already, -2 if the server has ``overall`` (nothing is written then).
+        ``per_caller`` in play already, -2 if the server has ``overall`` (nothing is written then);
+        1 for a match the caller has counted already, whatever the caps (a retried creation).
         A match leaves both counts when it is recorded as over (mark_match_over)."""
         keys = [self._k("in-play"), self._k("in-play", caller), self._k("matches-over")]
         return int(self._claim_match(keys=keys, args=[overall, per_caller, match_id, now_ms]))

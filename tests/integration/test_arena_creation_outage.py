@@ -1,0 +1,153 @@
+"""The arena's creations answered 503 (Redis did not answer in time) are made once, and found by
+their retry, as a game's creation is (test_creation_outage.py).
+
+The fault is injected without pausing Redis: the app's own write (a Lua script, or the store's
+method) runs on the real server, and its reply is then lost (the app sees the ``TimeoutError`` a
+slow reply gives). A retry with the same Idempotency-Key must then answer as the first request
+would have, marked replayed: one match, one bot account, one challenge, and a token that works;
+another body with the key is 422.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+import redis
+
+from support.apiclient import ValidatingClient, load_openapi, make_app
+
+MATCH = {"variant": "gin-rami", "participants": ["basic", "random"], "boards": 2}
+
+
+def fresh_key() -> str:
+    return str(uuid.uuid4())
+
+
+class LostReplies:
+    """Stands in for a script (or a method) of the app on the real Redis, whose next ``lose``
+    calls run there and then lose their reply: the app sees a timeout. ``when`` picks the calls
+    that count (all of them by default)."""
+
+    def __init__(self, owner, name: str, when=None):
+        self.real = getattr(owner, name)
+        self.lose = 0
+        self.when = when
+        self.lost = 0
+        setattr(owner, name, self)
+
+    def __call__(self, *args, **kwargs):
+        if self.lose <= 0 or (self.when is not None and not self.when(*args, **kwargs)):
+            return self.real(*args, **kwargs)
+        self.lose -= 1
+        self.real(*args, **kwargs)
+        self.lost += 1
+        raise redis.TimeoutError("Timeout reading from socket")
+
+
+def arena_of(api_app):
+    return api_app.extensions["ginbox"].arena
+
+
+def is_503(resp) -> None:
+    assert resp.status_code == 503, resp.get_data(as_text=True)
+    assert resp.get_json()["code"] == "redis_unavailable"
+
+
+def replayed(resp, status: int = 201) -> None:
+    assert resp.status_code == status, resp.get_data(as_text=True)
+    assert resp.headers.get("Idempotent-Replayed") == "true"
+
+
+def register(api, name: str, **extra) -> str:
+    resp = api.post("/bots", json={"name": name, **extra})
+    assert resp.status_code == 201, resp.get_data(as_text=True)
+    return resp.get_json()["token"]
+
+
+def match_ids(api) -> list[str]:
+    return [m["match_id"] for m in api.get("/matches").get_json()["matches"]]
+
+
+# -- POST /matches ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def match_appends(api_app):
+    return LostReplies(arena_of(api_app).matches, "_append_script")
+
+
+def test_a_match_whose_answer_was_lost_is_found_by_its_retry_not_started_twice(api, match_appends):
+    key = fresh_key()
+    match_appends.lose = 1
+    is_503(api.post("/matches", json=MATCH, headers={"Idempotency-Key": key}))
+    assert match_appends.lost == 1
+    first = match_ids(api)
+    assert len(first) == 1  # the match's log was written, though the answer was 503
+
+    again = api.post("/matches", json=MATCH, headers={"Idempotency-Key": key})
+    replayed(again)
+    made = again.get_json()
+    assert [made["match_id"]] == first == match_ids(api)  # no second match
+    assert again.headers["Location"] == f"/matches/{made['match_id']}"
+    assert made["status"] == "running" and made["boards"] == 2
+    # the match moves on: its first games were started by the retry
+    assert made["games"] >= 1 and api.get(f"/matches/{made['match_id']}").status_code == 200
+
+    third = api.post("/matches", json=MATCH, headers={"Idempotency-Key": key})
+    replayed(third)
+    assert third.get_data() == again.get_data() and match_ids(api) == first
+
+
+def test_after_a_503_a_matchs_key_stands_for_that_request_alone(api, match_appends):
+    key = fresh_key()
+    match_appends.lose = 1
+    is_503(api.post("/matches", json=MATCH, headers={"Idempotency-Key": key}))
+    other = {**MATCH, "boards": 3}
+    refused = api.post("/matches", json=other, headers={"Idempotency-Key": key})
+    assert refused.status_code == 422 and refused.get_json()["code"] == "idempotency_key_reused"
+    assert len(match_ids(api)) == 1
+
+
+def test_a_matchs_key_whose_mark_ran_out_still_finds_its_match(api, match_appends, redis_conn, key_prefix):
+    key = fresh_key()
+    match_appends.lose = 1
+    is_503(api.post("/matches", json=MATCH, headers={"Idempotency-Key": key}))
+    for name in redis_conn.scan_iter(match=f"{key_prefix}:idem:*"):
+        redis_conn.delete(name)
+    refused = api.post("/matches", json={**MATCH, "boards": 3}, headers={"Idempotency-Key": key})
+    assert refused.status_code == 422 and refused.get_json()["code"] == "idempotency_key_reused"
+    again = api.post("/matches", json=MATCH, headers={"Idempotency-Key": key})
+    replayed(again)
+    assert match_ids(api) == [again.get_json()["match_id"]]
+
+
+def test_a_match_retried_at_its_callers_cap_is_found_not_refused(redis_url, key_prefix):
+    """The match the lost answer started counts against its caller: its retry is still answered."""
+    api = ValidatingClient(make_app(redis_url, key_prefix, matches_per_caller=1), load_openapi())
+    appends = LostReplies(arena_of(api.app).matches, "_append_script")
+    key = fresh_key()
+    appends.lose = 1
+    is_503(api.post("/matches", json=MATCH, headers={"Idempotency-Key": key}))
+    replayed(api.post("/matches", json=MATCH, headers={"Idempotency-Key": key}))
+    # it is counted: another match of the caller's is refused
+    more = api.post("/matches", json=MATCH, headers={"Idempotency-Key": fresh_key()})
+    assert more.status_code == 409 and more.get_json()["code"] == "too_many_matches"
+    assert len(match_ids(api)) == 1
+
+
+def test_a_match_started_by_a_bot_tells_it_once_found(api, api_app, match_appends):
+    """A bot's match whose answer was lost: its retry (the bot's token, the same key) finds it,
+    and the bot has heard of it on its stream."""
+    token = register(api, "alpha")
+    body = {"variant": "gin-rami", "participants": ["alpha", "basic"], "boards": 1, "move_time_s": 30}
+    key = fresh_key()
+    match_appends.lose = 1
+    is_503(api.post("/matches", json=body, headers={"Idempotency-Key": key}, token=token))
+    again = api.post("/matches", json=body, headers={"Idempotency-Key": key}, token=token)
+    replayed(again)
+    match_id = again.get_json()["match_id"]
+    assert match_ids(api) == [match_id]
+    events = arena_of(api_app).store.read_stream("alpha", "0")
+    assert {(kind, data.get("match_id")) for _, kind, data in events if kind == "match_started"} == {
+        ("match_started", match_id)}
