@@ -186,8 +186,14 @@ class ArenaService:
 
     # -- bot accounts ------------------------------------------------------------------------------
 
-    def register_bot(self, body: dict) -> dict:
-        """A new bot account; its token is in this answer only."""
+    def register_bot(self, body: dict, made: Made | None = None) -> dict:
+        """A new bot account; its token is in this answer only.
+
+        ``made``: the request's Idempotency-Key made it (service.store.creations.Made): the token
+        is derived from the key and the request. A retry of a registration whose first answer was
+        lost (a 503: its write may have landed) finds the account under its name with that
+        token's hash and answers with it, the same token, instead of 409 ``bot_name_taken``.
+        """
         name = body["name"]
         if not BOT_NAME.match(name) or reserved_bot_name(name):
             raise InvalidBotName(
@@ -195,10 +201,15 @@ class ArenaService:
                 f"{', '.join(BOT_POLICY_NAMES)} (the built-in policies) or 'me', nor shaped like the name "
                 f"of a built-in bot's seat or match place (<policy>-bot, <policy>-bot-<n>, <policy>-<n>, "
                 f"with - or _, e.g. basic-bot-0)")
-        token = issue_token()
+        token = made.token("bot") if made is not None else issue_token()
         profile = {"name": name, "description": body.get("description", ""), "owner": body.get("owner", ""),
                    "accepts_matches": bool(body.get("accepts_matches", False)), "created": self.clock_ms()}
         if not self.store.register_bot(name, profile, hash_token(token)):
+            kept = self.store.bot(name) if made is not None else None
+            if kept is not None and hmac.compare_digest(kept["token_hash"], hash_token(token)):
+                # the first request with this key registered it, and its answer was lost: this is it
+                made.found = True
+                return {**{k: kept[k] for k in profile}, "token": token}
             raise BotNameTaken(f"the name {name!r} is taken: a bot account has it already, in this or another case")
         return {**profile, "token": token}
 

@@ -50,7 +50,7 @@ def _sse(events) -> Response:
 def register_bot():
     """Register a bot account; its token is in this answer only."""
     body, _ = load_body(_REGISTER)
-    bot = _arena().register_bot(body)
+    bot = _arena().register_bot(body, made())
     return json_response(bot, 201, {"Location": f"/bots/{bot['name']}"})
 
 

@@ -151,3 +151,51 @@ def test_a_match_started_by_a_bot_tells_it_once_found(api, api_app, match_append
     events = arena_of(api_app).store.read_stream("alpha", "0")
     assert {(kind, data.get("match_id")) for _, kind, data in events if kind == "match_started"} == {
         ("match_started", match_id)}
+
+
+# -- POST /bots -----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def registrations(api_app):
+    return LostReplies(arena_of(api_app).store, "_register")
+
+
+def test_a_bot_whose_answer_was_lost_gets_its_token_on_retry_not_name_taken(api, api_app, registrations):
+    body = {"name": "alpha", "description": "plays gin", "accepts_matches": True}
+    key = fresh_key()
+    registrations.lose = 1
+    is_503(api.post("/bots", json=body, headers={"Idempotency-Key": key}))
+    assert registrations.lost == 1
+    assert api.get("/bots/alpha").status_code == 200  # registered, though the answer was 503
+
+    again = api.post("/bots", json=body, headers={"Idempotency-Key": key})
+    replayed(again)
+    bot = again.get_json()
+    assert again.headers["Location"] == "/bots/alpha"
+    assert bot["name"] == "alpha" and bot["description"] == "plays gin" and bot["accepts_matches"] is True
+    assert bot["created"] == api.get("/bots/alpha").get_json()["created"]
+    # the token is the account's: it reads the bot's own profile
+    me = api.get("/bots/me", token=bot["token"])
+    assert me.status_code == 200 and me.get_json()["name"] == "alpha"
+
+    third = api.post("/bots", json=body, headers={"Idempotency-Key": key})
+    replayed(third)
+    assert third.get_data() == again.get_data()
+    # the name is still taken for anyone else
+    taken = api.post("/bots", json={"name": "ALPHA"}, headers={"Idempotency-Key": fresh_key()})
+    assert taken.status_code == 409 and taken.get_json()["code"] == "bot_name_taken"
+
+
+def test_after_a_503_a_bots_key_stands_for_that_request_alone(api, registrations, redis_conn, key_prefix):
+    key = fresh_key()
+    registrations.lose = 1
+    is_503(api.post("/bots", json={"name": "alpha"}, headers={"Idempotency-Key": key}))
+    refused = api.post("/bots", json={"name": "alpha", "owner": "someone else"}, headers={"Idempotency-Key": key})
+    assert refused.status_code == 422 and refused.get_json()["code"] == "idempotency_key_reused"
+    # once the key's mark is gone, another body is not given the account's token either
+    for name in redis_conn.scan_iter(match=f"{key_prefix}:idem:*"):
+        redis_conn.delete(name)
+    taken = api.post("/bots", json={"name": "alpha", "owner": "someone else"}, headers={"Idempotency-Key": key})
+    assert taken.status_code == 409 and taken.get_json()["code"] == "bot_name_taken"
+    replayed(api.post("/bots", json={"name": "alpha"}, headers={"Idempotency-Key": key}))
