@@ -829,7 +829,7 @@ class ArenaService:
 
     # -- challenges --------------------------------------------------------------------------------
 
-    def challenge(self, body: dict, token: str | None, address: str = "unknown") -> dict:
+    def challenge(self, body: dict, token: str | None, address: str = "unknown", made: Made | None = None) -> dict:
         """A challenge to a bot account: by a bot (its token) or a person (a name), to a game or a match.
 
         A three-hand challenge names its third participant (``with``: a built-in policy or another
@@ -837,6 +837,13 @@ class ArenaService:
         It waits CHALLENGE_TTL_MS for its answer, then reads as ``expired``; a bot has at most
         challenges_per_bot pending to it, a challenger (a bot, or a person's client ``address``)
         challenges_per_challenger pending of its own.
+
+        ``made``: the request's Idempotency-Key made it (service.store.creations.Made): the
+        challenge's id is derived from the key, a person's token from the key and the request,
+        and the challenge keeps the request's fingerprint. A retry of a challenge whose first
+        answer was lost (a 503: its write may have landed) finds it under that id and answers as
+        the first would have (the same id and token; its bot told again), instead of making a
+        second challenge; the caps do not count it twice.
         """
         challenged, variant = self._account(body["to"])["name"], body["variant"]
         if token:
@@ -881,7 +888,7 @@ class ArenaService:
             raise InvalidMatch(f"a challenge to a bot account gives it at least {MIN_ACCOUNT_MOVE_TIME_S} s "
                                "a move (`move_time_s`): the turn clock plays a basic move for a slower one")
         self._rule_options(variant, body.get("options"), move_time, board=kind == "match")
-        challenge_id, now = secrets.token_urlsafe(12), self.clock_ms()
+        challenge_id, now = made.game_id() if made is not None else secrets.token_urlsafe(12), self.clock_ms()
         challenge = {"challenge_id": challenge_id, "from": challenger, "from_kind": "person" if person else "bot",
                      "to": challenged, "with": others, "kind": kind, "variant": variant,
                      "options": body.get("options") or {}, "boards": body.get("boards"),
@@ -889,12 +896,21 @@ class ArenaService:
                      "game_id": None, "match_id": None, "created": now, "expires": now + CHALLENGE_TTL_MS}
         answer = dict(challenge)
         if person:
-            seat_token = issue_token()
+            seat_token = made.token("challenge") if made is not None else issue_token()
             challenge["person_token_hash"] = hash_token(seat_token)
             answer["token"] = seat_token
         challenge["by"] = f"addr:{address}" if person else f"bot:{challenger}"
+        if made is not None:
+            challenge["fingerprint"] = made.fingerprint
+            kept = self._challenge_made(challenge_id, made)
+            if kept is not None:
+                return self._challenge_found(kept, answer)
         saved = self.store.add_challenge(challenge, per_bot=self.challenges_per_bot,
                                          per_challenger=self.challenges_per_challenger, now_ms=now)
+        if saved == 0 and made is not None:
+            kept = self._challenge_made(challenge_id, made)
+            if kept is not None:
+                return self._challenge_found(kept, answer)
         if saved == -1:
             raise TooManyChallenges(f"the bot {challenged!r} has {self.challenges_per_bot} challenges pending, "
                                     "as many as it may: one must be answered, withdrawn or expire first")
@@ -906,6 +922,25 @@ class ArenaService:
             raise ChallengeNotPending("a challenge of this id exists already")  # 72 random bits: never in practice
         self.store.notify(challenged, "challenge", _public(challenge))
         return answer
+
+    def _challenge_made(self, challenge_id: str, made: Made) -> dict | None:
+        """The challenge of ``challenge_id`` if an earlier request with ``made``'s key stored it
+        (None if none is stored); IdempotencyKeyReused if another request did."""
+        kept = self.store.challenge(challenge_id)
+        if kept is None:
+            return None
+        if kept.get("fingerprint") != made.fingerprint:
+            raise IdempotencyKeyReused()
+        made.found = True
+        return kept
+
+    def _challenge_found(self, kept: dict, answer: dict) -> dict:
+        """The answer of a challenge an earlier request stored, whose answer was lost: the one it
+        gave (its own times); its bot, which that request may have failed to tell, told again
+        while the challenge waits for an answer (it may hear of it twice, with the same id)."""
+        if kept["status"] == "pending":
+            self.store.notify(kept["to"], "challenge", _public(kept))
+        return {**answer, "created": kept["created"], "expires": kept["expires"]}
 
     def _pending(self, c: dict) -> bool:
         """Whether a challenge may still be answered or withdrawn: pending, and not expired."""
@@ -1094,11 +1129,16 @@ def _expires(c: dict) -> int:
     return c.get("expires") or c["created"] + CHALLENGE_TTL_MS
 
 
+#: what a stored challenge keeps to itself: a person's token hash, an accept's claim, whom it
+#: counts against, the fingerprint of the request that made it (with an Idempotency-Key)
+_PRIVATE_CHALLENGE_KEYS = ("person_token_hash", "accepting_since", "by", "fingerprint")
+
+
 def _public(c: dict, now_ms: int | None = None) -> dict:
     # "with" is absent from the challenges stored before three-hand challenges; an accept in
     # progress ("accepting", a moment inside one request) reads as pending; a pending one past
     # its expiry (``now_ms``) as expired
-    out = {"with": [], **{k: v for k, v in c.items() if k not in ("person_token_hash", "accepting_since", "by")}}
+    out = {"with": [], **{k: v for k, v in c.items() if k not in _PRIVATE_CHALLENGE_KEYS}}
     out["expires"] = _expires(c)
     if out["status"] == "accepting":
         out["status"] = "pending"

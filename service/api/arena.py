@@ -144,7 +144,7 @@ def create_challenge():
     """Challenge a bot account (a bot presents its token; a person gives a name and gets a seat token)."""
     token = presented_token(required=False, wants="bot")
     body, _ = load_body(_CHALLENGE)
-    challenge = _arena().challenge(body, token, _client())
+    challenge = _arena().challenge(body, token, _client(), made())
     return json_response(challenge, 201, {"Location": f"/challenges/{challenge['challenge_id']}"})
 
 

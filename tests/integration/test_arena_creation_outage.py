@@ -199,3 +199,95 @@ def test_after_a_503_a_bots_key_stands_for_that_request_alone(api, registrations
     taken = api.post("/bots", json={"name": "alpha", "owner": "someone else"}, headers={"Idempotency-Key": key})
     assert taken.status_code == 409 and taken.get_json()["code"] == "bot_name_taken"
     replayed(api.post("/bots", json={"name": "alpha"}, headers={"Idempotency-Key": key}))
+
+
+# -- POST /challenges ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def challenge_saves(api_app):
+    return LostReplies(arena_of(api_app).store, "_save_challenge")
+
+
+def pending_to(api_app, bot: str) -> list[str]:
+    store = arena_of(api_app).store
+    return [m.decode() for m in store.redis.zrange(store._bot(bot, "challenges-pending"), 0, -1)]
+
+
+def told(api_app, bot: str, kind: str) -> list[str]:
+    return [data["challenge_id"] for _, k, data in arena_of(api_app).store.read_stream(bot, "0") if k == kind]
+
+
+def test_a_persons_challenge_whose_answer_was_lost_is_found_with_its_token(api, api_app, challenge_saves):
+    register(api, "alpha")
+    body = {"to": "alpha", "variant": "gin-rami", "name": "ann"}
+    key = fresh_key()
+    challenge_saves.lose = 1
+    is_503(api.post("/challenges", json=body, headers={"Idempotency-Key": key}))
+    assert challenge_saves.lost == 1
+    stored = pending_to(api_app, "alpha")
+    assert len(stored) == 1  # the challenge was stored, though the answer was 503
+    assert told(api_app, "alpha", "challenge") == []  # and its bot not told
+
+    again = api.post("/challenges", json=body, headers={"Idempotency-Key": key})
+    replayed(again)
+    made = again.get_json()
+    assert [made["challenge_id"]] == stored == pending_to(api_app, "alpha")  # no second challenge
+    assert again.headers["Location"] == f"/challenges/{made['challenge_id']}"
+    shown = api.get(f"/challenges/{made['challenge_id']}").get_json()
+    assert made["status"] == "pending" and made["created"] == shown["created"] and made["expires"] == shown["expires"]
+    assert "fingerprint" not in shown
+    assert told(api_app, "alpha", "challenge") == stored  # told now, once
+
+    third = api.post("/challenges", json=body, headers={"Idempotency-Key": key})
+    replayed(third)
+    assert third.get_data() == again.get_data()
+    # the token is the challenger's: it withdraws the challenge
+    withdrawn = api.post(f"/challenges/{made['challenge_id']}/withdraw", token=made["token"])
+    assert withdrawn.status_code == 200 and withdrawn.get_json()["status"] == "withdrawn"
+
+
+def test_a_bots_challenge_whose_answer_was_lost_is_found_and_accepted(api, api_app, challenge_saves):
+    alpha, beta = register(api, "alpha"), register(api, "beta")
+    body = {"to": "alpha", "variant": "gin-rami", "boards": 1, "move_time_s": 30}
+    key = fresh_key()
+    challenge_saves.lose = 1
+    is_503(api.post("/challenges", json=body, headers={"Idempotency-Key": key}, token=beta))
+    again = api.post("/challenges", json=body, headers={"Idempotency-Key": key}, token=beta)
+    replayed(again)
+    challenge_id = again.get_json()["challenge_id"]
+    assert pending_to(api_app, "alpha") == [challenge_id]
+    accepted = api.post(f"/challenges/{challenge_id}/accept", token=alpha)
+    assert accepted.status_code == 200 and accepted.get_json()["status"] == "accepted"
+    assert match_ids(api) == [accepted.get_json()["match_id"]]
+
+
+def test_a_challenge_retried_at_the_cap_is_found_not_refused(redis_url, key_prefix):
+    api = ValidatingClient(make_app(redis_url, key_prefix, challenges_per_challenger=1), load_openapi())
+    saves = LostReplies(arena_of(api.app).store, "_save_challenge")
+    register(api, "alpha")
+    body = {"to": "alpha", "variant": "gin-rami", "name": "ann"}
+    key = fresh_key()
+    saves.lose = 1
+    is_503(api.post("/challenges", json=body, headers={"Idempotency-Key": key}))
+    replayed(api.post("/challenges", json=body, headers={"Idempotency-Key": key}))
+    more = api.post("/challenges", json={**body, "name": "bob"}, headers={"Idempotency-Key": fresh_key()})
+    assert more.status_code == 409 and more.get_json()["code"] == "too_many_challenges"
+
+
+def test_after_a_503_a_challenges_key_stands_for_that_request_alone(api, api_app, challenge_saves, redis_conn,
+                                                                    key_prefix):
+    register(api, "alpha")
+    body = {"to": "alpha", "variant": "gin-rami", "name": "ann"}
+    key = fresh_key()
+    challenge_saves.lose = 1
+    is_503(api.post("/challenges", json=body, headers={"Idempotency-Key": key}))
+    other = {**body, "name": "bob"}
+    refused = api.post("/challenges", json=other, headers={"Idempotency-Key": key})
+    assert refused.status_code == 422 and refused.get_json()["code"] == "idempotency_key_reused"
+    for name in redis_conn.scan_iter(match=f"{key_prefix}:idem:*"):
+        redis_conn.delete(name)
+    refused = api.post("/challenges", json=other, headers={"Idempotency-Key": key})
+    assert refused.status_code == 422 and refused.get_json()["code"] == "idempotency_key_reused"
+    replayed(api.post("/challenges", json=body, headers={"Idempotency-Key": key}))
+    assert len(pending_to(api_app, "alpha")) == 1
