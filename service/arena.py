@@ -952,16 +952,26 @@ class ArenaService:
             raise ChallengeNotFound(f"there is no challenge {challenge_id!r}")
         return _public(c, self.clock_ms())
 
-    def answer_challenge(self, challenge_id: str, token: str | None, accept: bool) -> dict:
-        """The challenged bot accepts (the game or match starts) or declines."""
+    def answer_challenge(self, challenge_id: str, token: str | None, accept: bool, made: Made | None = None) -> dict:
+        """The challenged bot accepts (the game or match starts) or declines.
+
+        ``made``: the answer's Idempotency-Key made it (service.store.creations.Made): the
+        challenge records the key's ``log_key`` with the answer (and with an accept's claim). A
+        retry of an answer whose first reply was lost (a 503: its write may have landed) finds
+        its own answer recorded and answers with it, or takes its own claim over at once,
+        instead of 409 ``challenge_not_pending``.
+        """
         current = self.challenge_view(challenge_id)
         bot = self.bot_of(token)
         if bot != current["to"]:
             raise NotChallenged("only the bot this challenge is addressed to may answer it")
+        answered = self._answered_by(challenge_id, made)
+        if answered is not None:
+            return answered
         if current["status"] != "pending":
             raise ChallengeNotPending(f"the challenge was {current['status']} already")
         if not accept:
-            decided = self.store.decide_challenge(challenge_id, "declined", {}, may=self._pending)
+            decided = self.store.decide_challenge(challenge_id, "declined", _answered_with(made), may=self._pending)
             if decided is None:
                 raise ChallengeNotPending("the challenge was answered already")
             self._tell_challenger(decided)
@@ -974,28 +984,49 @@ class ArenaService:
         # The game (or match) has an id derived from the challenge's (made_id), so that an accept
         # that was only slow and the one that took its claim over make the same one: the second to
         # make it finds it made and uses it, and either may record it.
-        claimed = self.claim_accept(challenge_id)
+        claimed = self.claim_accept(challenge_id, made)
         if claimed is None:
             raise ChallengeNotPending("the challenge was answered already, or is being accepted")
-        return self.finish_accept(claimed)
+        return self.finish_accept(claimed, made)
 
-    def claim_accept(self, challenge_id: str) -> dict | None:
+    def _answered_by(self, challenge_id: str, made: Made | None) -> dict | None:
+        """The challenge, if the request ``made`` stands for answered (or withdrew) it already: a
+        retry of that request whose reply was lost (None otherwise). Whom that request was to
+        tell (the challenger, or the challenged bot of a withdrawal) is told again: the request
+        may have failed before it told them (they may hear of it twice)."""
+        if made is None:
+            return None
+        kept = self.store.challenge(challenge_id)
+        if kept is None or kept.get("answered_with") != made.log_key:
+            return None
+        made.found = True
+        if kept["status"] == "withdrawn":
+            self.store.notify(kept["to"], "challenge_withdrawn", _public(kept))
+        else:
+            self._tell_challenger(kept)
+        return _public(kept)
+
+    def claim_accept(self, challenge_id: str, made: Made | None = None) -> dict | None:
         """The first half of an accept: claim the challenge (pending, or claimed longer ago than
-        ACCEPT_STALE_MS); the claimed challenge, with its ``accepting_since``, or None."""
+        ACCEPT_STALE_MS, or claimed by an earlier sending of this same accept, ``made``: one whose
+        reply was lost); the claimed challenge, with its ``accepting_since``, or None."""
         now = self.clock_ms()
+        mine = made.log_key if made is not None else None
         return self.store.decide_challenge(
-            challenge_id, "accepting", {"accepting_since": now},
+            challenge_id, "accepting", {"accepting_since": now, "accepting_with": mine},
             may=lambda c: self._pending(c)
-            or (c["status"] == "accepting" and now - c.get("accepting_since", 0) >= ACCEPT_STALE_MS))
+            or (c["status"] == "accepting" and (now - c.get("accepting_since", 0) >= ACCEPT_STALE_MS
+                                                or (mine is not None and c.get("accepting_with") == mine))))
 
-    def finish_accept(self, claimed: dict) -> dict:
+    def finish_accept(self, claimed: dict, key: Made | None = None) -> dict:
         """The rest of an accept that claimed the challenge: make its game or match and record it.
 
         Its claim may have been taken over meanwhile (it was slow): the game or match it makes
         is the same one as the taker's (made_id), so it records it under whichever claim is
         current, or answers with it if the other accept recorded it first. A taker that failed
         put the challenge back to pending: the slow accept records it from there. One that was
-        withdrawn or declined meanwhile is refused before anything is made.
+        withdrawn or declined meanwhile is refused before anything is made. ``key``: the
+        accept's Idempotency-Key made it, recorded with the answer (answer_challenge).
         """
         challenge_id, since = claimed["challenge_id"], claimed["accepting_since"]
 
@@ -1022,10 +1053,12 @@ class ArenaService:
                 made = {"game_id": self._challenge_game(claimed)}
         except BaseException:
             # only our own claim goes back to pending: a taker's may still be making it
-            self.store.decide_challenge(challenge_id, "pending", {"accepting_since": None}, may=ours)
+            self.store.decide_challenge(challenge_id, "pending", {"accepting_since": None, "accepting_with": None},
+                                        may=ours)
             raise
-        decided = self.store.decide_challenge(challenge_id, "accepted", {**made, "accepting_since": None},
-                                              may=recordable)
+        decided = self.store.decide_challenge(challenge_id, "accepted",
+                                              {**made, "accepting_since": None, "accepting_with": None,
+                                               **_answered_with(key)}, may=recordable)
         if decided is None:
             current = self.store.challenge(challenge_id)
             if current is not None and current["status"] == "accepted" and all(
@@ -1035,13 +1068,14 @@ class ArenaService:
         self._tell_challenger(decided)
         return _public(decided)
 
-    def withdraw_challenge(self, challenge_id: str, token: str | None) -> dict:
+    def withdraw_challenge(self, challenge_id: str, token: str | None, made: Made | None = None) -> dict:
         """The challenger withdraws its pending challenge; the challenged bot is told (``challenge_withdrawn``).
 
         A bot withdraws with its own token, a person with the token its challenge's answer gave
         (compared with the hash kept with the challenge, in constant time). The move from pending
         is the same WATCH-guarded one as an answer's, so of a withdrawal and an answer at once only
-        one succeeds and the other is refused as not pending.
+        one succeeds and the other is refused as not pending. ``made``: as answer_challenge's, a
+        retry of the withdrawal whose reply was lost finds it and answers with it.
         """
         full = self.store.challenge(challenge_id) if isinstance(challenge_id, str) else None
         if full is None:
@@ -1055,12 +1089,15 @@ class ArenaService:
                                              "'Authorization: Bearer <challenge's token>'")
             if not hmac.compare_digest(hash_token(token), full["person_token_hash"]):
                 raise NotChallenger("only the challenger may withdraw this challenge")
+        answered = self._answered_by(challenge_id, made)
+        if answered is not None:
+            return answered
         if full["status"] == "accepting":
             raise ChallengeNotPending("the challenge is being accepted")
         status = _public(full, self.clock_ms())["status"]
         if status != "pending":
             raise ChallengeNotPending(f"the challenge was {status} already")
-        decided = self.store.decide_challenge(challenge_id, "withdrawn", {}, may=self._pending)
+        decided = self.store.decide_challenge(challenge_id, "withdrawn", _answered_with(made), may=self._pending)
         if decided is None:
             raise ChallengeNotPending("the challenge was answered or withdrawn already")
         self.store.notify(decided["to"], "challenge_withdrawn", _public(decided))
@@ -1124,14 +1161,21 @@ def made_id(kind: str, challenge_id: str) -> str:
     return base64.urlsafe_b64encode(digest[:12]).decode()
 
 
+def _answered_with(made: Made | None) -> dict:
+    """What a challenge's answer (or withdrawal) records of the Idempotency-Key it was sent with:
+    the key's ``log_key``, by which a retry of it finds it (none without a key)."""
+    return {"answered_with": made.log_key} if made is not None else {}
+
+
 def _expires(c: dict) -> int:
     """When a challenge expires (ms); one stored before challenges expired does CHALLENGE_TTL_MS after its creation."""
     return c.get("expires") or c["created"] + CHALLENGE_TTL_MS
 
 
 #: what a stored challenge keeps to itself: a person's token hash, an accept's claim, whom it
-#: counts against, the fingerprint of the request that made it (with an Idempotency-Key)
-_PRIVATE_CHALLENGE_KEYS = ("person_token_hash", "accepting_since", "by", "fingerprint")
+#: counts against, and what it records of the Idempotency-Keys of its creation and its answer
+_PRIVATE_CHALLENGE_KEYS = ("person_token_hash", "accepting_since", "by", "fingerprint", "accepting_with",
+                           "answered_with")
 
 
 def _public(c: dict, now_ms: int | None = None) -> dict:

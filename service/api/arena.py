@@ -159,7 +159,8 @@ def get_challenge(challenge_id: str):
 @idempotent_creation(body=False)
 def accept_challenge(challenge_id: str):
     """The challenged bot accepts: the game or match starts."""
-    return json_response(_arena().answer_challenge(challenge_id, presented_token(required=False, wants="bot"), True))
+    return json_response(_arena().answer_challenge(challenge_id, presented_token(required=False, wants="bot"), True,
+                                                    made()))
 
 
 @bp.post("/challenges/<challenge_id>/decline")
@@ -167,7 +168,8 @@ def accept_challenge(challenge_id: str):
 @idempotent_creation(body=False)
 def decline_challenge(challenge_id: str):
     """The challenged bot declines."""
-    return json_response(_arena().answer_challenge(challenge_id, presented_token(required=False, wants="bot"), False))
+    return json_response(_arena().answer_challenge(challenge_id, presented_token(required=False, wants="bot"), False,
+                                                    made()))
 
 
 @bp.post("/challenges/<challenge_id>/withdraw")
@@ -177,4 +179,4 @@ def withdraw_challenge(challenge_id: str):
     """The challenger withdraws its pending challenge (a bot's with its token, a person's with the challenge's)."""
     arena = _arena()
     wants = "bot" if arena.challenge_view(challenge_id).get("from_kind") == "bot" else "challenge"
-    return json_response(arena.withdraw_challenge(challenge_id, presented_token(required=False, wants=wants)))
+    return json_response(arena.withdraw_challenge(challenge_id, presented_token(required=False, wants=wants), made()))

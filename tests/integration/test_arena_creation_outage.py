@@ -26,12 +26,13 @@ def fresh_key() -> str:
 
 class LostReplies:
     """Stands in for a script (or a method) of the app on the real Redis, whose next ``lose``
-    calls run there and then lose their reply: the app sees a timeout. ``when`` picks the calls
-    that count (all of them by default)."""
+    calls run there (``land``; else the connection failed before they were sent) and then lose
+    their reply: the app sees a timeout. ``when`` picks the calls that count (all by default)."""
 
     def __init__(self, owner, name: str, when=None):
         self.real = getattr(owner, name)
         self.lose = 0
+        self.land = True
         self.when = when
         self.lost = 0
         setattr(owner, name, self)
@@ -40,7 +41,8 @@ class LostReplies:
         if self.lose <= 0 or (self.when is not None and not self.when(*args, **kwargs)):
             return self.real(*args, **kwargs)
         self.lose -= 1
-        self.real(*args, **kwargs)
+        if self.land:
+            self.real(*args, **kwargs)
         self.lost += 1
         raise redis.TimeoutError("Timeout reading from socket")
 
@@ -291,3 +293,93 @@ def test_after_a_503_a_challenges_key_stands_for_that_request_alone(api, api_app
     assert refused.status_code == 422 and refused.get_json()["code"] == "idempotency_key_reused"
     replayed(api.post("/challenges", json=body, headers={"Idempotency-Key": key}))
     assert len(pending_to(api_app, "alpha")) == 1
+
+
+# -- a challenge's answers -----------------------------------------------------------------------
+
+
+def decisions(api_app, status: str) -> LostReplies:
+    """The challenge's moves to ``status`` (an accept's last write: the answer recorded)."""
+    return LostReplies(arena_of(api_app).store, "decide_challenge", when=lambda cid, to, *a, **k: to == status)
+
+
+def bots_challenge(api, body: dict | None = None) -> tuple[str, str, str]:
+    alpha, beta = register(api, "alpha"), register(api, "beta")
+    body = body or {"to": "alpha", "variant": "gin-rami"}
+    resp = api.post("/challenges", json=body, token=beta)
+    assert resp.status_code == 201, resp.get_data(as_text=True)
+    return alpha, beta, resp.get_json()["challenge_id"]
+
+
+def test_an_accept_whose_answer_was_lost_is_found_by_its_retry_not_refused(api, api_app):
+    alpha, _, cid = bots_challenge(api)
+    lost = decisions(api_app, "accepted")
+    key = fresh_key()
+    lost.lose = 1
+    is_503(api.post(f"/challenges/{cid}/accept", headers={"Idempotency-Key": key}, token=alpha))
+    shown = api.get(f"/challenges/{cid}").get_json()
+    assert shown["status"] == "accepted" and shown["game_id"]  # recorded, though the answer was 503
+    assert "answered_with" not in shown and "accepting_with" not in shown
+
+    again = api.post(f"/challenges/{cid}/accept", headers={"Idempotency-Key": key}, token=alpha)
+    replayed(again, 200)
+    assert again.get_json()["status"] == "accepted" and again.get_json()["game_id"] == shown["game_id"]
+    # the challenger, whom the lost request never told, is told now
+    assert told(api_app, "beta", "challenge_accepted") == [cid]
+    third = api.post(f"/challenges/{cid}/accept", headers={"Idempotency-Key": key}, token=alpha)
+    replayed(third, 200)
+    assert third.get_data() == again.get_data()
+    # another key is another accept: the challenge was answered already
+    other = api.post(f"/challenges/{cid}/accept", headers={"Idempotency-Key": fresh_key()}, token=alpha)
+    assert other.status_code == 409 and other.get_json()["code"] == "challenge_not_pending"
+
+
+def test_an_accept_whose_last_write_never_landed_is_finished_by_its_retry_at_once(api, api_app):
+    """The claim stays the lost request's (its process did not die: it answered 503); its retry
+    takes its own claim over at once instead of waiting out ACCEPT_STALE_MS as 409."""
+    alpha, _, cid = bots_challenge(api, {"to": "alpha", "variant": "gin-rami", "boards": 1})
+    lost = decisions(api_app, "accepted")
+    key = fresh_key()
+    lost.lose, lost.land = 1, False
+    is_503(api.post(f"/challenges/{cid}/accept", headers={"Idempotency-Key": key}, token=alpha))
+    assert api.get(f"/challenges/{cid}").get_json()["status"] == "pending"  # being accepted reads so
+
+    again = api.post(f"/challenges/{cid}/accept", headers={"Idempotency-Key": key}, token=alpha)
+    assert again.status_code == 200, again.get_data(as_text=True)
+    accepted = again.get_json()
+    assert accepted["status"] == "accepted" and match_ids(api) == [accepted["match_id"]]
+    # an accept with another key does not take that live claim over
+    gamma = register(api, "gamma")
+    second = api.post("/challenges", json={"to": "alpha", "variant": "gin-rami"}, token=gamma).get_json()
+    lost.lose = 1
+    is_503(api.post(f"/challenges/{second['challenge_id']}/accept", headers={"Idempotency-Key": fresh_key()},
+                    token=alpha))
+    other = api.post(f"/challenges/{second['challenge_id']}/accept", headers={"Idempotency-Key": fresh_key()},
+                     token=alpha)
+    assert other.status_code == 409 and other.get_json()["code"] == "challenge_not_pending"
+
+
+def test_a_decline_whose_answer_was_lost_is_found_by_its_retry(api, api_app):
+    alpha, _, cid = bots_challenge(api)
+    lost = decisions(api_app, "declined")
+    key = fresh_key()
+    lost.lose = 1
+    is_503(api.post(f"/challenges/{cid}/decline", headers={"Idempotency-Key": key}, token=alpha))
+    assert api.get(f"/challenges/{cid}").get_json()["status"] == "declined"
+    again = api.post(f"/challenges/{cid}/decline", headers={"Idempotency-Key": key}, token=alpha)
+    replayed(again, 200)
+    assert again.get_json()["status"] == "declined"
+    assert told(api_app, "beta", "challenge_declined") == [cid]
+
+
+def test_a_withdrawal_whose_answer_was_lost_is_found_by_its_retry(api, api_app):
+    _, beta, cid = bots_challenge(api)
+    lost = decisions(api_app, "withdrawn")
+    key = fresh_key()
+    lost.lose = 1
+    is_503(api.post(f"/challenges/{cid}/withdraw", headers={"Idempotency-Key": key}, token=beta))
+    assert api.get(f"/challenges/{cid}").get_json()["status"] == "withdrawn"
+    again = api.post(f"/challenges/{cid}/withdraw", headers={"Idempotency-Key": key}, token=beta)
+    replayed(again, 200)
+    assert again.get_json()["status"] == "withdrawn"
+    assert told(api_app, "alpha", "challenge_withdrawn") == [cid]
