@@ -1,4 +1,4 @@
-"""The replay as a person uses it: box gin's advice in its place among the events (public once the
+"""The replay as a person uses it: box gin's advice at the event it was given at (public once the
 game is over), the place kept in the address (#event=N) so that a reload returns there, events
 told in sentences ("ann sends a client seed …"), and the game's log to download from the replay
 and from the finished table."""
@@ -39,17 +39,22 @@ def test_box_gins_advice_is_replayed_where_it_was_given(live_server, new_browser
     events = log["events"]
     # advice is no event of the log: the replay puts it after the event it was given at
     assert "advice_given" not in [e["type"] for e in events]
-    place = [e["version"] for e in events].index(given_at) + 2
+    place = [e["version"] for e in events].index(given_at) + 1
 
     driver = new_browser()
     driver.get(f"{live_server}/replay/{game_id}")
     wait_for(driver, lambda d: step(d) == 1, what="the replay")
-    assert text_of(driver, "#position") == f"Event 1 of {len(events) + 1}"
+    # the steps are the log's events, advice adding none
+    assert text_of(driver, "#position") == f"Event 1 of {len(events)}"
+    assert not driver.find_element(By.ID, "step-advice").is_displayed()
     go_to(driver, place)
-    wait_for(driver, lambda d: step(d) == place, what="the advice's step")
-    assert text_of(driver, "#event-text") == "abe advises cal, the captain: \u201cTake the upcard\u201d"
+    wait_for(driver, lambda d: step(d) == place and text_of(d, "#step-advice"), what="the advice's step")
+    assert text_of(driver, "#step-advice") == "abe advises cal, the captain: \u201cTake the upcard\u201d"
     go_to(driver, place + 1)
     wait_for(driver, lambda d: step(d) == place + 1 and "resigns" in text_of(d, "#event-text"), what="the resignation")
+    assert not driver.find_element(By.ID, "step-advice").is_displayed()
+    go_to(driver, place)
+    wait_for(driver, lambda d: step(d) == place and text_of(d, "#step-advice"), what="the advice again")
     shoot(driver, tmp_path / "replay.png")
     assert serious_violations(driver) == []
 
@@ -87,5 +92,6 @@ def test_the_replay_keeps_its_place_in_the_address_and_speaks_in_sentences(live_
     # the finished table links to the log as well
     table = new_browser()
     hold_seat(table, live_server, game_id, "gin-rami", 0, ann, "ann")
-    link = wait_for(table, lambda d: css(d, "#export-link"), what="the log's link at the table")[0]
-    assert link.get_attribute("href") == f"{live_server}/games/{game_id}/export"
+    # (the table is drawn anew as the game's stream ends: the link is read in one go)
+    wait_for(table, lambda d: d.execute_script("const a = document.getElementById('export-link'); return a && a.href")
+             == f"{live_server}/games/{game_id}/export", what="the log's link at the table")

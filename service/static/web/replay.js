@@ -46,26 +46,19 @@ const andList = (items) => (items.length > 1 ? `${items.slice(0, -1).join(", ")}
 
 /**
  * The steps with the game's advice in its place: each piece given at version v (the game as it
- * stood after event v) right after that event's step, in the order given. Advice is no event of
- * the game's log (it has a log of its own, public once the game is over): the finished game's view
- * lists it, each piece with the version it was given at.
+ * stood after event v) goes with that event's step, in the order given. Advice is no event of the
+ * game's log (it has a log of its own, public once the game is over), so it adds no step: the
+ * finished game's view lists it, each piece with the version it was given at.
  */
 export function withAdvice(steps, advice) {
-  if (!advice || !advice.length) return steps;
-  const byVersion = new Map();
-  for (const a of [...advice].sort((x, y) => x.version - y.version || (x.seq ?? 0) - (y.seq ?? 0))) {
-    if (!byVersion.has(a.version)) byVersion.set(a.version, []);
-    byVersion.get(a.version).push(a);
-  }
-  const out = [];
-  for (const step of steps) {
-    out.push(step);
-    for (const a of byVersion.get(step.event.version) || []) {
-      out.push({ ...step, advice: true, event: { type: "advice_given", version: step.event.version, ts: a.ts,
-        data: { seat: a.advisor, captain: a.captain, hand_no: a.hand_no, text: a.text } } });
-    }
-  }
-  return out;
+  const sorted = [...(advice || [])].sort((x, y) => x.version - y.version || (x.seq ?? 0) - (y.seq ?? 0));
+  return steps.map((step) => ({ ...step, advice: sorted.filter((a) => a.version === step.event.version) }));
+}
+
+/** A piece of advice in words: "abe advises cal, the captain: “Take the upcard”". */
+function adviceText(view, a) {
+  const captain = a.captain !== undefined && a.captain !== null ? `${playerName(view, a.captain)}, the captain` : "the captain";
+  return `${playerName(view, a.advisor)} advises ${captain}: “${cardsInText(a.text)}”`;
 }
 
 function describe(view, ev) {
@@ -126,6 +119,10 @@ async function show(index) {
   $("#slider").value = String(state.index + 1);
   $("#position").textContent = `Event ${state.index + 1} of ${steps.length}`;
   $("#event-text").textContent = describe(state.view, ev);
+  // the advice given while the game stood here
+  const advice = $("#step-advice");
+  advice.replaceChildren(...(step.advice || []).map((a) => el("li", { text: adviceText(state.view, a) })));
+  advice.hidden = !advice.children.length;
   document.body.dataset.step = String(state.index + 1);
   // the place is kept in the address: a reload, or the link passed on, opens at this event
   const here = `#event=${state.index + 1}`;
