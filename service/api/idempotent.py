@@ -19,11 +19,12 @@ A request that fails on Redis itself (a timeout, a lost connection: 503 ``redis_
 has an unknown outcome: the write may have landed after the answer gave up on it. Its key is
 then neither recorded nor freed but marked unsettled with the request's fingerprint
 (service.store.creations): the same request again is answered afresh, and another one with the
-key is 422. Answered afresh, a game's creation and a seat's claim make the very same ids and
-tokens (``made()``, derived from the key) and find their first write in the game's log if it
-landed, so the retry answers as the first request would have (``Idempotent-Replayed: true``),
-never with a second game or 409 ``seat_taken``. The arena's creations (a bot, a challenge, a
-match, a challenge's answers) are not derived so: retried after a 503, they may make a second one.
+key is 422. Answered afresh, a creation makes the very same ids and tokens (``made()``, derived
+from the key) and finds its first write if it landed (a game's creation and a seat's claim in the
+game's log, a match's in its log, a bot account by its token's hash, a challenge by its id, a
+challenge's answer by the key recorded with it), so the retry answers as the first request would
+have (``Idempotent-Replayed: true``), never with a second game, match, account or challenge, nor
+409 ``seat_taken``, ``bot_name_taken`` or ``challenge_not_pending``.
 
 A key is scoped by the method and the route's template, and by the SHA-256 of the token the
 request presents, if any (a bot's, on ``POST /challenges``): two bots that choose the same key

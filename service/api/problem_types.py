@@ -283,9 +283,9 @@ _HTTP = {
                             "Redis, which holds every game, did not answer in time or is not reachable. The "
                             "request may or may not have been recorded: a write sent before Redis stopped "
                             "answering can still land. Retry after Retry-After with the same Idempotency-Key: "
-                            "a move, a game's creation or a seat's claim that landed is answered as it was "
-                            "(Idempotent-Replayed: true), one that did not is made now; without a key, read the "
-                            "game (its version) to learn."),
+                            "a move, a creation (a game, a seat's claim, a bot, a challenge, a match) or a "
+                            "challenge's answer that landed is answered as it was (Idempotent-Replayed: true), "
+                            "one that did not is made now; without a key, read the game (its version) to learn."),
     "internal_error": _t(500, "Internal error",
                          "The server failed to answer. Nothing in the answer says why; the server's log does."),
 }
