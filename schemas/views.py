@@ -70,6 +70,7 @@ class ViewSchema(Schema):
     end = fields.Nested(EndSchema, allow_none=True, required=True)
     commitment = fields.String(required=True)
     randomly_dealt = fields.Boolean(required=True)
+    decks_given = fields.Boolean(required=True)
     fairness = fields.Integer(required=True)
     client_seeds = fields.List(fields.String(allow_none=True), required=True)
     awaiting_client_seeds = fields.List(fields.Integer(), required=True)

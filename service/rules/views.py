@@ -98,6 +98,8 @@ def view_state(state: GameState, viewer: int | None, advice_log: Iterable[dict] 
         "end": dict(state.end) if state.end is not None else None,
         "commitment": state.commitment,
         "randomly_dealt": state.randomly_dealt,
+        # whether the creator gave the decks (who then may know every card), not only roles or a dealer
+        "decks_given": state.decks is not None,
         # fairness derivation 2: every seat's client seed (public: the server's seed stays secret)
         "fairness": state.fairness,
         "client_seeds": list(state.client_seeds),

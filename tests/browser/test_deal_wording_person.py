@@ -1,7 +1,7 @@
 """A game not randomly dealt is described by what its creator chose, the same in the lobby's row,
 its Join question, an invitation and the table: decks (the creator may know every card), or only
-the roles or who deals first (the cards still come from the seeds, unless decks were given too,
-which stay secret until the game is over)."""
+the roles or who deals first (the cards still come from the seeds), or these and the decks too (the
+view's decks_given says which, while the decks themselves stay secret until the game is over)."""
 
 from __future__ import annotations
 
@@ -14,9 +14,11 @@ from helpers import Api, css, hand_cards, text_of, wait_for
 
 DECKS = "Not randomly dealt: the creator chose the decks, so the creator may know every card."
 FIRST_DEALER = ("Not randomly dealt: the creator chose who deals first instead of a cut. The cards come from the "
-                "seeds unless the creator also gave decks, which stay secret until the game is over: then the creator "
-                "may know every card.")
+                "seeds, as in a random deal.")
 ROLES = FIRST_DEALER.replace("who deals first", "the roles (box, captain and advisor)")
+# the view's decks_given tells a dealer chosen with the decks from one chosen alone
+DEALER_AND_DECKS = ("Not randomly dealt: the creator chose who deals first instead of a cut. The creator also chose "
+                    "the decks, so the creator may know every card.")
 
 
 def create(api: Api, **body) -> dict:
@@ -30,6 +32,7 @@ def test_each_place_says_what_the_creator_chose_of_the_deal(live_server, new_bro
     games = {
         DECKS: create(api, variant="gin-rami", seats=[{"name": "ann"}, None], decks=[DECK]),
         FIRST_DEALER: create(api, variant="gin-rami", seats=[{"name": "ann"}, None], first_dealer=1),
+        DEALER_AND_DECKS: create(api, variant="gin-rami", seats=[{"name": "ann"}, None], first_dealer=1, decks=[DECK]),
         ROLES: create(api, variant="three-hand", seats=[{"name": "ann"}, {"bot": "basic"}, None],
                       roles={"box": 0, "captain": 1, "advisor": 2}),
     }

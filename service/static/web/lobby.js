@@ -295,10 +295,14 @@ function renderMyGames() {
  * What the lobby says of a game its creator dealt (randomly_dealt false), from its first event (its
  * roles and first dealer are public): with decks given, it may be played against open cards.
  */
-async function notRandomOf(gameId) {
+async function notRandomOf(gameId, view) {
   try {
     const { data } = await api.listEvents(gameId, null, 0, 1);
-    return notRandomText(data.events.find((e) => e.type === "game_created") || null);
+    const created = data.events.find((e) => e.type === "game_created") || null;
+    // whether decks came with the roles or the first dealer is the view's to say
+    const seen = view || (created && (created.data.roles || created.data.first_dealer != null)
+      ? (await api.getGame(gameId)).data : null);
+    return notRandomText(created, seen ? seen.decks_given : undefined);
   } catch {
     return notRandomText(null);
   }
@@ -362,7 +366,7 @@ async function gameRow(summary) {
   if (summary.status === "waiting" && !summary.players) {
     try { view = (await api.getGame(id)).data; } catch { view = null; }
   }
-  const notRandom = notRandomlyDealt(summary, view) ? await notRandomOf(id) : "";
+  const notRandom = notRandomlyDealt(summary, view) ? await notRandomOf(id, view) : "";
   const actions = el("td", {});
   const players = summary.players || (view && view.players);
   // a finished game is not resumed: its Replay is offered below

@@ -951,7 +951,7 @@ function renderDeal(view) {
     note = el("p", { id: "not-random", class: "notice" });
     $("#notice").after(note);
   }
-  setText(note, notRandomText(created));
+  setText(note, notRandomText(created, view.decks_given));
 }
 
 /** What an invitation is to, from the game's public view: its rules and who already sits there. */
@@ -980,7 +980,7 @@ function acceptInvitation(invite, view) {
       el("h2", { text: invite.seat === null ? "You are invited to this game" : `You are invited to seat ${invite.seat} of this game` }),
       el("p", { id: "invite-context", text: invitationContext(view) }),
       // before the seat is taken, the invited person reads that its creator chose the deal
-      dealtByCreator(view) ? el("p", { id: "invite-not-random", class: "error", text: notRandomText(created) }) : null,
+      dealtByCreator(view) ? el("p", { id: "invite-not-random", class: "error", text: notRandomText(created, view.decks_given) }) : null,
       el("label", { for: "invite-name", text: "Your name" }), " ", name, " ",
       el("button", { type: "submit", class: "primary" }, dealtByCreator(view) ? "Take the seat anyway" : "Take the seat"),
       el("p", { id: "invite-name-help", class: "muted", text: "Left empty, you sit as \u201cplayer\u201d and your seat's number." }),

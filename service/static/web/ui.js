@@ -128,14 +128,18 @@ export function resultSection(view, r, { headingId = "result-h" } = {}) {
  * dealer are public; decks given stay secret until the game is over, so a game with neither roles
  * nor a first dealer was given decks, and one with either may have been given decks as well.
  */
-export function notRandomText(created) {
+export function notRandomText(created, decksGiven) {
   const d = (created && created.data) || null;
   if (!d) return "Not randomly dealt: the creator chose the decks, the roles or who deals first; with decks, the creator may know every card.";
   const chose = [];
   if (d.roles) chose.push("the roles (box, captain and advisor)");
   if (d.first_dealer !== null && d.first_dealer !== undefined) chose.push("who deals first");
   if (!chose.length) return "Not randomly dealt: the creator chose the decks, so the creator may know every card.";
-  return `Not randomly dealt: the creator chose ${chose.join(" and ")} instead of a cut. The cards come from the seeds ` +
+  const instead = `Not randomly dealt: the creator chose ${chose.join(" and ")} instead of a cut.`;
+  // the view's decks_given says whether decks came too (a server before it said nothing of them)
+  if (decksGiven === true) return `${instead} The creator also chose the decks, so the creator may know every card.`;
+  if (decksGiven === false) return `${instead} The cards come from the seeds, as in a random deal.`;
+  return `${instead} The cards come from the seeds ` +
     "unless the creator also gave decks, which stay secret until the game is over: then the creator may know every card.";
 }
 
