@@ -417,14 +417,16 @@ class ArenaService:
 
     def _make_match(self, variant: str, participants: list[dict], boards: int, options: dict | None,
                     move_time: int | None, *, rated: bool, seat_tokens: dict[int, str] | None = None,
-                    match_id: str | None = None, challenge_id: str | None = None, made: Made | None = None) -> dict:
+                    match_id: str | None = None, challenge_id: str | None = None, made: Made | None = None,
+                    retell: bool = False) -> dict:
         """Start a match of checked participants (``seat_tokens``: a person's token hash by participant index).
 
         ``match_id``: the match's id if it is fixed (a challenge's, ``challenge_id``, which the
         bots' match_started names, or one derived from an Idempotency-Key, ``made``, whose
         ``log_key`` the log records with the match's first event), else a new random one. A fixed
         id may be made twice (two accepts of one challenge): the first seed saved is the match's,
-        the second maker appends nothing and answers with the match the first one made.
+        the second maker appends nothing and answers with the match the first one made (telling
+        its bots again if ``retell``: the retry of an accept that failed, maybe before it told them).
         """
         options = self._rule_options(variant, options, move_time, board=True)
         seed = secrets.token_bytes(32)
@@ -445,7 +447,10 @@ class ArenaService:
         try:
             self.matches.append(match_id, [created], 0, key, fingerprint=fingerprint)
         except ConcurrencyError:
-            # made already by another maker of this id, which told its bots: move it on and show it
+            # made already by another maker of this id, which told its bots (unless it failed
+            # meanwhile, and this is its retry: retell): move it on and show it
+            if retell:
+                return self._match_started(match_id, variant, participants, boards, challenge_id)
             return self.match_view(match_id)
         except IdempotencyConflict as err:
             raise IdempotencyKeyReused() from err
@@ -590,8 +595,12 @@ class ArenaService:
         )
         self._create_game(game_id, spec, {"match_id": match_id, "board": board, "table": table})
 
-    def _create_game(self, game_id: str, spec, info: dict) -> bool:
-        """Create a game whose account seats play with their bots' tokens; False if it exists already."""
+    def _create_game(self, game_id: str, spec, info: dict, *, retell: bool = False) -> bool:
+        """Create a game whose account seats play with their bots' tokens; False if it exists already.
+
+        ``retell``: a game found made and not moved since is told of again (its bots' game_started,
+        the scheduler's look, which tells the one to act): the retry of an accept whose write
+        landed though it failed (a 503), before it told anyone."""
         hashes = {}
         for seat, p in enumerate(spec.players):
             if p and p.get("account"):
@@ -603,16 +612,24 @@ class ArenaService:
         if hashes:
             self.games.tokens.redis.hset(self.games.tokens.key(game_id), mapping={str(k): v for k, v in hashes.items()})
         try:
-            saved = self.games.repository.save(game_id, None, events)
+            state = self.games.repository.save(game_id, None, events).state
         except ConcurrencyError:
+            if retell:
+                state = self.games.state(game_id)
+                if state.version == len(events):
+                    self._tell_game(game_id, spec, info, state)
             return False
+        self._tell_game(game_id, spec, info, state)
+        return True
+
+    def _tell_game(self, game_id: str, spec, info: dict, state) -> None:
+        """A new game's bot accounts told (game_started), and the scheduler's look at it."""
         for seat, p in enumerate(spec.players):
             if p and p.get("account"):
                 self.store.seat_bot(p["account"], "games", game_id, self.clock_ms())
                 self.store.notify(p["account"], "game_started", {"game_id": game_id, "seat": seat,
                                                                  "variant": spec.variant, **info})
-        self.games.bot_scheduler(game_id, saved.state)
-        return True
+        self.games.bot_scheduler(game_id, state)
 
     def sealed(self, game_id: str) -> bool:
         """Whether the game reads only for its seats: a game of a match still in play.
@@ -1012,8 +1029,13 @@ class ArenaService:
         reply was lost); the claimed challenge, with its ``accepting_since``, or None."""
         now = self.clock_ms()
         mine = made.log_key if made is not None else None
+        extra = {"accepting_since": now, "accepting_with": mine}
+        if mine is not None:
+            prior = self.store.challenge(challenge_id) or {}
+            if prior.get("status") == "accepting" and prior.get("accepting_with") == mine:
+                extra["failed_with"] = mine  # its own claim, left by a sending that failed: a retry
         return self.store.decide_challenge(
-            challenge_id, "accepting", {"accepting_since": now, "accepting_with": mine},
+            challenge_id, "accepting", extra,
             may=lambda c: self._pending(c)
             or (c["status"] == "accepting" and (now - c.get("accepting_since", 0) >= ACCEPT_STALE_MS
                                                 or (mine is not None and c.get("accepting_with") == mine))))
@@ -1026,9 +1048,12 @@ class ArenaService:
         current, or answers with it if the other accept recorded it first. A taker that failed
         put the challenge back to pending: the slow accept records it from there. One that was
         withdrawn or declined meanwhile is refused before anything is made. ``key``: the
-        accept's Idempotency-Key made it, recorded with the answer (answer_challenge).
+        accept's Idempotency-Key made it, recorded with the answer (answer_challenge); an accept
+        with a key that failed leaves it with the challenge (``failed_with``), so that its retry,
+        finding the game or match made, tells its bots, whom the failed sending may not have told.
         """
         challenge_id, since = claimed["challenge_id"], claimed["accepting_since"]
+        retell = key is not None and claimed.get("failed_with") == key.log_key
 
         def ours(c: dict) -> bool:
             return c["status"] == "accepting" and c.get("accepting_since") == since
@@ -1048,17 +1073,18 @@ class ArenaService:
                                     claimed["from"] if claimed["from_kind"] == "bot" else None,
                                     "an accepted challenge", "the challenge stays pending")
             if claimed["kind"] == "match":
-                made = {"match_id": self._challenge_match(claimed)}
+                made = {"match_id": self._challenge_match(claimed, retell)}
             else:
-                made = {"game_id": self._challenge_game(claimed)}
+                made = {"game_id": self._challenge_game(claimed, retell)}
         except BaseException:
             # only our own claim goes back to pending: a taker's may still be making it
-            self.store.decide_challenge(challenge_id, "pending", {"accepting_since": None, "accepting_with": None},
-                                        may=ours)
+            self.store.decide_challenge(challenge_id, "pending",
+                                        {"accepting_since": None, "accepting_with": None,
+                                         "failed_with": claimed.get("accepting_with")}, may=ours)
             raise
         decided = self.store.decide_challenge(challenge_id, "accepted",
                                               {**made, "accepting_since": None, "accepting_with": None,
-                                               **_answered_with(key)}, may=recordable)
+                                               "failed_with": None, **_answered_with(key)}, may=recordable)
         if decided is None:
             current = self.store.challenge(challenge_id)
             if current is not None and current["status"] == "accepted" and all(
@@ -1103,7 +1129,7 @@ class ArenaService:
         self.store.notify(decided["to"], "challenge_withdrawn", _public(decided))
         return _public(decided)
 
-    def _challenge_match(self, c: dict) -> str:
+    def _challenge_match(self, c: dict, retell: bool = False) -> str:
         """The match of an accepted challenge: a person's seats play with the token its challenge gave.
 
         A person is a participant of kind ``person`` (never a bot account or a policy, whatever its
@@ -1119,10 +1145,11 @@ class ArenaService:
             tokens = {0: c["person_token_hash"]}
         made = self._make_match(c["variant"], participants, c["boards"], c["options"], c.get("move_time_s"),
                                 rated=c["from_kind"] == "bot", seat_tokens=tokens,
-                                match_id=made_id("match", c["challenge_id"]), challenge_id=c["challenge_id"])
+                                match_id=made_id("match", c["challenge_id"]), challenge_id=c["challenge_id"],
+                                retell=retell)
         return made["match_id"]
 
-    def _challenge_game(self, c: dict) -> str:
+    def _challenge_game(self, c: dict, retell: bool = False) -> str:
         players = []
         for name, kind in ((c["from"], c["from_kind"]), (c["to"], "bot"),
                            *((n, "policy" if n in BOT_POLICY_NAMES else "bot") for n in c.get("with", []))):
@@ -1139,7 +1166,8 @@ class ArenaService:
         game_id = made_id("game", c["challenge_id"])
         try:
             # False if another accept of the challenge made it first: that game is the challenge's
-            self._create_game(game_id, spec, {"rated": c["from_kind"] == "bot", "challenge_id": c["challenge_id"]})
+            self._create_game(game_id, spec, {"rated": c["from_kind"] == "bot", "challenge_id": c["challenge_id"]},
+                              retell=retell)
         except Exception as err:
             from service.rules.errors import RulesError
 
@@ -1175,7 +1203,7 @@ def _expires(c: dict) -> int:
 #: what a stored challenge keeps to itself: a person's token hash, an accept's claim, whom it
 #: counts against, and what it records of the Idempotency-Keys of its creation and its answer
 _PRIVATE_CHALLENGE_KEYS = ("person_token_hash", "accepting_since", "by", "fingerprint", "accepting_with",
-                           "answered_with")
+                           "answered_with", "failed_with")
 
 
 def _public(c: dict, now_ms: int | None = None) -> dict:

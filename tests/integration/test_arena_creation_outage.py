@@ -383,3 +383,43 @@ def test_a_withdrawal_whose_answer_was_lost_is_found_by_its_retry(api, api_app):
     replayed(again, 200)
     assert again.get_json()["status"] == "withdrawn"
     assert told(api_app, "alpha", "challenge_withdrawn") == [cid]
+
+
+def test_an_accept_whose_games_write_was_lost_starts_that_game_on_retry_and_tells_its_bots(api, api_app):
+    """The challenge's game was written, its answer lost: the claim goes back to pending, and the
+    retry finds the same game (its id is the challenge's) and tells its bots, whom the lost
+    request never told, so that the one to act learns it is its turn."""
+    alpha, _, cid = bots_challenge(api)
+    game_appends = LostReplies(api_app.extensions["ginbox"].store, "_append_script")
+    key = fresh_key()
+    game_appends.lose = 1
+    is_503(api.post(f"/challenges/{cid}/accept", headers={"Idempotency-Key": key}, token=alpha))
+    assert game_appends.lost == 1
+    streams = arena_of(api_app).store
+    assert [k for _, k, _ in streams.read_stream("alpha", "0") if k in ("game_started", "your_turn")] == []
+
+    again = api.post(f"/challenges/{cid}/accept", headers={"Idempotency-Key": key}, token=alpha)
+    assert again.status_code == 200, again.get_data(as_text=True)
+    game_id = again.get_json()["game_id"]
+    view = api.get(f"/games/{game_id}").get_json()
+    heard = {bot: [(k, d["game_id"]) for _, k, d in streams.read_stream(bot, "0") if k in ("game_started", "your_turn")]
+             for bot in ("alpha", "beta")}
+    assert heard["alpha"].count(("game_started", game_id)) == 1 and heard["beta"].count(("game_started", game_id)) == 1
+    to_act = {p["name"] for seat, p in enumerate(view["players"]) if seat in view["to_act"]}
+    assert to_act and all(("your_turn", game_id) in heard[bot] for bot in to_act)
+
+
+def test_an_accept_whose_matchs_write_was_lost_tells_the_bots_of_that_match_on_retry(api, api_app, match_appends):
+    alpha, _, cid = bots_challenge(api, {"to": "alpha", "variant": "gin-rami", "boards": 1})
+    key = fresh_key()
+    match_appends.lose = 1
+    is_503(api.post(f"/challenges/{cid}/accept", headers={"Idempotency-Key": key}, token=alpha))
+    assert len(match_ids(api)) == 1
+    again = api.post(f"/challenges/{cid}/accept", headers={"Idempotency-Key": key}, token=alpha)
+    assert again.status_code == 200, again.get_data(as_text=True)
+    match_id = again.get_json()["match_id"]
+    assert match_ids(api) == [match_id]
+    streams = arena_of(api_app).store
+    for bot in ("alpha", "beta"):
+        started = [d["match_id"] for _, k, d in streams.read_stream(bot, "0") if k == "match_started"]
+        assert started == [match_id], bot
