@@ -331,8 +331,8 @@ class GameService:
         pace and on its own machine, so a game that seats one is paced like a person's.
         ``made``: the request's Idempotency-Key made it (service.store.creations.Made): the game's
         id, its seats' tokens and invite secrets are derived from the key, and the log records the
-        creation under the key's ``log_key``. A retry of a creation whose first answer was lost (a
-        503: its write may have landed) finds the game there and answers as the first would have,
+        creation under the key's ``log_key``. A retry of a creation whose first answer was lost (Redis
+        unavailable: its write may have landed) finds the game there and answers as the first would have,
         the same tokens included, instead of making a second game.
         """
         players: list[dict | None] = []
@@ -469,8 +469,8 @@ class GameService:
 
         ``made``: the claim's Idempotency-Key made it (service.store.creations.Made): its token is
         derived from the key, and the log records the claim under the key's ``log_key``. A retry
-        of a claim whose first answer was lost (a 503: its write may have landed) finds it there
-        and gets the same token and the view of then, not 409 ``seat_taken``.
+        of a claim whose first answer was lost (Redis unavailable: its write may have landed) finds it
+        there and gets the same token and the view of then, not ``seat_taken``.
         """
         state = self.state(game_id)
         body = read_body()

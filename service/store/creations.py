@@ -24,10 +24,10 @@ One Redis string per (scope, key), ``<prefix>:idem:<hex>``, holds either
   answer (status, the headers that matter, body) and the fingerprint of the request it answered.
 
 - an unsettled mark, ``U<nonce><ciphertext>`` with the record's TTL: the request that held the
-  claim failed on Redis itself (a timeout, a lost connection: answered 503 ``redis_unavailable``),
+  claim failed on Redis itself (a timeout, a lost connection: answered ``redis_unavailable``),
   so whether its writes landed is unknown. The mark holds the fingerprint of that request, sealed:
   the same request again takes the claim over and is answered afresh, another one with the key is
-  refused (422), so the key never stands for a second outcome.
+  refused (``idempotency_key_reused``), so the key never stands for a second outcome.
 
 A claim is given up when its request is refused (nothing is recorded of a refusal), replaced by
 the record when it succeeds, and by the unsettled mark when its outcome is unknown; each only
