@@ -431,6 +431,10 @@ def _audit_match(args) -> int:
     ``*.ndjson`` files."""
     from service.rules.match_audit import verify_match
 
+    if not args.files:
+        print("ginbox audit: --match needs the match's game exports: ginbox audit --match MATCH.json "
+              "EXPORT [EXPORT ...] (a directory: its *.ndjson files)", file=sys.stderr)
+        return 2
     paths: list[Path] = []
     for given in args.files:
         path = Path(given)
@@ -461,8 +465,11 @@ def match_argument_problem(variant: str, participants: str, boards: int) -> str 
     (the server would refuse them the same way, a round trip later); None if nothing is."""
     from service.rules import duplicate as D
 
-    names = [p.strip() for p in participants.split(",") if p.strip()]
+    names = [p.strip() for p in participants.split(",")]
     want = D.PARTICIPANTS[variant]
+    if "" in names:
+        return (f"--participants {participants!r} holds an empty name: give {want} comma-separated built-in "
+                f"policies or bot accounts, e.g. {','.join(['basic', 'expert', 'random'][:want])}")
     if len(names) != want:
         return (f"{variant} needs {want} participants, not {len(names)}: give --participants as {want} "
                 f"comma-separated built-in policies or bot accounts, e.g. {','.join(['basic', 'expert', 'random'][:want])}")
@@ -485,7 +492,27 @@ def whole_number(minimum: int, maximum: int | None = None):
     return parse
 
 
+# ``ginbox audit``'s options, with the abbreviations argparse takes for them
+AUDIT_OPTIONS = {"-h", *("--help"[:n] for n in range(3, 7)), *("--match"[:n] for n in range(3, 8))}
+
+
+def files_named_like_options(argv: list[str]) -> list[str]:
+    """``ginbox audit``'s arguments, an existing file or directory whose name begins with ``-`` taken
+    as that file (``./`` put before it) rather than as an option: a game id may begin with ``-``, so
+    may its export's name, and ``*.ndjson`` expands to it. Other commands' arguments are left as they are."""
+    if not argv or argv[0] != "audit":
+        return argv
+    out = [argv[0]]
+    for i, arg in enumerate(argv[1:], start=1):
+        if arg == "--":
+            return out + argv[i:]
+        named_like_option = arg.startswith("-") and arg != "-" and arg.split("=", 1)[0] not in AUDIT_OPTIONS
+        out.append(f"./{arg}" if named_like_option and Path(arg).exists() else arg)
+    return out
+
+
 def _run(argv: list[str] | None) -> int:
+    argv = files_named_like_options(list(sys.argv[1:] if argv is None else argv))
     parser = argparse.ArgumentParser(prog="ginbox", description=DESCRIPTION)
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help=cmd_serve.__doc__)
