@@ -136,7 +136,9 @@ class NotChallenger(Forbidden, code="not_challenger"):
 
 
 class MatchNotConsented(Forbidden, code="match_not_consented"):
-    """A match names a bot account that neither sends it (its token) nor accepts matches."""
+    """A match or a game names a bot account that neither sends it (its token) nor accepts
+    matches; a challenge names in ``with`` one that does not accept matches (when it is sent, or
+    when it is accepted: the challenge then stays pending)."""
 
 
 class TooManyMatches(Conflict, code="too_many_matches"):

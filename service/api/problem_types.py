@@ -131,7 +131,11 @@ _ARENA = {
                               "A match or a game seats a bot account only with its consent: the bot sends "
                               "`POST /matches` or `POST /games` itself (its token), or its profile says "
                               "`accepts_matches` (`PATCH /bots/me`). Challenge a bot that does neither "
-                              "(`POST /challenges`). Nothing was created."),
+                              "(`POST /challenges`). A challenge's `with` bot consents only by "
+                              "`accepts_matches` (it cannot send the challenge itself): `POST /challenges` "
+                              "naming one that does not is refused, and an accept "
+                              "(`POST /challenges/{id}/accept`) after it withdrew its consent makes nothing, "
+                              "the challenge staying pending. Nothing was created."),
     "too_many_matches": _t(409, "Too many matches in play",
                            "The caller (a bot's token, else the client address) has GINBOX_MATCHES_PER_CALLER "
                            "matches of `POST /matches` in play, or the server GINBOX_MATCHES_IN_PLAY: send it "
