@@ -18,6 +18,8 @@ RUN pip install . && useradd --create-home --uid 10001 ginbox \
 USER ginbox
 
 EXPOSE 8000
-# REDIS_URL must point at a Redis server (the image has no embedded one).
+# REDIS_URL must point at a Redis server (the image has no embedded one). --graceful-timeout 2, as
+# `ginbox serve` gives it: a stop closes the live streams after 2 s (their clients reconnect),
+# well within the 10 s `docker stop` waits before it kills the container.
 CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--workers", "2", "--worker-class", "gevent", "--worker-connections", "1000", \
-     "--timeout", "0", "--config", "python:service.metrics", "service.wsgi:app"]
+     "--timeout", "0", "--graceful-timeout", "2", "--config", "python:service.metrics", "service.wsgi:app"]
