@@ -123,8 +123,8 @@ def idempotent_creation(view=None, *, body: bool = True):
             return view(*args, **kwargs)
         if not CREATION_KEY.fullmatch(key):
             raise ApiError(400, "invalid_header",
-                           f"the Idempotency-Key of an operation that creates something is {CREATION_KEY_RULE}: "
-                           "whoever guesses it gets the answer's tokens",
+                           f"the Idempotency-Key of an operation whose answer holds what it made or decided is "
+                           f"{CREATION_KEY_RULE}: whoever guesses it gets that answer",
                            extra={"errors": {"Idempotency-Key": ["Invalid value."]}})
         # the body the key stands for (a body that is no JSON is refused here, and recorded nowhere)
         fingerprint = (request_fingerprint(request.method, request.path, canonical_json(json_body())) if body

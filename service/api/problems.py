@@ -143,7 +143,9 @@ def to_problem(exc: BaseException) -> Response:
         return problem_response(status, code, detail, headers=headers)
     if isinstance(exc, (redis.RedisError, OSError)):
         log.warning("redis unavailable: %r", exc)
-        return problem_response(503, "redis_unavailable", "the event store is not reachable; retry shortly",
+        return problem_response(503, "redis_unavailable",
+                                "the event store is not reachable; retry shortly (a request sent with an "
+                                "Idempotency-Key: again with the same key, which finds what it may have made)",
                                 headers={"Retry-After": "1"})
     log.exception("unhandled error", exc_info=exc)
     return problem_response(500, "internal_error", "the server failed to answer this request")
