@@ -411,9 +411,12 @@ class ArenaService:
         for name in accounts:
             bot = self.store.bot(name) or {}
             if name != caller and not bot.get("accepts_matches"):
+                # a bot of a challenge's `with` cannot send the challenge (naming oneself there is a
+                # duplicate participant): accepts_matches is its only consent
+                sends = "" if "challenge" in what else "sends the request (its token) or "
                 raise MatchNotConsented(
                     f"the bot {name!r} does not accept matches: {what} seats a bot account only if that bot "
-                    f"sends the request (its token) or has set accepts_matches (PATCH /bots/me); {otherwise}")
+                    f"{sends}has set accepts_matches (PATCH /bots/me); {otherwise}")
 
     def _make_match(self, variant: str, participants: list[dict], boards: int, options: dict | None,
                     move_time: int | None, *, rated: bool, seat_tokens: dict[int, str] | None = None,
