@@ -27,7 +27,7 @@ class _Counting:
     (["--participants", "basic"], "gin-rami needs 2 participants, not 1"),
     (["--participants", "basic,random,expert"], "gin-rami needs 2 participants, not 3"),
     (["--participants", "basic,random", "--variant", "three-hand"], "three-hand needs 3 participants, not 2"),
-    (["--participants", " , basic ,"], "gin-rami needs 2 participants, not 1"),
+    (["--participants", " , basic ,"], "holds an empty name"),
     (["--participants", "basic,random", "--boards", "0"], "1 to 1000 boards (--boards), not 0"),
     (["--participants", "basic,random", "--boards", "1001"], "1 to 1000 boards (--boards), not 1001"),
 ])
