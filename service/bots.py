@@ -25,6 +25,13 @@ board game whole (service.arena.enqueue_board_game) go to a queue of their own, 
 (GINBOX_BOARD_QUEUE, by default ``<GINBOX_QUEUE>-boards``): a worker serving both takes turn jobs
 first, and a worker may serve the turn queue alone, so a bot's turn never waits behind a match.
 
+The turn jobs of a game whose every seat is a built-in bot (``bots_alone``) go to the board queue
+too (``turn_queue_for``): nobody waits on such a game, and its turns, each enqueuing the next,
+would otherwise keep the turn queue busy for good, so that a person's game waited behind them and
+a worker serving both queues never got to a board game. On the board queue they take their place
+in line with the board games (first in, first out), and a worker of the turn queue alone never
+takes them.
+
 Jobs are serialized with RQ's JSONSerializer (never pickle) and take only ids.
 """
 
@@ -132,6 +139,18 @@ def next_bot_action(state, advised: bool = False) -> tuple[str, int] | None:
     return None
 
 
+def bots_alone(state) -> bool:
+    """Whether every seat of ``state`` is a built-in bot: a game nobody waits on (no person, no bot account)."""
+    players = getattr(state, "players", None) or ()
+    return bool(players) and all(is_bot(p) for p in players)
+
+
+def turn_queue_for(state, queue: Queue, board_queue: Queue | None) -> Queue:
+    """The queue of the turn jobs of ``state``'s game: ``board_queue`` for a game of built-in bots
+    alone (when there is one), else the turn queue ``queue``."""
+    return board_queue if board_queue is not None and bots_alone(state) else queue
+
+
 def bot_to_act(state) -> bool:
     """True when a bot has something to do in ``state``: a move, or advice for its captain.
 
@@ -218,10 +237,13 @@ def enqueue_turn_clock(queue: Queue, game_id: str, version: int, timeout_s: floa
     return True
 
 
-def schedule_bots(queue: Queue, game_id: str, state, *, key_prefix: str = "ginbox") -> bool:
+def schedule_bots(queue: Queue, game_id: str, state, *, key_prefix: str = "ginbox",
+                  board_queue: Queue | None = None) -> bool:
     """After an append: enqueue the bot's turn (and a human's turn clock) for ``state``.
 
-    Returns True when a bot has to act. Never enqueues a job twice for one version.
+    The turn job goes to ``queue``, or to ``board_queue`` when every seat is a built-in bot
+    (``turn_queue_for``). Returns True when a bot has to act. Never enqueues a job twice for one
+    version.
     """
     conn = queue.connection
     key = awaiting_key(key_prefix)
@@ -237,7 +259,7 @@ def schedule_bots(queue: Queue, game_id: str, state, *, key_prefix: str = "ginbo
         return False
     # the wait starts now: the sweeper measures stalls from this moment
     conn.zadd(key, {game_id: int(time.time() * 1000)})
-    enqueue_bot_turn(queue, game_id, version)
+    enqueue_bot_turn(turn_queue_for(state, queue, board_queue), game_id, version)
     return True
 
 
@@ -252,7 +274,8 @@ class BotScheduler:
     """The ``bot_scheduler(game_id, state)`` hook of the service layer, bound to its queues and prefix.
 
     ``queue`` takes the turn jobs and clocks; ``board_queue`` (by default ``<queue>-boards`` on the
-    same connection) the whole board games that service.composition.with_arena sends there.
+    same connection) the whole board games that service.composition.with_arena sends there, and
+    the turn jobs of the games of built-in bots alone.
     """
 
     def __init__(self, queue: Queue, key_prefix: str, board_queue: Queue | None = None):
@@ -262,4 +285,4 @@ class BotScheduler:
             default_board_queue_name(queue.name), connection=queue.connection, serializer=queue.serializer)
 
     def __call__(self, game_id: str, state) -> None:
-        schedule_bots(self.queue, game_id, state, key_prefix=self.key_prefix)
+        schedule_bots(self.queue, game_id, state, key_prefix=self.key_prefix, board_queue=self.board_queue)

@@ -41,7 +41,8 @@ class WorkerContext:
     #: the turn queue (bot turns, turn clocks)
     queue: Any
     stats: dict = field(default_factory=dict)
-    #: the board queue (whole board games of matches); the sweeper enqueues a lost one there again
+    #: the board queue (whole board games of matches, and the turns of games of built-in bots alone);
+    #: the sweeper enqueues a lost one there again
     board_queue: Any = None
     #: set when the worker is asked to stop (SIGTERM, Ctrl-C): a board game's job stops between two
     #: turns instead of playing its game to the end (workers/arena_jobs.py)
@@ -234,7 +235,7 @@ def play_bot_turn(game_id: str, version: int) -> str:
 
 def _bots_alone(state) -> bool:
     """Whether every seat of a game in play is a built-in bot (no person, no bot account)."""
-    return state.status == "playing" and all(bots.is_bot(p) for p in state.players)
+    return state.status == "playing" and bots.bots_alone(state)
 
 
 def end_drawn_out(ctx: WorkerContext, game_id: str, loaded: Loaded) -> str:

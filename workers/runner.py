@@ -70,8 +70,9 @@ def build_context(settings: Settings) -> jobs.WorkerContext:
                               queue=built.queue, board_queue=built.board_queue)
 
 
-#: what a worker may serve: "turns" (bot turns and turn clocks: GINBOX_QUEUE) and "boards" (whole
-#: board games of matches: GINBOX_BOARD_QUEUE)
+#: what a worker may serve: "turns" (bot turns and turn clocks of the games a person or a bot account
+#: plays: GINBOX_QUEUE) and "boards" (whole board games of matches, and the turns of the games of
+#: built-in bots alone, which nobody waits on: GINBOX_BOARD_QUEUE)
 QUEUE_KINDS = ("turns", "boards")
 
 

@@ -7,7 +7,9 @@ heartbeat, below), will play the turn, and the wait is measured again from now. 
 lost: the worker that ran it was killed, or the queue went with a Redis restart. The sweep then
 enqueues the turn again (the job is safe to run twice: it checks and expects the version). A
 match's board game played whole by one job waits the same way; its job is enqueued again on the
-board queue, where it waits behind the other board games only, never in front of a bot's turn.
+board queue, where it waits behind the other board games only, never in front of a bot's turn;
+so is the turn job of a game of built-in bots alone, which always goes there
+(service.bots.turn_queue_for), at start-up too.
 A wait measured from the enqueue says nothing of a job's start: a board job that waited behind
 the others longer than ``bot_stall_s`` starts with its wait already old, and moves the game only
 once its first move is decided; the live worker running it tells that it is not lost. At
@@ -235,13 +237,15 @@ def recover(ctx, game_id: str, now_ms: int | None = None) -> bool:
         _forget_taken(board_queue, job_id)
         enqueue_board_game(board_queue, ctx.settings.key_prefix, game_id, state.version, force=True)
         return True
+    # a game of built-in bots alone has its turn jobs on the board queue (service.bots.turn_queue_for)
+    queue = bots.turn_queue_for(state, ctx.queue, _board_queue(ctx))
     job_id = bots.bot_job_id(game_id, state.version)
     conn.zadd(key, {game_id: now})  # the next stall is measured from now
-    if _job_will_run(ctx.queue, job_id, live_jobs):
+    if _job_will_run(queue, job_id, live_jobs):
         return False
     log.warning("game %s waited on a bot at version %s: enqueuing its turn again", game_id, state.version)
-    _forget_taken(ctx.queue, job_id)
-    bots.enqueue_bot_turn(ctx.queue, game_id, state.version, force=True)
+    _forget_taken(queue, job_id)
+    bots.enqueue_bot_turn(queue, game_id, state.version, force=True)
     return True
 
 

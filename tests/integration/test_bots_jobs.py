@@ -36,7 +36,10 @@ def new_game(ctx, seats: list, variant: str = "gin-rami", **extra) -> str:
 
 
 def queued_ids(ctx) -> list[str]:
-    return [j.decode() if isinstance(j, bytes) else j for j in ctx.queue.get_job_ids()]
+    """The jobs waiting on the turn queue, then on the board queue (where the turns of a game of
+    built-in bots alone go)."""
+    ids = ctx.queue.get_job_ids() + ctx.board_queue.get_job_ids()
+    return [j.decode() if isinstance(j, bytes) else j for j in ids]
 
 
 def waiting(ctx) -> dict[str, float]:
@@ -120,6 +123,7 @@ def test_the_index_scan_finds_a_playing_game_whose_bot_was_never_scheduled(ctx):
     game_id = new_game(ctx, [{"bot": "basic"}, {"bot": "basic"}])
     # as if the process that appended died before scheduling: no job, not in the waiting set
     ctx.queue.empty()
+    ctx.board_queue.empty()
     ctx.queue.connection.zrem(bots.awaiting_key(ctx.settings.key_prefix), game_id)
     assert stalled_games(ctx) == []
     assert stalled_games(ctx, scan_index=True) == [game_id]

@@ -92,7 +92,8 @@ def test_a_worker_killed_in_the_middle_of_a_bot_turn_leaves_the_turn_played_exac
     client = ValidatingClient(app)
     store = app.extensions["ginbox"].store
     conn = redis_client(redis_url)
-    queue = bot_queue(conn, settings.queue_name)
+    # the turns of a game of built-in bots alone go to the board queue (service.bots.turn_queue_for)
+    queue = bot_queue(conn, settings.board_queue)
     host, port = redis_url.split("//")[1].split("/")[0].split(":")
     game_id = create_bot_game(client)
     proxy = FreezingProxy(host, int(port), appends_of(game_id), nth=KILL_AT_APPEND, mode=mode)
