@@ -168,8 +168,9 @@ def serve_workers(args) -> list[tuple[str, list[str]]]:
     """The bot workers ``ginbox serve`` starts, as (name, ``ginbox`` arguments).
 
     ``--workers-turns`` workers take bot turns only (people's games against built-in bots, bot
-    advisors, turn clocks), so that a match's whole board games never delay them; the
-    ``--workers-bots`` workers take both, turns first. Default: one of each.
+    advisors, turn clocks), so that a match's whole board games and the games of built-in bots
+    alone never delay them; the ``--workers-bots`` workers take both, turns first. Default: one
+    of each.
     """
     return ([("turn worker", ["worker", "--queues", "turns"])] * args.workers_turns
             + [("bot worker", ["worker", "--queues", "turns,boards"])] * args.workers_bots)
@@ -540,8 +541,9 @@ def _run(argv: list[str] | None) -> int:
     worker = sub.add_parser("worker", help=cmd_worker.__doc__)
     worker.add_argument("--burst", action="store_true", help="exit when its queues are empty")
     worker.add_argument("--queues", default=os.environ.get("GINBOX_WORKER_QUEUES", "turns,boards"),
-                        help="the jobs it takes: turns (bot turns, turn clocks), boards (matches' whole board "
-                             "games) or both (turns,boards): turn jobs always first, whatever the order given "
+                        help="the jobs it takes: turns (bot turns in games with a person or a bot account, "
+                             "turn clocks), boards (matches' whole board games and the turns of games of built-in "
+                             "bots alone) or both (turns,boards): turn jobs always first, whatever the order given "
                              "(default: $GINBOX_WORKER_QUEUES, else turns,boards)")
     worker.set_defaults(func=cmd_worker)
     audit = sub.add_parser("audit", help="check a finished game's export, or a finished match with --match, "

@@ -140,7 +140,7 @@ class Settings:
     data_dir: str = ".ginbox-data"        # GINBOX_DATA_DIR: the embedded Redis keeps its files here
     key_prefix: str = "ginbox"            # GINBOX_KEY_PREFIX: first part of every Redis key
     queue_name: str = "ginbox-bots"       # GINBOX_QUEUE: bot turns and turn clocks
-    board_queue_name: str | None = None   # GINBOX_BOARD_QUEUE: whole board games of matches; None: <queue>-boards
+    board_queue_name: str | None = None   # GINBOX_BOARD_QUEUE: matches' board games, bots-alone games' turns; None: <queue>-boards
     snapshot_every: int = 50              # GINBOX_SNAPSHOT_EVERY: events between state snapshots
     max_body_bytes: int = 64 * 1024       # GINBOX_MAX_BODY_BYTES
     rate_limit_per_minute: int = 600      # GINBOX_RATE_LIMIT: requests per minute per token / address
