@@ -6,25 +6,19 @@ from __future__ import annotations
 
 import signal
 import subprocess
-import time
 
 import pytest
 
 from service import bots
 from service.arena import board_job_id
 from support.arena_fixtures import app, client, settings, workers  # noqa: F401 (fixtures)
+from support import waiting
 
 DEADLINE_S = 120
 
 
 def wait_for(pred, what: str):
-    end = time.monotonic() + DEADLINE_S
-    while True:
-        got = pred()
-        if got:
-            return got
-        assert time.monotonic() < end, f"still waiting for {what}"
-        time.sleep(0.05)
+    return waiting.wait_for(pred, what, DEADLINE_S, every_s=0.05)
 
 
 @pytest.mark.slow

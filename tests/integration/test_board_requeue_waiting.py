@@ -24,6 +24,7 @@ from service.bot_metrics import WORKER_ALIVE_S, live_workers_key
 from support.arena_fixtures import app, arena_settings, client, worker_pool  # noqa: F401 (fixtures)
 from support.job_context import ctx  # noqa: F401 (fixture)
 from workers import sweeper
+from support import waiting
 
 DEADLINE_S = 120
 #: how long ago the waits are made to have begun: far more than bot_stall_s (2 s)
@@ -45,13 +46,7 @@ def workers(settings, tmp_path):
 
 
 def wait_for(pred, what: str):
-    end = time.monotonic() + DEADLINE_S
-    while True:
-        got = pred()
-        if got:
-            return got
-        assert time.monotonic() < end, f"still waiting for {what}"
-        time.sleep(0.05)
+    return waiting.wait_for(pred, what, DEADLINE_S, every_s=0.05)
 
 
 def text(value) -> str:

@@ -13,6 +13,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from service.bot_metrics import live_workers_key
 from service.metrics import init_metrics
 from support.arena_fixtures import app, client, settings, workers  # noqa: F401 (fixtures)
+from support import waiting
 
 DEADLINE_S = 120
 
@@ -28,13 +29,7 @@ def running(client, queue: str) -> float:
 
 
 def wait_for(pred, what: str):
-    end = time.monotonic() + DEADLINE_S
-    while True:
-        got = pred()
-        if got:
-            return got
-        assert time.monotonic() < end, f"still waiting for {what}"
-        time.sleep(0.2)
+    return waiting.wait_for(pred, what, DEADLINE_S, every_s=0.2)
 
 
 @pytest.mark.slow

@@ -6,11 +6,11 @@ and the game still passes its audit. A match's board game ended that way is nobo
 
 from __future__ import annotations
 
-import time
 
 import pytest
 
 from support.arena_fixtures import app, client, settings, worker_pool  # noqa: F401 (fixtures)
+from support import waiting
 
 DEADLINE_S = 180
 LIMIT = 3
@@ -25,13 +25,7 @@ def workers(settings, tmp_path):
 
 
 def wait_for(pred, what: str):
-    end = time.monotonic() + DEADLINE_S
-    while True:
-        got = pred()
-        if got:
-            return got
-        assert time.monotonic() < end, f"still waiting for {what}"
-        time.sleep(0.2)
+    return waiting.wait_for(pred, what, DEADLINE_S, every_s=0.2)
 
 
 @pytest.mark.slow

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 
 import pytest
 
@@ -18,6 +17,7 @@ from service.config import Settings
 from service.redis_process import RedisServerProcess
 from workers.runner import build_context
 from workers.sweeper import Sweeper
+from support import waiting
 
 DEADLINE_S = 30
 
@@ -35,10 +35,7 @@ class CountingEvent(threading.Event):
 
 
 def wait_for(pred, what: str):
-    end = time.monotonic() + DEADLINE_S
-    while not pred():
-        assert time.monotonic() < end, f"still waiting for {what}"
-        time.sleep(0.02)
+    return waiting.wait_for(pred, what, DEADLINE_S, every_s=0.02)
 
 
 def sweeper_lines(caplog) -> list[logging.LogRecord]:

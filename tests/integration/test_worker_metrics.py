@@ -14,6 +14,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from service.bot_metrics import live_workers_key
 from service.metrics import init_metrics
 from support.arena_fixtures import app, client, settings, worker_pool  # noqa: F401 (fixtures)
+from support import waiting
 
 #: the first event of each command's events: one per bot command (service/rules/deciders.py)
 COMMAND_EVENTS = {"upcard_taken", "upcard_passed", "card_drawn", "card_discarded", "knocked"}
@@ -63,13 +64,7 @@ def commands_in(client, game_id: str) -> int:
 
 
 def wait_for(pred, what: str):
-    end = time.monotonic() + DEADLINE_S
-    while True:
-        got = pred()
-        if got:
-            return got
-        assert time.monotonic() < end, f"still waiting for {what}"
-        time.sleep(0.2)
+    return waiting.wait_for(pred, what, DEADLINE_S, every_s=0.2)
 
 
 @pytest.mark.slow
