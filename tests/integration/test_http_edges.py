@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import re
 import socket
-import uuid
 
 import pytest
 from support.arena_fixtures import app, client, settings  # noqa: F401 (fixtures)
@@ -48,17 +47,6 @@ def _answers(port: int, data: bytes) -> list[tuple[int, dict, bytes]]:
     return answers
 
 
-@pytest.fixture(scope="module")
-def gunicorn_api(redis_url, tmp_path_factory):
-    """The API under gunicorn with gevent workers, as ``ginbox serve`` starts it."""
-    from support.servers import ApiServer, service_env
-
-    env = service_env(redis_url, f"gbh{uuid.uuid4().hex[:12]}", GINBOX_RATE_LIMIT=10**9)
-    server = ApiServer(env, tmp_path_factory.mktemp("gunicorn") / "gunicorn.log").start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def _game_count(port: int) -> int:

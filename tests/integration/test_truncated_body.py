@@ -46,17 +46,6 @@ def _get(port: int, path: str) -> int:
     return status
 
 
-@pytest.fixture(scope="module")
-def gunicorn_api(redis_url, tmp_path_factory):
-    """The API under gunicorn with gevent workers, as ``ginbox serve`` starts it."""
-    from support.servers import ApiServer, service_env
-
-    env = service_env(redis_url, f"gbt{uuid.uuid4().hex[:12]}", GINBOX_RATE_LIMIT=10**9)
-    server = ApiServer(env, tmp_path_factory.mktemp("gunicorn") / "gunicorn.log").start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def _post(path: str, length: int, keep_alive: bool = False) -> bytes:
