@@ -58,7 +58,11 @@ def test_a_scored_hand_shows_each_meld_as_it_is_and_the_cards_in_order(live_serv
     assert "bob laid off 6 of diamonds on ann's meld A♦ 2♦ 3♦ 4♦ 5♦." in lines, lines
     # bob's deadwood as a hand is sorted (spades, hearts, clubs, diamonds; ace low)
     assert "bob kept no meld and 49 deadwood (4♥ 9♥ Q♥ K♥ 3♣ 5♣ 8♣)." in lines, lines
-    assert [h.text for h in css(driver, "#result h3")] == ["ann — knocker", "bob — defender"]
+    # read in one go: the page re-renders the result as it follows the game, so a heading found a
+    # moment ago may be gone
+    headings = driver.execute_script(
+        "return Array.from(document.querySelectorAll('#result h3'), h => h.innerText)")
+    assert headings == ["ann — knocker", "bob — defender"], headings
     assert codes(driver, "#result .hands-grid > div:nth-child(2) .group.deadwood .card") == \
         ["4H", "9H", "QH", "KH", "3C", "5C", "8C"]
     shoot(driver, tmp_path / "result.png", "#result")
