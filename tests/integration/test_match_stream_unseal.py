@@ -18,14 +18,9 @@ import json
 
 import pytest
 from support.arena_fixtures import app, client, settings  # noqa: F401 (fixtures)
+from support.arena_http import register
 
 from service.rules import duplicate as D
-
-
-def register(client, name: str) -> str:
-    resp = client.post("/bots", json={"name": name, "description": "plays by hand", "owner": "tests"})
-    assert resp.status_code == 201, resp.get_data(as_text=True)
-    return resp.get_json()["token"]
 
 
 def resign(client, game_id: str, token: str) -> dict:
