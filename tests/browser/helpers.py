@@ -47,6 +47,12 @@ def codes(driver, selector: str) -> list[str]:
         "return Array.from(document.querySelectorAll(arguments[0]), e => e.dataset.card)", selector)
 
 
+def texts(driver, selector: str) -> list[str]:
+    """The text of every element matching ``selector``, read in one go (no stale references)."""
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll(arguments[0]), e => e.innerText)", selector)
+
+
 def hand_cards(driver) -> list[str]:
     return codes(driver, "#hand .card")
 

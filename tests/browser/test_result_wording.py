@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from selenium.webdriver.support.ui import Select
 
-from helpers import Api, click_when_ready, codes, css, text_of, wait_for
+from helpers import Api, click_when_ready, codes, css, text_of, texts, wait_for
 from finished import DECK as KNOCK_DECK
 from screenshots import shoot
 from support.decks import build_deck
@@ -60,8 +60,7 @@ def test_a_scored_hand_shows_each_meld_as_it_is_and_the_cards_in_order(live_serv
     assert "bob kept no meld and 49 deadwood (4♥ 9♥ Q♥ K♥ 3♣ 5♣ 8♣)." in lines, lines
     # read in one go: the page re-renders the result as it follows the game, so a heading found a
     # moment ago may be gone
-    headings = driver.execute_script(
-        "return Array.from(document.querySelectorAll('#result h3'), h => h.innerText)")
+    headings = texts(driver, "#result h3")
     assert headings == ["ann — knocker", "bob — defender"], headings
     assert codes(driver, "#result .hands-grid > div:nth-child(2) .group.deadwood .card") == \
         ["4H", "9H", "QH", "KH", "3C", "5C", "8C"]
