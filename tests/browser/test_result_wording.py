@@ -86,7 +86,7 @@ def test_several_knocks_are_one_control_with_a_choice_of_discard(live_server, ne
     # the higher deadwood card first; one Knock button, no button per discard
     options = driver.execute_script("return Array.from(document.querySelectorAll('#knock-discard option'), o => o.value)")
     assert options == ["KC", "9H"]
-    assert [b.text for b in css(driver, "#knock-offer button")] == ["Knock…"]
+    assert texts(driver, "#knock-offer button") == ["Knock…"]
     shoot(driver, tmp_path / "knock-offer.png", "#knock-offer")
     Select(driver.find_element("id", "knock-discard")).select_by_value("9H")
     click_when_ready(driver, '[data-key="knock"]', "the knock button")

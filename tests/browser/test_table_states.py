@@ -15,7 +15,7 @@ import re
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from helpers import Api, click_when_ready, codes, css, hand_cards, text_of, wait_for
+from helpers import Api, click_when_ready, codes, css, hand_cards, text_of, texts, wait_for
 from screenshots import shoot
 from test_play_path import ANN, DECK
 from test_resign import seat_in_browser
@@ -59,7 +59,7 @@ def test_a_full_table_waits_for_named_seeds_and_shows_no_empty_cards(live_server
     watcher.get(f"{live_server}/watch/{game_id}")
     wait_for(watcher, lambda d: text_of(d, "#turn"), what="the waiting table")
     assert text_of(watcher, "#turn") == "Waiting for ann and bob to shuffle in (fair deal)\u2026"
-    seats = " ".join(e.text for e in css(watcher, ".opponent"))
+    seats = " ".join(texts(watcher, ".opponent"))
     assert "0 cards" not in seats and seats.count("waiting for the deal") == 2, seats
     assert not css(watcher, "#stock .card.back") and not css(watcher, ".opponent .card.back")
     shoot(watcher, tmp_path / "waiting-for-seeds.png")
