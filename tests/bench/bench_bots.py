@@ -4,8 +4,10 @@ By default each level plays the next one up (random < basic < advanced < expert)
 expert also plays basic and random. Each deal is played twice with the seats swapped (same
 deck, same dealer seat), so luck of the cards cancels out. For each pair of policies it prints
 the first policy's share of hands won, its share of hands in which it could knock before the
-other could (who built a knockable hand first: the race that hand wins mostly follow), its share
-of whole games to 100 (the hands chained in deal order, once per seating), and net
+other could (who built a knockable hand first: the race that hand wins mostly follow), the share
+of hands it wins when it was first able to knock and when the other was (hands won are the race
+share times the first, plus the rest times the second: what the knock rule and undercuts add to
+the race), its share of whole games to 100 (the hands chained in deal order, once per seating), and net
 points per hand (its points minus the other's)
 with 95% confidence intervals computed over deals (the two hands of a deal are one observation,
 since they share the cards), a breakdown of how hands ended, and each policy's CPU time per
@@ -122,7 +124,7 @@ def play_deals(job: tuple) -> tuple[list, dict, Counter]:
                 outcomes[f"{who} {r['outcome']} points"] += r["points"]
             nets.append(net)
             wins.append(won)
-        per_deal.append((sum(nets) / 2, sum(wins) / 2, sum(firsts) / 2, deal, tuple(nets)))
+        per_deal.append((sum(nets) / 2, sum(wins) / 2, sum(firsts) / 2, deal, tuple(nets), tuple(zip(firsts, wins))))
     for side, policy in (("", pa), ("2", pb)):
         label = policy.name + (side if a == b else "")
         for kind, xs in policy.times.items():
@@ -194,6 +196,12 @@ def run_pair(pool, a: str, b: str, deals: int, args, budget_s: float, params: di
     both_b = sum(d[2] == 0 for d in per_deal) / len(per_deal)
     print(f"  race by deal: {a} first in both seatings {100 * both_a:.1f}% of deals, {b} first in both "
           f"{100 * both_b:.1f}%, the cards' (each first once, or a tie) {100 * (1 - both_a - both_b):.1f}%")
+    # hands won = (share first able) x (wins when first) + (share the other was first) x (wins then):
+    # how far the knock rule and the undercuts carry beyond the race
+    for label, side in ((f"{a} was", 1.0), (f"{b} was", 0.0)):
+        won = [w for d in per_deal for f, w in d[5] if f == side]
+        if won:
+            print(f"  {a} wins {100 * statistics.fmean(won):5.1f}% of the {len(won)} hands {label} first able to knock in")
     print(f"  {a} points/hand   {pts:+7.2f}  +- {pts_hw:.2f}  [{pts - pts_hw:+.2f}, {pts + pts_hw:+.2f}]")
     games, game_wins = games_to(TARGET_SCORE, [[d[4][seating] for d in per_deal] for seating in (0, 1)])
     if games:
