@@ -369,6 +369,41 @@ def test_advanced_is_the_expert_without_the_playout_search(monkeypatch):
     assert differs_from_full > 0
 
 
+def test_an_expert_out_of_time_stops_its_search_at_once_and_plays_the_rules_choice(monkeypatch):
+    """The time budget holds even before the search's minimum of playouts: an expert whose budget
+    is spent before it searches plays one playout and keeps the rules' move (the same move as
+    ExpertPolicy with rollouts=False), where the fixed-effort search changes some moves."""
+    playouts = []
+    real = expert_module._Search.rollout_choice
+
+    def counted(self, options):
+        got = real(self, options)
+        if chooser == "spent":
+            playouts.append(self.rollout_count)
+        return got
+
+    monkeypatch.setattr(expert_module._Search, "rollout_choice", counted)
+    spent = ExpertPolicy(budget_s=1e-9, budget_reserve_s=0.0)  # the deadline has passed when the search starts
+    rules_only = ExpertPolicy(rollouts=False, budget_s=None)
+    full = ExpertPolicy(**EXPERT_FIXED)
+    positions = differs_from_full = 0
+    for i in range(12):
+        table = Table.start(G.GameSpec(variant="gin-rami", players=[{"name": "a"}, {"name": "b"}],
+                                       seed=f"advanced-search-{i}".encode()))
+        while table.state.status == "playing" and table.state.hand_no == 1:
+            seat = table.state.to_act[0]
+            view = views.view_state(table.state, seat)
+            played = {}
+            for chooser, policy in (("spent", spent), ("rules_only", rules_only), ("full", full)):
+                played[chooser] = policy.choose(view, random.Random(positions), table.seen[seat])
+            assert played["spent"] == played["rules_only"]
+            differs_from_full += played["rules_only"] != played["full"]
+            positions += 1
+            table.play(seat, played["rules_only"])
+    assert playouts and set(playouts) == {1}
+    assert differs_from_full > 0  # the positions hold close calls that a finished search decides otherwise
+
+
 def test_advanced_reports_its_own_name_and_ignores_the_budget():
     policy = make_policy("advanced", budget_s=0.5)
     assert policy.name == "advanced" and make_policy("expert").name == "expert"

@@ -38,7 +38,8 @@ How it decides:
   points of each other, every candidate is played out to the end of the hand against the same
   weighted opponent hands and stock orders (rollout.py), and another candidate replaces the
   rules' choice only when it wins by ``rollout_z`` standard errors. The search stops as soon as
-  the leader is clear (``stop_z``), or at ``budget_s``; easy moves are not searched at all.
+  the leader is clear (``stop_z``), or at ``budget_s`` (counted from when the move is asked for, less
+  ``budget_reserve_s`` for the work after the search); easy moves are not searched at all.
 
 With ``budget_s`` None the search does a fixed amount of work (``min_rollouts``), so that a move
 depends only on the view, the events and the random generator.
@@ -80,6 +81,7 @@ class ExpertParams:
     """Tuning of the expert policy."""
 
     budget_s: float | None = 0.2  # most time per move; None: fixed effort (the minimums only)
+    budget_reserve_s: float = 0.01  # of the budget, kept for the work after the search stops
     samples: int = 40             # opponent hands drawn from the estimate
     danger_weight: float = 2.0    # points charged for a discard the opponent surely melds
     knock_outs_weight: float = 6.0  # points a certain knock after the next draw is worth
@@ -153,12 +155,15 @@ def _fresh(command: Command, reason: str) -> Command:
 class _Search:
     """One move's evaluation: the estimate, sampled opponent hands and cached hand values."""
 
-    def __init__(self, k: Knowledge, rng: random.Random, params: ExpertParams):
+    def __init__(self, k: Knowledge, rng: random.Random, params: ExpertParams, started: float | None = None):
         self.k = k
         self.rng = rng
         self.params = params
-        self.started = time.perf_counter()
-        self.deadline = None if params.budget_s is None else self.started + params.budget_s
+        # the budget counts from when the move was asked for (reading the view and events is part
+        # of it), less a reserve for choosing and wording the move once the search stops
+        self.started = time.perf_counter() if started is None else started
+        self.deadline = (None if params.budget_s is None
+                         else self.started + params.budget_s - params.budget_reserve_s)
         self.model = OpponentModel(k, params.estimator)
         pool = cards.cards_of(k.unseen)
         self.pool = pool
@@ -414,7 +419,8 @@ class _Search:
 
         Every option meets the same determinizations (common random numbers). The search stops
         early once every other option trails the first by ``stop_z`` standard errors or leads it
-        by that much, and at the time budget.
+        by that much, and at the time budget; stopped by the budget before ``min_rollouts``, it
+        keeps the rules' choice.
         """
         p = self.params
         n_opt = len(options)
@@ -435,12 +441,16 @@ class _Search:
             i += 1
             if i >= p.max_rollouts:
                 break
+            if self.deadline is not None and not self.time_left():
+                break  # the budget holds even before the minimum (a loaded machine)
             if i >= p.min_rollouts:
-                if self.deadline is None or not self.time_left():
+                if self.deadline is None:
                     break
                 if i % 8 == 0 and all(self._settled(sums[j], sq[j], i) for j in range(1, n_opt)):
                     break
         self.rollout_count = i
+        if i < p.min_rollouts:
+            return 0  # too few playouts to overrule the rules' choice
         best, best_gain = 0, 0.0
         for j in range(1, n_opt):
             mean = sums[j] / i
@@ -467,12 +477,13 @@ class ExpertPolicy:
         self.last_kind = None
 
     def choose(self, view: dict, rng: random.Random, events: list[dict] | None = None) -> Command:
-        return self.decide(read(view, events), rng)
+        started = time.perf_counter()
+        return self.decide(read(view, events), rng, started)
 
-    def decide(self, k: Knowledge, rng: random.Random) -> Command:
+    def decide(self, k: Knowledge, rng: random.Random, started: float | None = None) -> Command:
         if not k.moves:
             raise ValueError("no legal move to choose from")
-        search = _Search(k, rng, self.params)
+        search = _Search(k, rng, self.params, started)
         types = k.move_types()
         if "take_upcard" in types or "draw_stock" in types:
             return self._draw(k, search, types)
