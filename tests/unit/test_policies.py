@@ -383,7 +383,7 @@ def test_an_expert_out_of_time_stops_its_search_at_once_and_plays_the_rules_choi
         return got
 
     monkeypatch.setattr(expert_module._Search, "rollout_choice", counted)
-    spent = ExpertPolicy(budget_s=1e-9, budget_reserve_s=0.0)  # the deadline has passed when the search starts
+    spent = ExpertPolicy(budget_s=1e-9, budget_reserve=0.0)  # the deadline has passed when the search starts
     rules_only = ExpertPolicy(rollouts=False, budget_s=None)
     full = ExpertPolicy(**EXPERT_FIXED)
     positions = differs_from_full = 0

@@ -39,7 +39,7 @@ How it decides:
   weighted opponent hands and stock orders (rollout.py), and another candidate replaces the
   rules' choice only when it wins by ``rollout_z`` standard errors. The search stops as soon as
   the leader is clear (``stop_z``), or at ``budget_s`` (counted from when the move is asked for, less
-  ``budget_reserve_s`` for the work after the search); easy moves are not searched at all.
+  the share ``budget_reserve`` kept for the work after the search); easy moves are not searched at all.
 
 With ``budget_s`` None the search does a fixed amount of work (``min_rollouts``), so that a move
 depends only on the view, the events and the random generator.
@@ -81,7 +81,7 @@ class ExpertParams:
     """Tuning of the expert policy."""
 
     budget_s: float | None = 0.2  # most time per move; None: fixed effort (the minimums only)
-    budget_reserve_s: float = 0.01  # of the budget, kept for the work after the search stops
+    budget_reserve: float = 0.05  # share of the budget kept for the work after the search stops
     samples: int = 40             # opponent hands drawn from the estimate
     danger_weight: float = 2.0    # points charged for a discard the opponent surely melds
     knock_outs_weight: float = 6.0  # points a certain knock after the next draw is worth
@@ -163,7 +163,7 @@ class _Search:
         # of it), less a reserve for choosing and wording the move once the search stops
         self.started = time.perf_counter() if started is None else started
         self.deadline = (None if params.budget_s is None
-                         else self.started + params.budget_s - params.budget_reserve_s)
+                         else self.started + params.budget_s * (1.0 - params.budget_reserve))
         self.model = OpponentModel(k, params.estimator)
         pool = cards.cards_of(k.unseen)
         self.pool = pool
