@@ -332,76 +332,72 @@ def test_advanced_plays_whole_hands_with_legal_moves_only(variant):
     assert advised > 0 or variant == "gin-rami"
 
 
-def test_advanced_is_the_expert_without_the_playout_search(monkeypatch):
-    """advanced plays exactly the expert's rules (ExpertPolicy with rollouts=False) and never
-    calls the search, on positions where the full expert does search and sometimes moves
-    differently."""
-    searched = Counter()  # rollout_choice calls, by the policy that was choosing
-    real = expert_module._Search.rollout_choice
-
-    def counted(self, options):
-        searched[chooser] += 1
-        return real(self, options)
-
-    monkeypatch.setattr(expert_module._Search, "rollout_choice", counted)
-    advanced = make_policy("advanced", budget_s=0.5)  # the budget does not apply: it never searches
-    rules_only = ExpertPolicy(rollouts=False, budget_s=None)
-    full = ExpertPolicy(**EXPERT_FIXED)
-    positions = differs_from_full = 0
-    for i in range(12):
+def play_positions(choosers: dict, lead: str, games: int = 12) -> list[dict]:
+    """Whole gin-rami hands in which ``choosers[lead]`` plays both seats. At each position every
+    chooser picks a move, in order, each with a random generator seeded by the position's number;
+    returns those picks (name -> command), one dict a position."""
+    picks: list[dict] = []
+    for i in range(games):
         table = Table.start(G.GameSpec(variant="gin-rami", players=[{"name": "a"}, {"name": "b"}],
                                        seed=f"advanced-search-{i}".encode()))
         while table.state.status == "playing" and table.state.hand_no == 1:
             seat = table.state.to_act[0]
             view = views.view_state(table.state, seat)
-            played = {}
-            for chooser, policy in (("advanced", advanced), ("rules_only", rules_only), ("full", full)):
-                played[chooser] = policy.choose(view, random.Random(positions), table.seen[seat])
-            assert played["advanced"] == played["rules_only"]
-            assert played["advanced"].reason == played["rules_only"].reason
-            differs_from_full += played["advanced"] != played["full"]
-            positions += 1
-            table.play(seat, played["advanced"])
-    assert searched["advanced"] == 0
+            played = {name: policy.choose(view, random.Random(len(picks)), table.seen[seat])
+                      for name, policy in choosers.items()}
+            picks.append(played)
+            table.play(seat, played[lead])
+    return picks
+
+
+def count_searches(monkeypatch) -> list:
+    """Records (the searching policy's params, its playouts) for every search from now on."""
+    searches = []
+    real = expert_module._Search.rollout_choice
+
+    def counted(self, options):
+        got = real(self, options)
+        searches.append((self.params, self.rollout_count))
+        return got
+
+    monkeypatch.setattr(expert_module._Search, "rollout_choice", counted)
+    return searches
+
+
+def test_advanced_is_the_expert_without_the_playout_search(monkeypatch):
+    """advanced plays exactly the expert's rules (ExpertPolicy with rollouts=False) and never
+    calls the search, on positions where the full expert does search and sometimes moves
+    differently."""
+    searches = count_searches(monkeypatch)
+    advanced = make_policy("advanced", budget_s=0.5)  # the budget does not apply: it never searches
+    rules_only = ExpertPolicy(rollouts=False, budget_s=None)
+    full = ExpertPolicy(**EXPERT_FIXED)
+    picks = play_positions({"advanced": advanced, "rules_only": rules_only, "full": full}, lead="advanced")
+    for played in picks:
+        assert played["advanced"] == played["rules_only"]
+        assert played["advanced"].reason == played["rules_only"].reason
+    assert not [n for params, n in searches if params is advanced.params]
     # the comparison means something: the full expert searched these positions and its
     # search changed some of their moves
-    assert searched["full"] > 10
-    assert differs_from_full > 0
+    assert len([n for params, n in searches if params is full.params]) > 10
+    assert any(played["advanced"] != played["full"] for played in picks)
 
 
 def test_an_expert_out_of_time_stops_its_search_at_once_and_plays_the_rules_choice(monkeypatch):
     """The time budget holds even before the search's minimum of playouts: an expert whose budget
     is spent before it searches plays one playout and keeps the rules' move (the same move as
     ExpertPolicy with rollouts=False), where the fixed-effort search changes some moves."""
-    playouts = []
-    real = expert_module._Search.rollout_choice
-
-    def counted(self, options):
-        got = real(self, options)
-        if chooser == "spent":
-            playouts.append(self.rollout_count)
-        return got
-
-    monkeypatch.setattr(expert_module._Search, "rollout_choice", counted)
+    searches = count_searches(monkeypatch)
     spent = ExpertPolicy(budget_s=1e-9, budget_reserve=0.0)  # the deadline has passed when the search starts
     rules_only = ExpertPolicy(rollouts=False, budget_s=None)
     full = ExpertPolicy(**EXPERT_FIXED)
-    positions = differs_from_full = 0
-    for i in range(12):
-        table = Table.start(G.GameSpec(variant="gin-rami", players=[{"name": "a"}, {"name": "b"}],
-                                       seed=f"advanced-search-{i}".encode()))
-        while table.state.status == "playing" and table.state.hand_no == 1:
-            seat = table.state.to_act[0]
-            view = views.view_state(table.state, seat)
-            played = {}
-            for chooser, policy in (("spent", spent), ("rules_only", rules_only), ("full", full)):
-                played[chooser] = policy.choose(view, random.Random(positions), table.seen[seat])
-            assert played["spent"] == played["rules_only"]
-            differs_from_full += played["rules_only"] != played["full"]
-            positions += 1
-            table.play(seat, played["rules_only"])
+    picks = play_positions({"spent": spent, "rules_only": rules_only, "full": full}, lead="rules_only")
+    for played in picks:
+        assert played["spent"] == played["rules_only"]
+    playouts = [n for params, n in searches if params is spent.params]
     assert playouts and set(playouts) == {1}
-    assert differs_from_full > 0  # the positions hold close calls that a finished search decides otherwise
+    # the positions hold close calls that a finished search decides otherwise
+    assert any(played["rules_only"] != played["full"] for played in picks)
 
 
 def test_advanced_reports_its_own_name_and_ignores_the_budget():
