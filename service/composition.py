@@ -197,8 +197,9 @@ def build(settings: Settings, *, bot_scheduler: Callable[[str, Any], None] | Non
         # caller (its sweeper lists every game in play, a match's too), so it seals nothing
         sealed=None if worker else (lambda game_id: arena_box[0].sealed(game_id)),
         sealed_among=None if worker else (lambda game_ids, memo: arena_box[0].sealed_among(game_ids, memo)),
-        # games of built-in bots alone in play per caller (POST /games; a worker creates none)
+        # games of built-in bots alone in play, per caller and server-wide (POST /games; a worker creates none)
         bot_games=RedisBotGames(redis, settings.key_prefix), bot_games_per_caller=settings.bot_games_per_caller,
+        bot_games_in_play=settings.bot_games_in_play,
     )
     arena = build_arena(settings, redis, games, waits)
     arena_box.append(arena)

@@ -149,6 +149,7 @@ class Settings:
     challenges_per_bot: int = 20          # GINBOX_CHALLENGES_PER_BOT: challenges pending to one bot (0: no cap)
     challenges_per_challenger: int = 5    # GINBOX_CHALLENGES_PER_CHALLENGER: pending from one challenger (0: no cap)
     bot_games_per_caller: int = 4         # GINBOX_BOT_GAMES_PER_CALLER: games of POST /games of built-in bots alone in play per caller (0: no cap)
+    bot_games_in_play: int = 64           # GINBOX_BOT_GAMES_IN_PLAY: the same, server-wide (0: no cap)
     max_streams_per_client: int = 32      # GINBOX_MAX_STREAMS_PER_CLIENT: live streams open at once per token / address
     connections: int = 1000               # GINBOX_CONNECTIONS: connections of one API process (its streams' Redis pool)
     redis_timeout_s: float = 2.0          # GINBOX_REDIS_TIMEOUT: socket timeout, so a dead Redis fails fast
@@ -187,6 +188,7 @@ class Settings:
             challenges_per_bot=env_int("GINBOX_CHALLENGES_PER_BOT", 20, minimum=0),  # 0: no cap
             challenges_per_challenger=env_int("GINBOX_CHALLENGES_PER_CHALLENGER", 5, minimum=0),  # 0: no cap
             bot_games_per_caller=env_int("GINBOX_BOT_GAMES_PER_CALLER", 4, minimum=0),  # 0: no cap
+            bot_games_in_play=env_int("GINBOX_BOT_GAMES_IN_PLAY", 64, minimum=0),  # 0: no cap
             max_streams_per_client=env_int("GINBOX_MAX_STREAMS_PER_CLIENT", 32, minimum=0),  # 0: no cap
             connections=env_int("GINBOX_CONNECTIONS", 1000, minimum=1),
             redis_timeout_s=env_float("GINBOX_REDIS_TIMEOUT", 2.0, minimum=0, above=True),

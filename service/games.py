@@ -141,7 +141,7 @@ class GameService:
                  sealed: Callable[[str], bool] | None = None,
                  sealed_among: Callable[[list[str], dict], set[str]] | None = None,
                  list_scan_max: int = LIST_SCAN_MAX,
-                 bot_games=None, bot_games_per_caller: int = 0,
+                 bot_games=None, bot_games_per_caller: int = 0, bot_games_in_play: int = 0,
                  clock_ms: Callable[[], int] = lambda: int(time.time() * 1000)):
         self.store = store
         # the games newest first: a projection the store keeps as it appends
@@ -171,10 +171,12 @@ class GameService:
         self.sealed_among = sealed_among or (lambda game_ids, memo: {g for g in game_ids if self.sealed(g)})
         #: the most index entries one listing reads (LIST_SCAN_MAX)
         self.list_scan_max = list_scan_max
-        #: the count of games of built-in bots alone in play per caller (service.store.bot_games;
-        #: None: none counted), and how many one caller may have (0: no cap)
+        #: the counts of games of built-in bots alone in play, per caller and server-wide
+        #: (service.store.bot_games; None: none counted), and how many one caller and the server
+        #: may have (0: no cap)
         self.bot_games = bot_games
         self.bot_games_per_caller = bot_games_per_caller
+        self.bot_games_in_play = bot_games_in_play
         self.clock_ms = clock_ms
 
     # -- helpers -------------------------------------------------------------------------------
@@ -326,7 +328,8 @@ class GameService:
         ``caller``: whom a game of built-in bots alone counts against (``bot:<name>`` for a bot
         account's token, else ``addr:<address>``; None: not counted). Such a game costs the bot
         workers a job per turn until it ends, however far its target, so a caller has at most
-        ``bot_games_per_caller`` of them in play: one more is TooManyBotGames, nothing written.
+        ``bot_games_per_caller`` of them in play, and the server ``bot_games_in_play`` (bot accounts
+        register freely, each a caller of its own): one more is TooManyBotGames, nothing written.
         A bot account's seat is not a built-in bot: the account plays its own moves, at its own
         pace and on its own machine, so a game that seats one is paced like a person's.
         ``made``: the request's Idempotency-Key made it (service.store.creations.Made): the game's
@@ -375,14 +378,21 @@ class GameService:
                 return self._created(game_id, players, self._tokens_for(players, made), invites,
                                      self.repository.load_state(game_id, upto=landed))
         counted = None
-        if (caller is not None and self.bot_games is not None and self.bot_games_per_caller > 0
-                and self._bots_alone(players)):
-            if not self.bot_games.claim(caller, game_id, self.bot_games_per_caller, self.clock_ms()):
+        if (caller is not None and self.bot_games is not None
+                and (self.bot_games_per_caller > 0 or self.bot_games_in_play > 0) and self._bots_alone(players)):
+            refused = self.bot_games.claim(caller, game_id, self.bot_games_per_caller, self.clock_ms(),
+                                           server_cap=self.bot_games_in_play)
+            if refused == "caller":
                 who = "this bot" if caller.startswith("bot:") else "this client address"
                 raise TooManyBotGames(
                     f"{who} has {self.bot_games_per_caller} games of built-in bots alone in play, as many as "
                     "it may: one must be over before another starts (a game with a person's or a bot "
                     "account's seat is not counted)")
+            if refused == "server":
+                raise TooManyBotGames(
+                    f"the server has {self.bot_games_in_play} games of built-in bots alone in play, as many "
+                    "as it runs at once: one must be over before another starts (a game with a person's "
+                    "or a bot account's seat is not counted)")
             counted = caller
         try:
             return self._create(game_id, players, invites, new_events, token, made)

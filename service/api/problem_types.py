@@ -142,8 +142,9 @@ _ARENA = {
                            "again once one is over. Nothing was created."),
     "too_many_bot_games": _t(409, "Too many games of bots alone in play",
                              "The caller (a bot's token, else the client address) has GINBOX_BOT_GAMES_PER_CALLER "
-                             "games of `POST /games` whose every seat is a built-in bot in play: each costs the "
-                             "bot workers a job per turn until it ends. Send it again once one is over. A game "
+                             "games of `POST /games` whose every seat is a built-in bot in play, or the server "
+                             "GINBOX_BOT_GAMES_IN_PLAY: each costs the bot workers a job per turn until it ends. "
+                             "Send it again once one is over. A game "
                              "with a person's, an open or a bot account's seat is not counted. Nothing was "
                              "created."),
     "too_many_challenges": _t(409, "Too many challenges pending",

@@ -1,11 +1,13 @@
-"""The games of built-in bots alone in play per caller, for the cap on them (POST /games).
+"""The games of built-in bots alone in play, per caller and server-wide, for the caps on them (POST /games).
 
 A game whose every seat is a built-in bot costs the bot workers a job per turn until it ends,
 however long that is (a target of 100,000 points is thousands of hands), while the rate limit
 counts it as one request. So each caller (a bot account's token, else the client address) has
-at most a few in play at once. The count lives in::
+at most a few in play at once, and the server at most a few dozen: bot accounts register freely,
+and each is a caller of its own. The counts live in::
 
     <prefix>:bot-games:<caller>   sorted set: game id -> when it was claimed (ms since the epoch)
+    <prefix>:bot-games-in-play    the same, for every caller's games
 
 A game is claimed before it is created and counts until it is over. Nothing has to tell the
 count when a game ends: each claim first drops the caller's games whose meta hash
@@ -16,8 +18,11 @@ sweeper's abandonment, a resignation) and whatever dies on the way.
 
 The drop is a read and a ZREM (dropping what is over is right whenever it is done); the check
 and the add are one script on the one key, so that concurrent creations never pass the cap
-together. On a Redis Cluster the game's meta lives in its own slot: the reads are plain
-commands, never inside the script.
+together. The caller's count is claimed first, then the server's; a refusal by the server's gives
+the caller's place back, so neither count ever passes its cap, and the server's never holds a
+game it refused. On a Redis Cluster
+the game's meta and the two counts each live in a slot of their own: each script touches one
+key, and the reads are plain commands, never inside a script.
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ return 1
 
 
 class RedisBotGames:
-    """The per-caller count of games of built-in bots alone in play, under ``<prefix>:bot-games``."""
+    """The per-caller and server-wide counts of games of built-in bots alone in play."""
 
     def __init__(self, redis, prefix: str = "ginbox", *, stale_ms: int = CLAIM_STALE_MS, keep_ms: int = KEEP_MS):
         self.redis = redis
@@ -54,9 +59,19 @@ class RedisBotGames:
     def key(self, caller: str) -> str:
         return f"{self.prefix}:bot-games:{caller}"
 
+    @property
+    def server_key(self) -> str:
+        return f"{self.prefix}:bot-games-in-play"
+
     def in_play(self, caller: str, now_ms: int) -> list[str]:
         """The caller's games counted as in play, once those over (or never made) are dropped."""
-        key = self.key(caller)
+        return self._live(self.key(caller), now_ms)
+
+    def in_play_on_server(self, now_ms: int) -> list[str]:
+        """Every caller's games counted as in play, once those over (or never made) are dropped."""
+        return self._live(self.server_key, now_ms)
+
+    def _live(self, key: str, now_ms: int) -> list[str]:
         claims = [(text(g), int(ms)) for g, ms in self.redis.zrange(key, 0, -1, withscores=True)]
         if not claims:
             return []
@@ -71,14 +86,23 @@ class RedisBotGames:
             self.redis.zrem(key, *gone)
         return [game_id for game_id, _ in claims if game_id not in gone]
 
-    def claim(self, caller: str, game_id: str, cap: int, now_ms: int) -> bool:
-        """Count ``game_id`` as in play for ``caller``: False, writing nothing, if the caller has
-        ``cap`` in play already (``cap`` 0: no cap, nothing counted)."""
-        if cap <= 0:
-            return True
-        self.in_play(caller, now_ms)
-        return bool(int(self._claim(keys=[self.key(caller)], args=[cap, game_id, now_ms, self.keep_ms])))
+    def claim(self, caller: str, game_id: str, cap: int, now_ms: int, server_cap: int = 0) -> str | None:
+        """Count ``game_id`` as in play for ``caller`` and the server: None once it is counted, else
+        the count that refused it, writing nothing: "caller" if the caller has ``cap`` in play
+        already, "server" if the server has ``server_cap`` (a cap of 0: no cap, nothing counted)."""
+        if cap > 0:
+            self.in_play(caller, now_ms)
+            if not int(self._claim(keys=[self.key(caller)], args=[cap, game_id, now_ms, self.keep_ms])):
+                return "caller"
+        if server_cap > 0:
+            self.in_play_on_server(now_ms)
+            if not int(self._claim(keys=[self.server_key], args=[server_cap, game_id, now_ms, self.keep_ms])):
+                if cap > 0:
+                    self.redis.zrem(self.key(caller), game_id)
+                return "server"
+        return None
 
     def release(self, caller: str, game_id: str) -> None:
         """Uncount a game that was claimed and then not made."""
         self.redis.zrem(self.key(caller), game_id)
+        self.redis.zrem(self.server_key, game_id)

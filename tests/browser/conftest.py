@@ -38,7 +38,7 @@ def live_server(redis_url, tmp_path_factory):
     # one address makes every page's requests: its caps are the pages' business only where a test
     # says so (the cap on games of bots alone has tests of its own)
     env = service_env(redis_url, prefix, GINBOX_RATE_LIMIT=100000, GINBOX_BOT_STALL_S=5,
-                      GINBOX_BOT_GAMES_PER_CALLER=0)
+                      GINBOX_BOT_GAMES_PER_CALLER=0, GINBOX_BOT_GAMES_IN_PLAY=0)
     server = ApiServer(env, logs / "api.log", workers=1).start()
     worker = WorkerProcess(env, logs / "worker.log").start()
     try:

@@ -121,7 +121,8 @@ def fuzz_app(redis_url):
     # (the state machine's next rules hang on what the last answer created)
     return make_app(redis_url, f"gbfz{uuid.uuid4().hex[:12]}", matches_per_caller=0, matches_in_play=0,
                     challenges_per_bot=0, challenges_per_challenger=0, max_streams_per_client=0,
-                    bot_games_per_caller=0, extra={"stream_keepalive_s": 0.1, "stream_max_s": 0.3})
+                    bot_games_per_caller=0, bot_games_in_play=0,
+                    extra={"stream_keepalive_s": 0.1, "stream_max_s": 0.3})
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,5 @@
 """Games of POST /games whose every seat is a built-in bot are capped per caller (a bot account's
-token, else the client address), as matches of POST /matches are: each costs the bot workers a job
+token, else the client address) and server-wide, as matches of POST /matches are: each costs the bot workers a job
 per turn until it ends, however far its target, and the rate limit counts it as one request. One
 more is 409 ``too_many_bot_games``, nothing stored; a game leaves the count when it is over (its
 target reached, or abandoned by a real ``ginbox worker``), and a claim whose game was never made
@@ -49,6 +49,11 @@ def counted(app, caller: str) -> list[str]:  # noqa: F811
     return ext.games.bot_games.in_play(caller, ext.games.clock_ms())
 
 
+def server_counted(app) -> list[str]:  # noqa: F811
+    ext = app.extensions["ginbox"]
+    return ext.games.bot_games.in_play_on_server(ext.games.clock_ms())
+
+
 def wait_over(client, game_id: str) -> dict:  # noqa: F811
     end = time.monotonic() + DEADLINE_S
     while True:
@@ -68,13 +73,25 @@ def test_the_setting_is_4_by_default_0_or_more_and_0_is_no_cap(monkeypatch, redi
     assert Settings.from_env().bot_games_per_caller == 0
     monkeypatch.delenv("GINBOX_BOT_GAMES_PER_CALLER")
     assert Settings.from_env().bot_games_per_caller == 4
+    assert Settings().bot_games_in_play == 64
+    monkeypatch.setenv("GINBOX_BOT_GAMES_IN_PLAY", "-1")
+    with pytest.raises(SettingError, match="GINBOX_BOT_GAMES_IN_PLAY"):
+        Settings.from_env()
+    monkeypatch.setenv("GINBOX_BOT_GAMES_IN_PLAY", "0")
+    assert Settings.from_env().bot_games_in_play == 0
+    monkeypatch.delenv("GINBOX_BOT_GAMES_IN_PLAY")
 
     from service.app import create_app
     from support.apiclient import ValidatingClient
 
-    uncapped = ValidatingClient(create_app(arena_settings(redis_url, key_prefix, bot_games_per_caller=0)))
+    uncapped = ValidatingClient(create_app(arena_settings(redis_url, key_prefix, bot_games_per_caller=0,
+                                                          bot_games_in_play=0)))
     # no worker runs: every game stays in play, more than the default cap of 4, from one address
     assert [create(uncapped).status_code for _ in range(6)] == [201] * 6
+    # the server's cap alone: from one address, as many as it allows
+    server_only = ValidatingClient(create_app(arena_settings(redis_url, key_prefix + "s", bot_games_per_caller=0,
+                                                             bot_games_in_play=5)))
+    assert [create(server_only).status_code for _ in range(6)] == [201] * 5 + [409]
 
 
 def test_games_of_bots_alone_are_capped_per_caller_and_the_one_over_stores_nothing(client, app):  # noqa: F811
@@ -145,7 +162,7 @@ def test_a_game_leaves_the_count_when_it_is_over_by_its_target_or_abandoned(clie
         assert wait_over(client, redeals)["end"]["reason"] == "abandoned"
     finally:
         pool.stop_all()
-    assert counted(app, "addr:10.0.0.1") == []
+    assert counted(app, "addr:10.0.0.1") == [] and server_counted(app) == []
     # both places are free again; the refused request's key is decided afresh
     made = [create(client, key="w" * 22), create(client)]
     assert [r.status_code for r in made] == [201, 201]
@@ -158,15 +175,41 @@ def test_a_claim_whose_game_was_never_made_holds_its_place_only_until_it_is_stal
     store = RedisBotGames(app.extensions["ginbox"].redis, settings.key_prefix)
     # what a process that died between counting a game and making it leaves: one a while ago,
     # one just now (a creation that may still be on its way)
-    assert store.claim("addr:10.0.0.1", "AAAAAAAAAAAAAAAA", 2, now - CLAIM_STALE_MS - 1)
-    assert store.claim("addr:10.0.0.1", "BBBBBBBBBBBBBBBB", 2, now)
+    assert store.claim("addr:10.0.0.1", "AAAAAAAAAAAAAAAA", 2, now - CLAIM_STALE_MS - 1, server_cap=64) is None
+    assert store.claim("addr:10.0.0.1", "BBBBBBBBBBBBBBBB", 2, now, server_cap=64) is None
     made = create(client)
     assert made.status_code == 201  # the stale one was dropped
     assert sorted(counted(app, "addr:10.0.0.1")) == sorted(["BBBBBBBBBBBBBBBB", made.get_json()["game_id"]])
     assert problem(create(client)) == (409, "too_many_bot_games")  # the recent one still counts
+    assert "AAAAAAAAAAAAAAAA" not in server_counted(app) and "BBBBBBBBBBBBBBBB" in server_counted(app)
     games.clock_ms = lambda: now + CLAIM_STALE_MS
     assert create(client).status_code == 201
     assert "BBBBBBBBBBBBBBBB" not in counted(app, "addr:10.0.0.1")
+    assert "BBBBBBBBBBBBBBBB" not in server_counted(app)
+
+
+def test_the_server_caps_games_of_bots_alone_whoever_makes_them(client, app):  # noqa: F811
+    # bot accounts register freely and each is a caller of its own: the server's cap bounds them all
+    games = app.extensions["ginbox"].games
+    games.bot_games_in_play = 3
+    made = [create(client, addr=f"10.0.1.{i}") for i in range(3)]  # three callers, one game each
+    assert [r.status_code for r in made] == [201] * 3
+    before = listed(client)
+    over = create(client, addr="10.0.1.9")
+    assert problem(over) == (409, "too_many_bot_games")
+    assert "the server has 3 games" in over.get_json()["detail"]
+    assert listed(client) == before  # nothing made
+    assert counted(app, "addr:10.0.1.9") == []  # nor a place of the caller's held for it
+    alpha = register(client, "alpha")
+    refused = create(client, token=alpha)
+    assert problem(refused) == (409, "too_many_bot_games") and "the server has" in refused.get_json()["detail"]
+    assert counted(app, "bot:alpha") == []
+    # a game with a seat that is not a built-in bot is not counted, by the server either
+    assert create(client, seats=[{"name": "ann"}, {"bot": "basic"}], addr="10.0.1.9").status_code == 201
+    assert sorted(server_counted(app)) == sorted(r.get_json()["game_id"] for r in made)
+    # a caller at its own cap hears of its own cap first
+    games.bot_games_per_caller = 1
+    assert "this client address has 1 games" in create(client, addr="10.0.1.0").get_json()["detail"]
 
 
 def test_concurrent_creations_never_pass_the_cap_together(app, base):  # noqa: F811
@@ -187,3 +230,25 @@ def test_concurrent_creations_never_pass_the_cap_together(app, base):  # noqa: F
         t.join()
     assert sorted(statuses) == [201] * 3 + [409] * 9
     assert len(counted(app, "addr:10.0.0.7")) == 3
+
+
+def test_concurrent_creations_of_many_callers_never_pass_the_server_cap_together(app, base):  # noqa: F811
+    app.extensions["ginbox"].games.bot_games_in_play = 3
+    statuses: list[int] = []
+    start = threading.Barrier(12)
+
+    def one(i: int):
+        start.wait()
+        resp = requests.post(f"{base}/games", json={"variant": "gin-rami", "seats": BOTS, "options": LONG},
+                             headers={"X-Forwarded-For": f"10.0.2.{i}"}, timeout=30)
+        statuses.append(resp.status_code)
+
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(12)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(statuses) == [201] * 3 + [409] * 9
+    assert len(server_counted(app)) == 3
+    # the refused callers hold no place of their own
+    assert sum(len(counted(app, f"addr:10.0.2.{i}")) for i in range(12)) == 3
