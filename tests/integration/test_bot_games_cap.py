@@ -64,22 +64,17 @@ def wait_over(client, game_id: str) -> dict:  # noqa: F811
         time.sleep(0.2)
 
 
-def test_the_setting_is_4_by_default_0_or_more_and_0_is_no_cap(monkeypatch, redis_url, key_prefix):
-    assert Settings().bot_games_per_caller == 4
-    monkeypatch.setenv("GINBOX_BOT_GAMES_PER_CALLER", "-1")
-    with pytest.raises(SettingError, match="GINBOX_BOT_GAMES_PER_CALLER"):
-        Settings.from_env()
-    monkeypatch.setenv("GINBOX_BOT_GAMES_PER_CALLER", "0")
-    assert Settings.from_env().bot_games_per_caller == 0
-    monkeypatch.delenv("GINBOX_BOT_GAMES_PER_CALLER")
-    assert Settings.from_env().bot_games_per_caller == 4
-    assert Settings().bot_games_in_play == 64
-    monkeypatch.setenv("GINBOX_BOT_GAMES_IN_PLAY", "-1")
-    with pytest.raises(SettingError, match="GINBOX_BOT_GAMES_IN_PLAY"):
-        Settings.from_env()
-    monkeypatch.setenv("GINBOX_BOT_GAMES_IN_PLAY", "0")
-    assert Settings.from_env().bot_games_in_play == 0
-    monkeypatch.delenv("GINBOX_BOT_GAMES_IN_PLAY")
+def test_the_settings_are_4_and_64_by_default_0_or_more_and_0_is_no_cap(monkeypatch, redis_url, key_prefix):
+    for variable, field, default in (("GINBOX_BOT_GAMES_PER_CALLER", "bot_games_per_caller", 4),
+                                     ("GINBOX_BOT_GAMES_IN_PLAY", "bot_games_in_play", 64)):
+        assert getattr(Settings(), field) == default
+        monkeypatch.setenv(variable, "-1")
+        with pytest.raises(SettingError, match=variable):
+            Settings.from_env()
+        monkeypatch.setenv(variable, "0")
+        assert getattr(Settings.from_env(), field) == 0
+        monkeypatch.delenv(variable)
+        assert getattr(Settings.from_env(), field) == default
 
     from service.app import create_app
     from support.apiclient import ValidatingClient
