@@ -601,9 +601,12 @@ class ArenaService:
     def _create_game(self, game_id: str, spec, info: dict, *, retell: bool = False) -> bool:
         """Create a game whose account seats play with their bots' tokens; False if it exists already.
 
-        ``retell``: a game found made and not moved since is told of again (its bots' game_started,
+        ``retell``: a game found made and not played since is told of again (its bots' game_started,
         the scheduler's look, which tells the one to act): the retry of an accept whose write
-        landed though it failed (a 503), before it told anyone."""
+        landed though it failed (a 503), before it told anyone. "Not played" is read from the
+        game's state, never from the number of events the retry's own start would write: that
+        spec has a seed of its own, and its cut for the deal may tie where the stored one did not
+        (or the other way round), so the two starts differ in length about one time in twenty."""
         hashes = {}
         for seat, p in enumerate(spec.players):
             if p and p.get("account"):
@@ -619,7 +622,7 @@ class ArenaService:
         except ConcurrencyError:
             if retell:
                 state = self.games.state(game_id)
-                if state.version == len(events):
+                if _not_played(state):
                     self._tell_game(game_id, spec, info, state)
             return False
         self._tell_game(game_id, spec, info, state)
@@ -1190,6 +1193,12 @@ def made_id(kind: str, challenge_id: str) -> str:
     the challenge (a slow one and the one that took its claim over) makes the same one."""
     digest = hashlib.sha256(f"ginbox challenge {kind}:{challenge_id}".encode()).digest()
     return base64.urlsafe_b64encode(digest[:12]).decode()
+
+
+def _not_played(state) -> bool:
+    """Whether no move has been played in the game yet: in play, its first hand dealt, no upcard
+    taken or passed and no card drawn (a client seed sent is no move)."""
+    return state.status == "playing" and state.hand_no == 1 and state.turns == 0 and state.passes == 0
 
 
 def _answered_with(made: Made | None) -> dict:

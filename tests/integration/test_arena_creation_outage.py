@@ -10,11 +10,14 @@ another body with the key is 422.
 
 from __future__ import annotations
 
+import secrets
 import uuid
 
 import pytest
 import redis
 
+import service.arena as arena_module
+from service.rules import game
 from support.apiclient import ValidatingClient, load_openapi, make_app
 
 MATCH = {"variant": "gin-rami", "participants": ["basic", "random"], "boards": 2}
@@ -385,10 +388,42 @@ def test_a_withdrawal_whose_answer_was_lost_is_found_by_its_retry(api, api_app):
     assert told(api_app, "alpha", "challenge_withdrawn") == [cid]
 
 
-def test_an_accept_whose_games_write_was_lost_starts_that_game_on_retry_and_tells_its_bots(api, api_app):
+class _Seeds:
+    """Stands in for the arena's ``secrets`` module: ``token_bytes`` gives the seeds given, in turn."""
+
+    def __init__(self, *seeds: bytes):
+        self.seeds = list(seeds)
+
+    def token_bytes(self, n: int) -> bytes:
+        return self.seeds.pop(0)
+
+    def __getattr__(self, name: str):
+        return getattr(secrets, name)
+
+
+def _seed_cutting(times: int) -> bytes:
+    """A seed whose gin-rami game cuts ``times`` for its first dealer (a tie is cut again, RULES.md
+    §1), so that its start writes that many CardsCut events."""
+    for i in range(2000):
+        seed = i.to_bytes(32, "big")
+        spec = game.GameSpec(variant="gin-rami", players=[{"name": "beta", "account": "beta"},
+                                                          {"name": "alpha", "account": "alpha"}], seed=seed)
+        if sum(type(e).__name__ == "CardsCut" for e in game.start(spec)) == times:
+            return seed
+    raise AssertionError(f"no seed cuts {times} times")
+
+
+@pytest.mark.parametrize("cuts", [None, (2, 1), (1, 2)], ids=["any-deal", "stored-tie", "retry-tie"])
+def test_an_accept_whose_games_write_was_lost_starts_that_game_on_retry_and_tells_its_bots(api, api_app, monkeypatch,
+                                                                                           cuts):
     """The challenge's game was written, its answer lost: the claim goes back to pending, and the
     retry finds the same game (its id is the challenge's) and tells its bots, whom the lost
-    request never told, so that the one to act learns it is its turn."""
+    request never told, so that the one to act learns it is its turn. The retry builds a start of
+    its own, with a seed of its own: its cut for the deal may tie where the stored game's did not,
+    or the other way round (``cuts``: the stored game's cuts and the retry's), and the bots are
+    told all the same."""
+    if cuts is not None:
+        monkeypatch.setattr(arena_module, "secrets", _Seeds(*(_seed_cutting(n) for n in cuts)))
     alpha, _, cid = bots_challenge(api)
     game_appends = LostReplies(api_app.extensions["ginbox"].store, "_append_script")
     key = fresh_key()
@@ -407,6 +442,8 @@ def test_an_accept_whose_games_write_was_lost_starts_that_game_on_retry_and_tell
     assert heard["alpha"].count(("game_started", game_id)) == 1 and heard["beta"].count(("game_started", game_id)) == 1
     to_act = {p["name"] for seat, p in enumerate(view["players"]) if seat in view["to_act"]}
     assert to_act and all(("your_turn", game_id) in heard[bot] for bot in to_act)
+    if cuts is not None:  # the game is the stored one, whose cuts the retry's start did not repeat
+        assert len(api_app.extensions["ginbox"].games.state(game_id).cuts) == cuts[0]
 
 
 def test_an_accept_whose_matchs_write_was_lost_tells_the_bots_of_that_match_on_retry(api, api_app, match_appends):
