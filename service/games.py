@@ -431,13 +431,14 @@ class GameService:
         self.tokens.save(game_id, tokens)
         key, fingerprint = (made.log_key, made.fingerprint) if made is not None else (None, None)
         try:
-            version, state = self.repository.save(game_id, None, new_events, key, fingerprint=fingerprint)
+            saved = self.repository.save(game_id, None, new_events, key, fingerprint=fingerprint)
         except IdempotencyConflict as err:
             raise IdempotencyKeyReused() from err
-        if version == len(new_events):
-            self._appended(game_id, state)
-        else:
+        state = saved.state
+        if saved.replayed:
             made.found = True  # a copy of this request made the game first: its answer is this one
+        else:
+            self._appended(game_id, state)
         return self._created(game_id, players, tokens, invites, state)
 
     @staticmethod
@@ -498,12 +499,13 @@ class GameService:
             self._check_invite(state, seat, body.get("invite"))
             new_events = game.decide(state, None, commands.ClaimSeat(seat, {"name": name}, body.get("client_seed")))
             try:
-                version, new_state = self.repository.save(game_id, state, new_events, key, fingerprint=fingerprint)
+                saved = self.repository.save(game_id, state, new_events, key, fingerprint=fingerprint)
             except ConcurrencyError:
                 continue  # someone else's command landed first: decide again on the new state
             except IdempotencyConflict as err:
                 raise IdempotencyKeyReused() from err
-            if version != state.version + len(new_events):
+            version, new_state = saved.version, saved.state
+            if saved.replayed:
                 made.found = True  # a copy of this claim landed first: its answer is this one
                 return self._seated(game_id, seat, made, version)
             token = made.token("seat") if made is not None else issue_token()
@@ -823,7 +825,7 @@ class GameService:
             return False
         new_events = game.decide(state, None, commands.AbandonGame(idle_ms // 1000))
         try:
-            _, new_state = self.repository.save(game_id, state, new_events)
+            new_state = self.repository.save(game_id, state, new_events).state
         except ConcurrencyError:
             return False  # someone moved meanwhile: the game is not idle
         self._appended(game_id, new_state)
@@ -849,7 +851,7 @@ class GameService:
             return False
         new_events = game.decide(state, None, commands.CloseClientSeeds((now_ms - seated_at) // 1000))
         try:
-            _, new_state = self.repository.save(game_id, state, new_events)
+            new_state = self.repository.save(game_id, state, new_events).state
         except ConcurrencyError:
             return False
         self._appended(game_id, new_state)
@@ -869,8 +871,7 @@ class GameService:
             raise TypeError("advice is recorded by give_advice, in the advice log, never as an event")
         new_events = game.decide(state, seat, command)
         try:
-            version, new_state = self.repository.save(game_id, state, new_events, idempotency_key,
-                                                      fingerprint=fingerprint)
+            saved = self.repository.save(game_id, state, new_events, idempotency_key, fingerprint=fingerprint)
         except ConcurrencyError as err:
             if expected_versions is not None:
                 raise VersionMismatch(
@@ -878,7 +879,8 @@ class GameService:
             raise
         except IdempotencyConflict as err:
             raise IdempotencyKeyReused() from err
-        if version != state.version + len(new_events):
+        version, new_state = saved.version, saved.state
+        if saved.replayed:
             # the same key and body raced with us and won: answer what the first request got
             return Answer(self.render(game_id, new_state, seat), version)
         self._appended(game_id, new_state)

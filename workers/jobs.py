@@ -253,7 +253,7 @@ def end_drawn_out(ctx: WorkerContext, game_id: str, loaded: Loaded) -> str:
     idle_s = max(0, (int(time.time() * 1000) - last_ts) // 1000) if last_ts else 0
     events = game.decide(state, None, commands.AbandonGame(int(idle_s), drawn))
     try:
-        _, new_state = ctx.repository.save(game_id, state, events)
+        new_state = ctx.repository.save(game_id, state, events).state
     except ConcurrencyError:
         return "moved_on"
     log.warning("game %s of bots alone abandoned after %d drawn hands in a row (GINBOX_ABANDON_DRAWN_HANDS)",

@@ -14,7 +14,7 @@ import re
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, NamedTuple
 
 from service.store.errors import InvalidCursor
 
@@ -151,6 +151,19 @@ class Recorded:
     raw: dict = field(compare=False, hash=False, repr=False)
 
 
+class Appended(NamedTuple):
+    """What EventStore.append_outcome answers: the game's version after the append, and whether the
+    append was the replay of an earlier one with the same idempotency key (``replayed``: nothing was
+    appended, and the version is that first append's).
+
+    The versions alone cannot tell a replay: a creation's retry has events of its own (another seed)
+    that may be as many as the first request's, and a move's retry has as many as its first sending.
+    """
+
+    version: int
+    replayed: bool = False
+
+
 class EventStore(ABC):
     """An append-only event log per game with optimistic concurrency and idempotent appends.
 
@@ -167,7 +180,6 @@ class EventStore(ABC):
 
     # -- writing -----------------------------------------------------------------------------
 
-    @abstractmethod
     def append(
         self,
         game_id: str,
@@ -178,11 +190,27 @@ class EventStore(ABC):
         fingerprint: str | None = None,
         meta: dict | None = None,
     ) -> int:
-        """Append events if the game is at ``expected_version``; return the new version.
+        """Append events if the game is at ``expected_version``; return the new version (append_outcome
+        says also whether the append was a replay)."""
+        return self.append_outcome(game_id, events, expected_version, idempotency_key,
+                                   fingerprint=fingerprint, meta=meta).version
 
-        An idempotency key already used for this game with the same fingerprint returns the
-        version of that first append and appends nothing, even if ``expected_version`` is stale
-        by now; with another fingerprint it raises IdempotencyConflict. Otherwise a version
+    @abstractmethod
+    def append_outcome(
+        self,
+        game_id: str,
+        events: Iterable[Any],
+        expected_version: int,
+        idempotency_key: str | None = None,
+        *,
+        fingerprint: str | None = None,
+        meta: dict | None = None,
+    ) -> Appended:
+        """Append events if the game is at ``expected_version``; the new version, not replayed.
+
+        An idempotency key already used for this game with the same fingerprint answers the
+        version of that first append, replayed, and appends nothing, even if ``expected_version``
+        is stale by now; with another fingerprint it raises IdempotencyConflict. Otherwise a version
         mismatch raises ConcurrencyError. ``meta`` (status, variant, created) is what the game
         index records of the game (:class:`GameIndex`); the same append brings it up to date.
         """

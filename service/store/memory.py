@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from service.store.base import (
+    Appended,
     Clock,
     EventStore,
     GameIndex,
@@ -83,7 +84,8 @@ class InMemoryEventStore(EventStore):
         self._games: dict[str, _Game] = {}
         self._changed = threading.Condition(threading.Lock())
 
-    def append(self, game_id, events, expected_version, idempotency_key=None, *, fingerprint=None, meta=None) -> int:
+    def append_outcome(self, game_id, events, expected_version, idempotency_key=None, *, fingerprint=None,
+                       meta=None) -> Appended:
         _, payloads, fingerprint, meta = self._prepare_append(
             game_id, events, expected_version, idempotency_key, fingerprint, meta
         )
@@ -96,7 +98,7 @@ class InMemoryEventStore(EventStore):
                 first_fingerprint, first_version = game.idem[idempotency_key]
                 if first_fingerprint != fingerprint:
                     raise IdempotencyConflict(game_id, idempotency_key, first_fingerprint, first_version)
-                return first_version
+                return Appended(first_version, replayed=True)
             actual = len(game.log)
             if actual != expected_version:
                 raise ConcurrencyError(game_id, expected_version, actual)
@@ -107,7 +109,7 @@ class InMemoryEventStore(EventStore):
             self._games[game_id] = game
             self.index.project(game_id, version, ts, meta)
             self._changed.notify_all()
-            return version
+            return Appended(version)
 
     def idempotent_result(self, game_id, key):
         check_game_id(game_id)

@@ -26,6 +26,7 @@ import redis
 from redis.cluster import RedisCluster
 
 from service.store.base import (
+    Appended,
     Clock,
     EventStore,
     Recorded,
@@ -134,7 +135,8 @@ class RedisEventStore(EventStore):
 
     # -- writing -------------------------------------------------------------------------------
 
-    def append(self, game_id, events, expected_version, idempotency_key=None, *, fingerprint=None, meta=None) -> int:
+    def append_outcome(self, game_id, events, expected_version, idempotency_key=None, *, fingerprint=None,
+                       meta=None) -> Appended:
         _, payloads, fingerprint, meta = self._prepare_append(
             game_id, events, expected_version, idempotency_key, fingerprint, meta
         )
@@ -166,7 +168,7 @@ class RedisEventStore(EventStore):
                 self.index.sync(game_id, at_least=int(reply[1]))
             except (redis.RedisError, StoreError):
                 log.warning("index of game %s not updated; RedisGameIndex.repair() will", game_id, exc_info=True)
-        return int(reply[1])
+        return Appended(int(reply[1]), replayed=outcome == "idem")
 
     def idempotent_result(self, game_id, key):
         check_game_id(game_id)

@@ -34,6 +34,9 @@ class Saved(NamedTuple):
 
     version: int
     state: Any  # GameState after ``version``
+    #: the save was the replay of an earlier one with its idempotency key: nothing was appended,
+    #: and ``state`` is the log's, after that first save
+    replayed: bool = False
 
 
 class StateCache:
@@ -154,14 +157,15 @@ class GameRepository:
         state = state_before
         for event in events:
             state = game.evolve(state, event)
-        version = self.store.append(
+        version, replayed = self.store.append_outcome(
             game_id, events, expected, idempotency_key,
             fingerprint=fingerprint,
             meta={"status": state.status, "variant": state.variant, "summary": views.summary_of(state), **(meta or {})},
         )
-        if version != expected + len(events):
+        if replayed:
             # the key had been used: these events were not appended, the first request's were
-            return Saved(version, self.load_state(game_id, upto=version))
+            # (as many as these, or not: a creation's have a seed of their own)
+            return Saved(version, self.load_state(game_id, upto=version), replayed=True)
         if idempotency_key is None:
             # with a key, a copy of this request recorded first also answers this version, and its
             # events need not be ours (a policy on a clock may choose differently): only the log knows

@@ -93,9 +93,26 @@ class RepositoryCacheBehaviour:
         recorded = repo.save("g1", state, first, "key", fingerprint="same request")
         retried = repo.save("g1", state, other, "key", fingerprint="same request")
         assert retried.version == recorded.version
+        assert (recorded.replayed, retried.replayed) == (False, True)
+        assert retried.state == recorded.state  # the log's, not the one its own events would make
         replay = game.replay([r.event for r in store.load("g1")])
         assert repo.load_state("g1") == replay == recorded.state
         assert GameRepository(store, snapshots_of(store)).load_state("g1", upto=recorded.version) == replay
+
+    def test_a_creation_retried_with_a_seed_of_its_own_answers_the_logs_game(self, make_stores):
+        # a creation's copy recorded first: the retry's start has another seed, and as many events
+        # (neither cut for the deal tied), so only the store can say that nothing was appended
+        (store,) = make_stores(1)
+        repo = GameRepository(store, snapshots_of(store), snapshot_every=10**9)
+        starts = [game.start(game.GameSpec(variant="gin-rami", players=[{"name": "ann"}, {"name": "bob"}],
+                                           seed=bytes([i]) * 32)) for i in range(1, 20)]
+        first, other = [s for s in starts if len(s) == len(starts[0])][:2]
+        assert first != other
+        made = repo.save("g1", None, first, "key", fingerprint="same request")
+        again = repo.save("g1", None, other, "key", fingerprint="same request")
+        assert (made.replayed, again.replayed) == (False, True)
+        assert again.version == made.version == len(first)
+        assert again.state == made.state == game.replay([r.event for r in store.load("g1")])
 
     def test_an_unknown_game_is_unknown_after_another_game_was_read(self, make_stores, batches):
         from service.store.errors import UnknownGame

@@ -228,6 +228,12 @@ class EventStoreBehaviour:
         assert answers == [3] * 5
         assert [r.event.name for r in store.load("g1")] == ["a", "b", "c"]
 
+    def test_an_append_says_whether_it_replayed_an_earlier_one_with_its_key(self, store):
+        first = store.append_outcome("g1", events("a"), 0, "key-1")
+        again = store.append_outcome("g1", events("a"), 0, "key-1")
+        plain = store.append_outcome("g1", events("b"), 1)
+        assert [first, again, plain] == [(1, False), (1, True), (2, False)]
+
     def test_a_retry_answers_the_first_result_even_after_the_game_moved_on(self, store):
         assert store.append("g1", events("a"), 0, "key-1") == 1
         store.append("g1", events("b"), 1)
@@ -700,10 +706,11 @@ class GameRepositoryBehaviour:
         second = repo.save("g1", first.state, batches[1], "move-1", fingerprint="request-1")
         third = repo.save("g1", second.state, batches[2], "move-2")
         # a retry decided again on the state the first attempt saw
-        assert repo.save("g1", first.state, batches[1], "move-1", fingerprint="request-1") == second
+        again = repo.save("g1", first.state, batches[1], "move-1", fingerprint="request-1")
+        assert again == second._replace(replayed=True)
         # a retry decided on a later state (its events differ): still the first attempt's answer
         later = repo.save("g1", third.state, batches[3], "move-1", fingerprint="request-1")
-        assert later == second
+        assert later == second._replace(replayed=True)
         assert engine_store.version("g1") == third.version
 
     def test_a_save_on_a_stale_state_raises_a_concurrency_error(self, engine_store, batches):
