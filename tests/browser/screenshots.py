@@ -71,7 +71,7 @@ def match_in_progress(driver, base: str, api: Api) -> str:
             break
         for game_id, seat_token, view in views:
             if view["status"] == "playing" and view["viewer"] in view["to_act"]:
-                move = short_game_move(view["legal_moves"])
+                move = short_game_move(view["legal_moves"], view["hand"])
                 if move["type"] == "discard" and game_id == board1[1] and seat_token == token:
                     move = [m for m in view["legal_moves"] if m["type"] == "discard"][-1]
                 status, moved = api.call("POST", f"/games/{game_id}/moves", move,

@@ -48,7 +48,7 @@ def test_the_notice_names_every_move_the_clock_played_since_the_players_own(live
         if view["to_act"] == [1]:
             if len(timeouts) >= 2:
                 break
-            status, answer = api.call("POST", f"/games/{game_id}/moves", short_game_move(view["legal_moves"]),
+            status, answer = api.call("POST", f"/games/{game_id}/moves", short_game_move(view["legal_moves"], view["hand"]),
                                       token=bob, headers={"If-Match": f'"{view["version"]}"'})
             assert status == 200, answer
         time.sleep(0.1)

@@ -28,7 +28,7 @@ def play_out(api: Api, game_id: str, tokens: list[str]) -> None:
             if view["status"] == "over":
                 return
             if view["viewer"] in view["to_act"]:
-                status, answer = api.call("POST", f"/games/{game_id}/moves", short_game_move(view["legal_moves"]),
+                status, answer = api.call("POST", f"/games/{game_id}/moves", short_game_move(view["legal_moves"], view["hand"]),
                                           token=token, headers={"If-Match": f'"{view["version"]}"'})
                 assert status == 200, answer
                 moved = True

@@ -114,7 +114,7 @@ def test_a_person_challenges_a_bot_account_and_plays_its_turns_from_the_match_pa
             for seat_token in (token, bot_token):
                 view = api.view(game_id, seat_token)
                 if view["status"] == "playing" and view["viewer"] in view["to_act"]:
-                    status, moved = api.call("POST", f"/games/{game_id}/moves", short_game_move(view["legal_moves"]),
+                    status, moved = api.call("POST", f"/games/{game_id}/moves", short_game_move(view["legal_moves"], view["hand"]),
                                              token=seat_token, headers={"If-Match": f'"{view["version"]}"'})
                     assert status == 200, moved
     else:

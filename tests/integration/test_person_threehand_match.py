@@ -32,7 +32,7 @@ ROUNDS = 6000
 
 
 def play(client, game_id: str, token: str, seat_view: dict) -> None:
-    resp = client.post(f"/games/{game_id}/moves", json=short_game_move(seat_view["legal_moves"]), token=token,
+    resp = client.post(f"/games/{game_id}/moves", json=short_game_move(seat_view["legal_moves"], seat_view["hand"]), token=token,
                        headers={"If-Match": f'"{seat_view["version"]}"'})
     assert resp.status_code in (200, 201), resp.get_data(as_text=True)
 
