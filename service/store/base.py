@@ -180,20 +180,10 @@ class EventStore(ABC):
 
     # -- writing -----------------------------------------------------------------------------
 
-    def append(
-        self,
-        game_id: str,
-        events: Iterable[Any],
-        expected_version: int,
-        idempotency_key: str | None = None,
-        *,
-        fingerprint: str | None = None,
-        meta: dict | None = None,
-    ) -> int:
-        """Append events if the game is at ``expected_version``; return the new version (append_outcome
-        says also whether the append was a replay)."""
-        return self.append_outcome(game_id, events, expected_version, idempotency_key,
-                                   fingerprint=fingerprint, meta=meta).version
+    def append(self, game_id: str, events: Iterable[Any], expected_version: int, idempotency_key: str | None = None,
+               **options: Any) -> int:
+        """append_outcome's version alone (``options``: its ``fingerprint`` and ``meta``)."""
+        return self.append_outcome(game_id, events, expected_version, idempotency_key, **options).version
 
     @abstractmethod
     def append_outcome(
