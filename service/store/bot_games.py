@@ -20,9 +20,8 @@ The drop is a read and a ZREM (dropping what is over is right whenever it is don
 and the add are one script on the one key, so that concurrent creations never pass the cap
 together. The caller's count is claimed first, then the server's; a refusal by the server's gives
 the caller's place back, so neither count ever passes its cap, and the server's never holds a
-game it refused. On a Redis Cluster
-the game's meta and the two counts each live in a slot of their own: each script touches one
-key, and the reads are plain commands, never inside a script.
+game it refused. On a Redis Cluster the game's meta and the two counts each live in a slot of
+their own: each script touches one key, and the reads are plain commands, never inside a script.
 """
 
 from __future__ import annotations
@@ -90,17 +89,19 @@ class RedisBotGames:
         """Count ``game_id`` as in play for ``caller`` and the server: None once it is counted, else
         the count that refused it, writing nothing: "caller" if the caller has ``cap`` in play
         already, "server" if the server has ``server_cap`` (a cap of 0: no cap, nothing counted)."""
-        if cap > 0:
-            self.in_play(caller, now_ms)
-            if not int(self._claim(keys=[self.key(caller)], args=[cap, game_id, now_ms, self.keep_ms])):
-                return "caller"
-        if server_cap > 0:
-            self.in_play_on_server(now_ms)
-            if not int(self._claim(keys=[self.server_key], args=[server_cap, game_id, now_ms, self.keep_ms])):
-                if cap > 0:
-                    self.redis.zrem(self.key(caller), game_id)
-                return "server"
+        if cap > 0 and not self._take(self.key(caller), cap, game_id, now_ms):
+            return "caller"
+        if server_cap > 0 and not self._take(self.server_key, server_cap, game_id, now_ms):
+            if cap > 0:
+                self.redis.zrem(self.key(caller), game_id)
+            return "server"
         return None
+
+    def _take(self, key: str, cap: int, game_id: str, now_ms: int) -> bool:
+        """Count ``game_id`` in the count at ``key``, once its games over are dropped: False, writing
+        nothing, if it holds ``cap`` already."""
+        self._live(key, now_ms)
+        return bool(int(self._claim(keys=[key], args=[cap, game_id, now_ms, self.keep_ms])))
 
     def release(self, caller: str, game_id: str) -> None:
         """Uncount a game that was claimed and then not made."""
