@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from flask import Flask, request
 
 from service.config import Settings
+
+if TYPE_CHECKING:  # the types of the parts create_app builds (it imports them when it builds them)
+    from redis import Redis
+
+    from service.arena import ArenaService
+    from service.games import GameService
+    from service.ratelimit import RateLimiter, TokenCheck
+    from service.store.redis_store import RedisEventStore
+    from service.store.repository import GameRepository
 
 # answered without counting against any rate limit: probes and the static documentation
 UNLIMITED_ENDPOINTS = {"health.healthz", "health.readyz", "docs.openapi_yaml", "docs.docs_page", "docs.docs_asset",
@@ -46,17 +55,17 @@ class Ginbox:
     """What the views reach through ``current_app.extensions["ginbox"]``."""
 
     settings: Settings
-    redis: Any
-    store: Any = None
-    repository: Any = None
-    games: Any = None
-    limiter: Any = None
+    redis: Redis
+    store: RedisEventStore | None = None
+    repository: GameRepository | None = None
+    games: GameService | None = None
+    limiter: RateLimiter | None = None
     #: the connection /metrics reads the bot queue's gauges through
-    queue_redis: Any = None
+    queue_redis: Redis | None = None
     #: bot accounts, matches, ratings and challenges (service.arena)
-    arena: Any = None
+    arena: ArenaService | None = None
     #: whether a request's token is one the server issued (whom the rate limit counts it against)
-    token_check: Any = None
+    token_check: TokenCheck | None = None
 
 
 def create_app(settings: Settings | None = None, *,

@@ -7,15 +7,17 @@ both start here; nothing connects to Redis at import time.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
+
+from redis import Redis
+from rq import Queue
 from typing import Any, Callable
 
-from service.arena import PLAYING_WHOLE, ArenaService, enqueue_board_game, plays_whole
-from service.bots import BotScheduler, awaiting_key, bot_queue
+from service.arena import ArenaService
+from service.bots import BotScheduler, bot_queue
 from service.config import Settings
 from service.connections import redis_client, stream_wait_client
-from service.games import GameService
+from service.games import GameLimits, GameService
 from service.ratelimit import RateLimiter
 from service.rules.duplicate import MatchCodec
 from service.store.advice import RedisAdviceLog
@@ -80,7 +82,7 @@ class Components:
     """What a process runs on, built once at its start."""
 
     settings: Settings
-    redis: Any
+    redis: Redis
     store: RedisEventStore
     index: RedisGameIndex
     repository: GameRepository
@@ -88,55 +90,17 @@ class Components:
     advice: RedisAdviceLog
     games: GameService
     #: the turn queue (built for a worker; an API process only has its scheduler's)
-    queue: Any = None
+    queue: Queue | None = None
     #: the board queue, whole board games of matches (built for a worker)
-    board_queue: Any = None
+    board_queue: Queue | None = None
     #: the request limits shared by every API process (none for a worker)
     limiter: RateLimiter | None = None
     #: the connection /metrics reads the bot queue's gauges through (an API process's)
-    queue_redis: Any = None
+    queue_redis: Redis | None = None
     #: bot accounts, their streams, matches, ratings and challenges
     arena: ArenaService | None = None
-
-
-#: how often (ms) a job playing a board game whole marks the game's wait as fresh: the sweeper then
-#: never takes a job still playing for a lost one, however long the game
-WHOLE_GAME_MARK_EVERY_MS = 1_000
-
-
-def with_arena(scheduler: Callable[[str, Any], None], arena_of: Callable[[], ArenaService | None],
-               key_prefix: str = "ginbox"):
-    """The scheduler, then the arena's look at the append (bot accounts to tell, a match to move on).
-
-    A board game of built-in policies alone is played whole by one job (service.arena.plays_whole),
-    not a job per turn, on the scheduler's board queue; the appends of that job schedule nothing,
-    but mark the game's wait as fresh (at most once a second), so that the sweeper, which measures
-    a stall from the wait's start, leaves a long game in play to its job.
-    """
-    board_queue = getattr(scheduler, "board_queue", None)
-    marked: dict[str, int] = {}
-
-    def schedule(game_id: str, state) -> None:
-        try:
-            if board_queue is not None and plays_whole(state):
-                if PLAYING_WHOLE.get() != game_id:
-                    enqueue_board_game(board_queue, key_prefix, game_id, state.version)
-                else:
-                    now = int(time.time() * 1000)
-                    if now - marked.get(game_id, 0) >= WHOLE_GAME_MARK_EVERY_MS:
-                        if len(marked) > 1000:
-                            marked.clear()
-                        marked[game_id] = now
-                        # XX: a game that left the waiting set meanwhile is not put back
-                        board_queue.connection.zadd(awaiting_key(key_prefix), {game_id: now}, xx=True)
-            else:
-                scheduler(game_id, state)
-        finally:
-            arena = arena_of()
-            if arena is not None:
-                arena.on_append(game_id, state)
-
-    return schedule
+    #: the bot scheduler the games call after each append (the one owner of the queues and the waiting set)
+    scheduler: BotScheduler | None = None
 
 
 def build_arena(settings: Settings, redis, games: GameService, waits=None) -> ArenaService:
@@ -175,8 +139,6 @@ def build(settings: Settings, *, bot_scheduler: Callable[[str, Any], None] | Non
         bot_scheduler = bot_scheduler or BotScheduler(queue, settings.key_prefix, board_queue=board_queue)
     elif bot_scheduler is None:
         bot_scheduler = make_bot_scheduler(settings)
-    arena_box: list[ArenaService] = []
-    bot_scheduler = with_arena(bot_scheduler, lambda: arena_box[0] if arena_box else None, settings.key_prefix)
     index = RedisGameIndex(redis, settings.key_prefix)
     store = RedisEventStore(redis, prefix=settings.key_prefix, index=index, waits=waits)
     repository = GameRepository(store, RedisSnapshotStore(redis, settings.key_prefix), settings.snapshot_every)
@@ -187,25 +149,25 @@ def build(settings: Settings, *, bot_scheduler: Callable[[str, Any], None] | Non
         repository,
         tokens,
         index=index,
-        bot_scheduler=bot_scheduler,
+        scheduler=bot_scheduler,
         advice=advice,
-        keepalive_s=float(settings.extra.get("stream_keepalive_s", 5.0)),
-        stream_max_s=float(settings.extra.get("stream_max_s", 300.0)),
-        account_seats=lambda game_id, seats, token: arena_box[0].seat_accounts(game_id, seats, token),
-        account_name=lambda name: arena_box[0].bot_name(name),
         # the games of a match in play read only for their seats; a worker reads for no outside
         # caller (its sweeper lists every game in play, a match's too), so it seals nothing
-        sealed=None if worker else (lambda game_id: arena_box[0].sealed(game_id)),
-        sealed_among=None if worker else (lambda game_ids, memo: arena_box[0].sealed_among(game_ids, memo)),
+        seals=not worker,
         # games of built-in bots alone in play, per caller and server-wide (POST /games; a worker creates none)
-        bot_games=RedisBotGames(redis, settings.key_prefix), bot_games_per_caller=settings.bot_games_per_caller,
-        bot_games_in_play=settings.bot_games_in_play,
+        bot_games=RedisBotGames(redis, settings.key_prefix),
+        limits=GameLimits(keepalive_s=float(settings.extra.get("stream_keepalive_s", 5.0)),
+                          stream_max_s=float(settings.extra.get("stream_max_s", 300.0)),
+                          bot_games_per_caller=settings.bot_games_per_caller,
+                          bot_games_in_play=settings.bot_games_in_play),
     )
     arena = build_arena(settings, redis, games, waits)
-    arena_box.append(arena)
+    # the games tell the arena of every append and ask it of bot accounts and sealed boards
+    games.join_arena(arena)
     if worker:
         return Components(settings=settings, redis=redis, store=store, index=index, repository=repository, tokens=tokens,
-                          advice=advice, games=games, queue=queue, board_queue=board_queue, arena=arena)
+                          advice=advice, games=games, queue=queue, board_queue=board_queue, arena=arena,
+                          scheduler=bot_scheduler)
     return Components(settings=settings, redis=redis, store=store, index=index, repository=repository, tokens=tokens,
                       advice=advice, games=games, arena=arena,
                       limiter=RateLimiter(redis, settings.key_prefix, settings.rate_limit_per_minute,

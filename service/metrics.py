@@ -35,8 +35,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, H
 from prometheus_client.core import GaugeMetricFamily
 
 # the workers' bot-turn metrics, declared apart so that a worker records them without Flask
-from service.bot_metrics import (BOT_TURN_SECONDS, BOT_TURNS, WORKER_ALIVE_S, bot_turn, live_workers_key,
-                                 observe_bot_turn)
+from service.bot_metrics import (BOT_TURN_SECONDS, BOT_TURNS, bot_turn, observe_bot_turn)
 
 __all__ = ["BOT_TURN_SECONDS", "BOT_TURNS", "bot_turn", "observe_bot_turn", "init_metrics", "child_exit"]
 
@@ -108,7 +107,7 @@ class QueueCollector:
         self.key_prefix = key_prefix
 
     def collect(self):
-        from service.bots import awaiting_key
+        from service.bots.gauges import read_queue_gauges
 
         up = GaugeMetricFamily("ginbox_redis_up", "1 when Redis answered the scrape's queries")
         # one series per queue (label ``queue``: turns, boards), so a full board queue is told apart
@@ -119,41 +118,18 @@ class QueueCollector:
                                       labels=["queue"])
         waiting = GaugeMetricFamily("ginbox_games_waiting_on_bot", "Games whose next move is a bot's")
         try:
-            pipe = self.connection.pipeline(transaction=False)
-            now = time.time()
-            for name in self.queues.values():
-                # RQ's key layout: the queue is a list, its registries are sorted sets. A started
-                # job's score is when RQ takes it for abandoned (its timeout + 60 s from its start):
-                # one past it is no job running, even before a worker's clean-up removes it
-                pipe.llen(f"rq:queue:{name}")
-                pipe.zrangebyscore(f"rq:wip:{name}", int(now), "+inf")
-                pipe.zcard(f"rq:scheduled:{name}")
-            pipe.zcard(awaiting_key(self.key_prefix))
-            # the workers that said they were alive lately (a killed worker's job stays started in
-            # RQ's registry for minutes: only a live worker's current job is running)
-            pipe.zrangebyscore(live_workers_key(self.key_prefix), int((now - WORKER_ALIVE_S) * 1000), "+inf")
-            *counts, n_waiting, live = pipe.execute()
-            pipe = self.connection.pipeline(transaction=False)
-            for worker in live:
-                pipe.hget(f"rq:worker:{_text(worker)}", "current_job")
-            running = {_text(job) for job in pipe.execute() if job}
+            gauges = read_queue_gauges(self.connection, self.queues, self.key_prefix, time.time())
         except Exception:  # noqa: BLE001 (a scrape must answer even when Redis does not)
             up.add_metric([], 0)
             yield up
             return
         up.add_metric([], 1)
-        for i, label in enumerate(self.queues):
-            n_queued, started_runs, n_scheduled = counts[3 * i:3 * i + 3]
-            queued.add_metric([label], n_queued)
-            # an entry is <job id>:<execution id>
-            started.add_metric([label], len({_text(run).split(":", 1)[0] for run in started_runs} & running))
-            scheduled.add_metric([label], n_scheduled)
-        waiting.add_metric([], n_waiting)
+        for label, counts in gauges.queues.items():
+            queued.add_metric([label], counts.queued)
+            started.add_metric([label], counts.running)
+            scheduled.add_metric([label], counts.scheduled)
+        waiting.add_metric([], gauges.waiting)
         yield from (up, queued, started, scheduled, waiting)
-
-
-def _text(value) -> str:
-    return value.decode() if isinstance(value, bytes) else value
 
 
 def _process_registry():

@@ -5,7 +5,7 @@ match) needs nobody outside the worker, so the arena schedules ``play_board_game
 version)`` instead of one ``play_bot_turn`` job per turn: RQ's own bookkeeping of a job costs
 several times the turn itself. The job plays the turns one after another, each exactly as
 ``play_bot_turn`` plays one (the same policy, view, seeded generator and expected version), and
-while it runs, the game's own appends schedule nothing (``service.arena.PLAYING_WHOLE``).
+each of its appends says so (``whole``), and the scheduler then schedules nothing for it (service.bots).
 
 It is as safe as the turn jobs: it does nothing if the game is no longer at ``version``, each
 move is appended with the version it was decided on, and a worker killed mid-game leaves the
@@ -26,35 +26,31 @@ import time
 
 from rq import get_current_job
 
-from service.arena import PLAYING_WHOLE, board_job_id
+from service.bots import board_job_id
 from workers import jobs
-from workers.sweeper import is_board_run, workers_jobs
+from service.bots import is_board_run, workers_jobs
 
 
 def play_board_game(game_id: str, version: int) -> str:
     """Play the game's bot turns from ``version`` to its end (or until it moves on elsewhere)."""
     ctx = jobs.context()
-    token = PLAYING_WHOLE.set(game_id)
     turns = 0
-    try:
-        while True:
-            outcome = jobs.play_bot_turn(game_id, version)
-            if outcome != "moved":
-                break
-            turns += 1
-            version = ctx.store.version(game_id)
-            if ctx.stopping.is_set():
-                outcome = "stopped"  # the scheduler below enqueues the game again at this version
-                break
-    finally:
-        PLAYING_WHOLE.reset(token)
+    while True:
+        outcome = jobs.play_bot_turn(game_id, version, whole=True)
+        if outcome != "moved":
+            break
+        turns += 1
+        version = ctx.store.version(game_id)
+        if ctx.stopping.is_set():
+            outcome = "stopped"  # the scheduler below enqueues the game again at this version
+            break
     if outcome == "moved_on" and played_by_another(ctx, game_id):
         # another board job plays this game on: its own end schedules what comes after it
         return f"{outcome} after {turns} turns, left to the job playing the game"
     # the last append scheduled nothing: let the scheduler see the game as it stands (a game over
     # leaves the waiting set; a game still waiting on a bot, if any, gets its job)
     state = ctx.games.state(game_id)
-    ctx.games.bot_scheduler(game_id, state)
+    ctx.games.after_append(game_id, state)
     return f"{outcome} after {turns} turns"
 
 

@@ -15,7 +15,15 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from rq import Queue
+
 from service import bots
+from service.bots import BotScheduler
+from service.config import Settings
+from service.games import GameService
+from service.store.redis_store import RedisEventStore
+from service.store.repository import GameRepository
+from service.rules.actors import bots_alone, human_clock, is_bot, next_bot_action
 from service.errors import AdviceLimitReached, VersionMismatch
 from service.bot_metrics import bot_turn
 from service.rules import commands, game, views
@@ -34,19 +42,21 @@ DEFAULT_BUDGET_S = 0.2
 class WorkerContext:
     """What jobs use, built at worker start-up: store, repository, service layer, queues."""
 
-    settings: Any
-    store: Any
-    repository: Any
-    games: Any
+    settings: Settings
+    store: RedisEventStore
+    repository: GameRepository
+    games: GameService
     #: the turn queue (bot turns, turn clocks)
-    queue: Any
+    queue: Queue
     stats: dict = field(default_factory=dict)
     #: the board queue (whole board games of matches, and the turns of games of built-in bots alone);
     #: the sweeper enqueues a lost one there again
-    board_queue: Any = None
+    board_queue: Queue | None = None
     #: set when the worker is asked to stop (SIGTERM, Ctrl-C): a board game's job stops between two
     #: turns instead of playing its game to the end (workers/arena_jobs.py)
     stopping: threading.Event = field(default_factory=threading.Event)
+    #: the bot scheduler (service.bots.BotScheduler): the waiting set, a turn clock scheduled again
+    scheduler: BotScheduler | None = None
 
 
 _context: WorkerContext | None = None
@@ -81,10 +91,6 @@ class Loaded:
     state: Any
     records: list
     base: Any
-
-    @property
-    def last_event(self):
-        return self.records[-1].event if self.records else None
 
     def seat_events(self, seat: int) -> list[dict]:
         """The events of the hand in play as ``seat`` was shown them (views.view_event)."""
@@ -143,10 +149,6 @@ def _policy_for(player: dict, settings=None):
         return make_policy("basic")
 
 
-#: the bot that acts now: one decision, shared with the scheduler (service.bots)
-next_bot_action = bots.next_bot_action
-
-
 def choose(loaded: Loaded, game_id: str, seat: int, policy, advise: bool = False):
     """The command the seat's policy picks from its own view and events (seeded by game and version)."""
     state = loaded.state
@@ -160,10 +162,11 @@ def choose(loaded: Loaded, game_id: str, seat: int, policy, advise: bool = False
 
 
 def _append(ctx: WorkerContext, game_id: str, seat: int, command, version: int,
-            idempotency_key: str | None = None) -> bool:
+            idempotency_key: str | None = None, state=None, whole: bool = False) -> bool:
     """Play ``command`` for ``seat`` through the service layer, expecting ``version``.
 
-    False when someone else moved first (the game is no longer at ``version``).
+    ``state``: the game at ``version`` as the job read it (so the move is decided without a second
+    read). False when someone else moved first (the game is no longer at ``version``).
     """
     try:
         if isinstance(command, commands.Advise):
@@ -171,7 +174,8 @@ def _append(ctx: WorkerContext, game_id: str, seat: int, command, version: int,
         else:
             ctx.games.play_for_seat(game_id, seat, command, expected_versions={version},
                                     idempotency_key=idempotency_key,
-                                    fingerprint=None if idempotency_key is None else f"clock:{seat}:{version}")
+                                    fingerprint=None if idempotency_key is None else f"clock:{seat}:{version}",
+                                    state=state, whole=whole)
     except (ConcurrencyError, VersionMismatch):
         return False
     except AdviceLimitReached:
@@ -182,10 +186,13 @@ def _append(ctx: WorkerContext, game_id: str, seat: int, command, version: int,
 # --------------------------------------------------------------------------- jobs
 
 
-def play_bot_turn(game_id: str, version: int) -> str:
-    """Play the bot's move (or its advice) in ``game_id`` if the game is still at ``version``."""
+def play_bot_turn(game_id: str, version: int, whole: bool = False) -> str:
+    """Play the bot's move (or its advice) in ``game_id`` if the game is still at ``version``.
+
+    ``whole``: the turn is one of the job that plays the game whole (workers/arena_jobs.py).
+    """
     ctx = context()
-    waiting_since = ctx.queue.connection.zscore(bots.awaiting_key(ctx.settings.key_prefix), game_id)
+    waiting_since = ctx.scheduler.waiting.since(game_id)
     loaded = load_at(ctx, game_id, version)
     if loaded is None:
         return "moved_on"
@@ -213,14 +220,15 @@ def play_bot_turn(game_id: str, version: int) -> str:
                 command = fallback_move(state, seat, advise=(kind == "advise"))
             ctx.stats["last_think_s"] = time.perf_counter() - t0
             try:
-                appended = _append(ctx, game_id, seat, command, version)
+                appended = _append(ctx, game_id, seat, command, version, state=state, whole=whole)
             except RulesError as err:
                 # the engine refused the policy's move at this very version (If-Match is checked before
                 # the engine decides, so this is no race): play a move it lists as legal instead, so
                 # that the job does not fail (and get retried, then swept) for ever on the same refusal
                 log.error("game %s version %s: engine refused %r (%s); playing a listed move", game_id, version,
                           command, err.code)
-                appended = _append(ctx, game_id, seat, fallback_move(state, seat, advise=(kind == "advise")), version)
+                appended = _append(ctx, game_id, seat, fallback_move(state, seat, advise=(kind == "advise")), version,
+                                   state=state, whole=whole)
             turn["outcome"] = "moved_on" if not appended else "advised" if kind == "advise" else "moved"
         if not appended:
             return "moved_on"
@@ -229,45 +237,25 @@ def play_bot_turn(game_id: str, version: int) -> str:
         advised, outcome = True, "advised"
     # nobody automatic acts here (a human's turn, the game is over, or a human captain now has
     # the bot's advice): stop waiting
-    bots.stop_waiting(ctx.queue.connection, ctx.settings.key_prefix, game_id, waiting_since)
+    ctx.scheduler.waiting.stop_if(game_id, waiting_since)
     return outcome
 
 
 def _bots_alone(state) -> bool:
     """Whether every seat of a game in play is a built-in bot (no person, no bot account)."""
-    return state.status == "playing" and bots.bots_alone(state)
+    return state.status == "playing" and bots_alone(state)
 
 
 def end_drawn_out(ctx: WorkerContext, game_id: str, loaded: Loaded) -> str:
-    """End a game of built-in bots alone whose last hands were all drawn: abandoned, no winner.
-
-    Nothing else would end it: its bots keep moving, so the idle time of GINBOX_ABANDON_AFTER_S never
-    runs, and under options where a hand is almost always drawn (random bots with a low
-    ``max_turns_per_hand``, a ``knock_limit`` of 0) it redeals for ever, a worker's whole time. The
-    event records how many drawn hands it ended on; the scores stand. Appended expecting the version
-    read, as any move.
-    """
-    state = loaded.state
-    drawn = game.drawn_hands_in_a_row(state)
+    """End a game of built-in bots alone whose last hands were all drawn (GameService.end_drawn_out)."""
     last_ts = loaded.records[-1].ts if loaded.records else None
-    idle_s = max(0, (int(time.time() * 1000) - last_ts) // 1000) if last_ts else 0
-    events = game.decide(state, None, commands.AbandonGame(int(idle_s), drawn))
-    try:
-        new_state = ctx.repository.save(game_id, state, events).state
-    except ConcurrencyError:
-        return "moved_on"
-    log.warning("game %s of bots alone abandoned after %d drawn hands in a row (GINBOX_ABANDON_DRAWN_HANDS)",
-                game_id, drawn)
-    try:
-        ctx.games.bot_scheduler(game_id, new_state)  # off the waiting set; a match's board moves on
-    except Exception:  # noqa: BLE001 (the game is over whatever the scheduler makes of it)
-        log.exception("bot scheduler failed for game %s", game_id)
-    return "abandoned"
+    ended = ctx.games.end_drawn_out(game_id, loaded.state, last_ts, int(time.time() * 1000))
+    return "abandoned" if ended else "moved_on"
 
 
 def _advisor_is_bot(state) -> bool:
     roles = getattr(state, "roles", None)
-    return bool(roles) and bots.is_bot(state.players[roles["advisor"]])
+    return bool(roles) and is_bot(state.players[roles["advisor"]])
 
 
 def fallback_move(state, seat: int, advise: bool = False):
@@ -295,18 +283,18 @@ def play_timed_out_turn(game_id: str, version: int, attempt: int = 0) -> str:
     state = ctx.repository.load_state(game_id)
     if state.version != version or state.status != "playing":
         return "moved_on"
-    timeout_s = bots.human_clock(state)
+    timeout_s = human_clock(state)
     if timeout_s is not None:
         last = ctx.store.load(game_id, after=version - 1, upto=version)
         deadline = bots.clock_deadline_ms(last[-1].ts, timeout_s) if last else None
         now_ms = int(time.time() * 1000)
         if deadline is not None and now_ms < deadline:
-            bots.enqueue_turn_clock(ctx.queue, game_id, version, timeout_s, due_ms=deadline, attempt=attempt + 1)
+            ctx.scheduler.clock_again(game_id, version, timeout_s, deadline, attempt + 1)
             log.info("turn clock of game %s at version %s ran %d ms before its deadline: scheduled again",
                      game_id, version, deadline - now_ms)
             return "early"
     for seat in state.to_act:
-        if bots.is_bot(state.players[seat]):
+        if is_bot(state.players[seat]):
             continue
         # wrapped so that the log itself says the clock played this move (a TurnTimedOut event first)
         with bot_turn("clock") as turn:

@@ -42,12 +42,8 @@ import time
 
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
-from rq.exceptions import NoSuchJobError
-from rq.job import Job, JobStatus
-from rq.worker import Worker
 
-from service import bots
-from service.arena import board_job_id, enqueue_board_game, plays_whole
+from service.rules.actors import bot_to_act
 from service.bot_metrics import WORKER_ALIVE_S, WORKER_BEAT_S, live_workers_key
 
 log = logging.getLogger(__name__)
@@ -68,185 +64,23 @@ def _lock(conn, key: str, ttl_ms: int) -> bool:
     return bool(conn.set(key, "1", nx=True, px=max(1, int(ttl_ms))))
 
 
-def promote_scheduled(queue) -> int:
-    """Enqueue the jobs of the queue's scheduled-job registry that are due; how many."""
-    registry = queue.scheduled_job_registry
-    job_ids = registry.get_jobs_to_schedule(time.time())
-    moved = 0
-    for job_id in job_ids:
-        # remove first: whoever removes it enqueues it, so two sweepers never both do
-        if not queue.connection.zrem(registry.key, job_id):
-            continue
-        try:
-            job = Job.fetch(job_id, connection=queue.connection, serializer=queue.serializer)
-        except NoSuchJobError:
-            continue
-        queue.enqueue_job(job, at_front=job.should_enqueue_at_front())
-        moved += 1
-    return moved
-
-
 def promote_due(ctx) -> int:
     """Release the due scheduled jobs of both queues (a retry goes back to the queue it came from); how many."""
-    return promote_scheduled(ctx.queue) + promote_scheduled(_board_queue(ctx))
-
-
-#: a job that a worker has taken off its queue and not yet marked started (a moment): how long the
-#: sweep waits before it looks at the job again
-TAKE_UP_GRACE_S = 0.2
-
-
-def _text(value) -> str:
-    return value.decode() if isinstance(value, bytes) else value
-
-
-def workers_jobs(conn, key_prefix: str, now_ms: int) -> dict[str, str]:
-    """The job each worker alive at ``now_ms`` runs now (its RQ current job), by worker name.
-
-    A worker is alive while its heartbeat is younger than ``WORKER_ALIVE_S`` (:class:`Heartbeat`);
-    RQ keeps a killed worker's job as started for minutes, so RQ's job status alone does not say.
-    """
-    live = [_text(name) for name in
-            conn.zrangebyscore(live_workers_key(key_prefix), now_ms - int(WORKER_ALIVE_S * 1000), "+inf")]
-    if not live:
-        return {}
-    pipe = conn.pipeline(transaction=False)
-    for name in live:
-        pipe.hget(f"{Worker.redis_worker_namespace_prefix}{name}", "current_job")
-    return {name: _text(job) for name, job in zip(live, pipe.execute()) if job}
-
-
-def jobs_in_play(conn, key_prefix: str, now_ms: int) -> set[str]:
-    """The ids of the jobs that the workers alive at ``now_ms`` run now (:func:`workers_jobs`)."""
-    return set(workers_jobs(conn, key_prefix, now_ms).values())
-
-
-def is_board_run(job_id: str, runs: str) -> bool:
-    """Whether ``job_id`` is one of the board jobs ``<runs><version>`` of a game (``runs``: ``board-<game>-``)."""
-    return job_id.startswith(runs) and job_id[len(runs):].isdigit()
-
-
-def _waits_in_queue(queue, job_id: str) -> bool:
-    """Whether the job's id is in the queue's list."""
-    return any(_text(j) == job_id for j in queue.connection.lrange(queue.key, 0, -1))
-
-
-def _forget_taken(queue, job_id: str) -> None:
-    """Drop a lost job's id from the list RQ moves a job to as a worker takes it (a worker killed
-    between taking it and starting it left it there): RQ's clean-up would fail the job enqueued
-    again under that id."""
-    queue.connection.lrem(queue.intermediate_queue_key, 0, job_id)
-
-
-def _job_will_run(queue, job_id: str, in_play) -> bool:
-    """True for a job waiting in the queue's list or for a retry, or that a live worker runs
-    (``in_play()``: the ids of the jobs the live workers run); anything else is lost or finished."""
-    for attempt in (0, 1):
-        try:
-            job = Job.fetch(job_id, connection=queue.connection, serializer=queue.serializer)
-        except NoSuchJobError:
-            return False
-        status = job.get_status(refresh=False)
-        if status == JobStatus.SCHEDULED:
-            return True  # a retry waiting for its back-off; promote_scheduled releases it
-        if status == JobStatus.STARTED:
-            # started by a worker: lost only if that worker is dead (killed with its job)
-            return job_id in in_play()
-        if status != JobStatus.QUEUED:
-            return False
-        if _waits_in_queue(queue, job_id):
-            return True
-        if attempt == 0:
-            # off the queue's list, not yet started: a worker taking it up right now marks it started
-            # in a moment; one that died meanwhile (or a queue lost while the job's record stayed)
-            # never does
-            time.sleep(TAKE_UP_GRACE_S)
-    return False
-
-
-def forget_lost_runs(queue, id_prefix: str) -> int:
-    """Delete the jobs ``<id_prefix><version>`` the queue's registry of started jobs still holds; how many.
-
-    Called once a game's job is known to be lost: nothing played the game for ``bot_stall_s``,
-    and no live worker runs any of its jobs. RQ keeps a job whose worker was killed in that
-    registry until its timeout and a minute more have passed (11 minutes for a board game), so
-    /metrics counted it as running (``ginbox_bot_jobs_running``), and RQ's clean-up would later
-    fail it or run it again.
-    """
-    registry = queue.started_job_registry
-    entries = [e.decode() if isinstance(e, bytes) else e for e in queue.connection.zrange(registry.key, 0, -1)]
-    lost = {}
-    for entry in entries:
-        job_id = entry.split(":", 1)[0]  # an entry is <job id>:<execution id>; job ids hold no ':'
-        if is_board_run(job_id, id_prefix):
-            lost.setdefault(job_id, []).append(entry)
-    for job_id, runs in lost.items():
-        try:
-            Job.fetch(job_id, connection=queue.connection, serializer=queue.serializer).delete(remove_from_queue=True)
-        except NoSuchJobError:
-            pass
-        queue.connection.zrem(registry.key, *runs)  # whatever the job's own record still said
-    return len(lost)
-
-
-def _board_queue(ctx):
-    """The worker's board queue (a context built without one: the settings' board queue, same Redis)."""
-    if getattr(ctx, "board_queue", None) is not None:
-        return ctx.board_queue
-    return bots.bot_queue(ctx.queue.connection, ctx.settings.board_queue)
+    return ctx.scheduler.promote_due()
 
 
 def recover(ctx, game_id: str, now_ms: int | None = None) -> bool:
     """Enqueue the bot turn (or whole board game) of one waiting game again if it still needs one; True if it did."""
-    conn = ctx.queue.connection
-    key = bots.awaiting_key(ctx.settings.key_prefix)
-    seen = conn.zscore(key, game_id)
+    waiting = ctx.scheduler.waiting
+    seen = waiting.since(game_id)
     if not ctx.store.exists(game_id):
-        bots.stop_waiting(conn, ctx.settings.key_prefix, game_id, seen)
+        waiting.stop_if(game_id, seen)
         return False
     state = ctx.repository.load_state(game_id)
-    if not bots.bot_to_act(state):
-        bots.stop_waiting(conn, ctx.settings.key_prefix, game_id, seen)
+    if not bot_to_act(state):
+        waiting.stop_if(game_id, seen)
         return False
-    now = now_ms or _now_ms()
-    in_play = None
-
-    def live_jobs() -> set[str]:
-        nonlocal in_play
-        if in_play is None:  # read once, after the job's status (a job started since is in it)
-            in_play = jobs_in_play(conn, ctx.settings.key_prefix, now)
-        return in_play
-
-    if plays_whole(state):
-        # a board game's job waits on the board queue, behind the match's other games: waiting
-        # there long is no stall, nor is being played by a live worker, whatever version the job
-        # began at (it plays the game on from there); a job that is nowhere (its worker died) is
-        # enqueued there again
-        board_queue = _board_queue(ctx)
-        job_id = board_job_id(game_id, state.version)
-        runs = job_id[:job_id.rindex("-") + 1]  # board-<game>-: the game's board jobs, any version
-        conn.zadd(key, {game_id: now})  # the next stall is measured from now
-        if _job_will_run(board_queue, job_id, live_jobs):
-            return False
-        if any(is_board_run(j, runs) for j in live_jobs()):
-            return False
-        log.warning("board game %s waited on its job at version %s: enqueuing it again", game_id, state.version)
-        # the lost job was enqueued at an earlier version (it played some turns before its worker
-        # died), so the forced enqueue below, of this version's id, does not delete it
-        forget_lost_runs(board_queue, runs)
-        _forget_taken(board_queue, job_id)
-        enqueue_board_game(board_queue, ctx.settings.key_prefix, game_id, state.version, force=True)
-        return True
-    # a game of built-in bots alone has its turn jobs on the board queue (service.bots.turn_queue_for)
-    queue = bots.turn_queue_for(state, ctx.queue, _board_queue(ctx))
-    job_id = bots.bot_job_id(game_id, state.version)
-    conn.zadd(key, {game_id: now})  # the next stall is measured from now
-    if _job_will_run(queue, job_id, live_jobs):
-        return False
-    log.warning("game %s waited on a bot at version %s: enqueuing its turn again", game_id, state.version)
-    _forget_taken(queue, job_id)
-    bots.enqueue_bot_turn(queue, game_id, state.version, force=True)
-    return True
+    return ctx.scheduler.requeue_if_lost(game_id, state, now_ms or _now_ms())
 
 
 def playing_games(ctx):
@@ -262,13 +96,11 @@ def playing_games(ctx):
 
 def stalled_games(ctx, now_ms: int | None = None, scan_index: bool = False) -> list[str]:
     """Recover every game waiting on a bot longer than ``bot_stall_s``; the ids re-enqueued."""
-    conn = ctx.queue.connection
     now = now_ms or _now_ms()
-    key = bots.awaiting_key(ctx.settings.key_prefix)
     limit = now - int(ctx.settings.bot_stall_s * 1000)
-    ids = [g.decode() if isinstance(g, bytes) else g for g in conn.zrangebyscore(key, "-inf", limit)]
+    ids = ctx.scheduler.waiting.begun_before(limit)
     if scan_index:
-        waiting = {g.decode() if isinstance(g, bytes) else g for g in conn.zrange(key, 0, -1)}
+        waiting = ctx.scheduler.waiting.games()
         for game_id in playing_games(ctx):
             if game_id not in waiting and game_id not in ids:
                 ids.append(game_id)

@@ -106,7 +106,7 @@ def to_problem(exc: BaseException) -> Response:
     if isinstance(exc, errors.DomainError):
         return problem_response(_domain_status(exc), exc.code, exc.detail, _domain_headers(exc))
     if isinstance(exc, RulesError):
-        return problem_response(409 if exc.conflict else 422, exc.code, exc.message)
+        return problem_response(403 if exc.forbidden else 409 if exc.conflict else 422, exc.code, exc.message)
     if isinstance(exc, ConcurrencyError):
         return problem_response(409, "conflict", "the game moved on while the command was decided; "
                                 "load the game again and retry")

@@ -37,7 +37,6 @@ _bit_of_code = BIT_OF.__getitem__
 _bit_of_index = _BIT_OF_INDEX.__getitem__
 
 FULL_MASK = (1 << 52) - 1
-SUIT_MASK = (1 << 13) - 1
 
 
 class CardError(ValueError):

@@ -31,7 +31,7 @@ from .commands import (
     SendClientSeed,
     TakeUpcard,
 )
-from .errors import conflict, invalid
+from .errors import conflict, forbidden, invalid
 from .events import (
     AdviceGiven,
     CardDiscarded,
@@ -73,9 +73,8 @@ def _check_actor(state: GameState, actor: Any) -> None:
         raise invalid("not_a_player", f"seat {actor!r} does not play in this game")
     if actor not in state.to_act:
         if state.advisor is not None and actor == state.advisor:
-            raise conflict(
-                "not_your_turn", "the advisor sits out this hand: only the captain plays"
-            )
+            # RULES.md §2: the advisor plays no moves in the hand (advice and resigning are other commands)
+            raise forbidden("forbidden", "the advisor sits out this hand and plays no moves")
         raise conflict("not_your_turn", "it is not your turn")
 
 

@@ -83,10 +83,6 @@ def board_commitments(match_seed: bytes, boards: int) -> list[str]:
     return [fairness.commitment(board_seed(match_seed, b)) for b in range(boards)]
 
 
-def tables_of(variant: str) -> int:
-    return TABLES[variant]
-
-
 def seating(variant: str, table: int) -> list[int]:
     """The participant (by index) at each seat of ``table``."""
     n = PARTICIPANTS[variant]

@@ -9,17 +9,20 @@ class RulesError(Exception):
     ``conflict`` is True when the *state* forbids the command (it might be legal at another
     moment: not your turn, wrong phase, game over, seat taken, game not started) and False when
     the command itself is illegal (a card not in hand, too much deadwood, invalid melds, an
-    unknown command or option).
+    unknown command or option). ``forbidden`` is True when the seat's role never allows the
+    command (the three-hand advisor's moves: the advisor sits out the hand).
     """
 
-    def __init__(self, code: str, message: str, conflict: bool = False):
+    def __init__(self, code: str, message: str, conflict: bool = False, forbidden: bool = False):
         super().__init__(message)
         self.code = code
         self.message = message
         self.conflict = conflict
+        self.forbidden = forbidden
 
     def __repr__(self) -> str:
-        return f"RulesError({self.code!r}, {self.message!r}, conflict={self.conflict!r})"
+        return (f"RulesError({self.code!r}, {self.message!r}, conflict={self.conflict!r}"
+                + (", forbidden=True)" if self.forbidden else ")"))
 
 
 def conflict(code: str, message: str) -> RulesError:
@@ -30,3 +33,8 @@ def conflict(code: str, message: str) -> RulesError:
 def invalid(code: str, message: str) -> RulesError:
     """A RulesError raised because the command itself is illegal."""
     return RulesError(code, message, conflict=False)
+
+
+def forbidden(code: str, message: str) -> RulesError:
+    """A RulesError raised because the seat's role never allows the command."""
+    return RulesError(code, message, forbidden=True)

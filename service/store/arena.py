@@ -205,10 +205,6 @@ class RedisArenaStore:
             out.append((_s(entry_id), f["type"], json.loads(f["data"])))
         return out
 
-    def last_stream_id(self, name: str) -> str:
-        info = self.redis.xrevrange(self._bot(name, "stream"), count=1)
-        return _s(info[0][0]) if info else "0"
-
     # -- games and matches ------------------------------------------------------------------------
 
     def mark_game(self, game_id: str, info: dict) -> None:

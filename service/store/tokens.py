@@ -54,6 +54,11 @@ class TokenStore:
         if tokens:
             self.redis.hset(self.key(game_id), mapping={str(s): hash_token(t) for s, t in tokens.items()})
 
+    def save_hashes(self, game_id: str, hashes: dict[int, str]) -> None:
+        """Record seats whose token hashes are known already (a bot account's, a person's of a match)."""
+        if hashes:
+            self.redis.hset(self.key(game_id), mapping={str(s): h for s, h in hashes.items()})
+
     def claim(self, game_id: str, seat: int, token: str) -> None:
         """Record the token of a seat whose claim the log has just recorded (the log decides who sits)."""
         self.redis.hset(self.key(game_id), str(seat), hash_token(token))

@@ -16,7 +16,7 @@ import uuid
 import pytest
 import redis
 
-import service.arena as arena_module
+import service.arena.challenges as arena_module  # the challenge game's seed is drawn there
 from service.rules import game
 from support.apiclient import ValidatingClient, load_openapi, make_app
 

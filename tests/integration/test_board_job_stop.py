@@ -10,7 +10,7 @@ import subprocess
 import pytest
 
 from service import bots
-from service.arena import board_job_id
+from service.bots import board_job_id
 from support.arena_fixtures import app, client, settings, workers  # noqa: F401 (fixtures)
 from support import waiting
 

@@ -19,7 +19,7 @@ import pytest
 from rq.job import Job, JobStatus
 
 from service import bots
-from service.arena import board_job_id, enqueue_board_game
+from service.bots import board_job_id, enqueue_board_game
 from service.bot_metrics import WORKER_ALIVE_S, live_workers_key
 from support.arena_fixtures import app, arena_settings, client, worker_pool  # noqa: F401 (fixtures)
 from support.job_context import ctx  # noqa: F401 (fixture)
@@ -98,7 +98,7 @@ def test_board_jobs_waiting_behind_others_or_in_play_are_not_enqueued_again(
 
     now = int(time.time() * 1000)
     age_waits(redis_conn, settings, games, now)
-    with caplog.at_level(logging.WARNING, logger="workers.sweeper"):
+    with caplog.at_level(logging.WARNING, logger="service.bots.scheduler"):
         again = sweeper.stalled_games(ctx, now)
     assert again == [], caplog.text
     assert "enqueuing it again" not in caplog.text
@@ -128,7 +128,7 @@ def test_a_board_job_whose_worker_was_killed_is_enqueued_again_once_its_worker_r
     # the killed worker's last heartbeat is older than WORKER_ALIVE_S: its job is lost
     later = int(time.time() * 1000) + int(WORKER_ALIVE_S * 1000) + 1000
     age_waits(redis_conn, settings, games, later)
-    with caplog.at_level(logging.WARNING, logger="workers.sweeper"):
+    with caplog.at_level(logging.WARNING, logger="service.bots.scheduler"):
         again = sweeper.stalled_games(ctx, later)
     assert again == [playing]
     assert f"board game {playing} waited on its job at version {version}" in caplog.text
@@ -156,7 +156,7 @@ def test_a_board_job_taken_off_its_queue_and_never_started_is_enqueued_again(
     lost = game_of(taken, games)
     redis_conn.lrem(board_queue.key, 1, taken)
     age_waits(redis_conn, settings, games, now)
-    with caplog.at_level(logging.WARNING, logger="workers.sweeper"):
+    with caplog.at_level(logging.WARNING, logger="service.bots.scheduler"):
         assert sweeper.stalled_games(ctx, now) == [lost]
     assert queued_ids(board_queue) == before[1:] + [taken]
 
@@ -188,7 +188,7 @@ def test_two_board_jobs_of_one_game_play_no_move_twice_and_do_not_breed_more(
     version = ctx.store.version(playing)
     # what a sweep that takes the running job for lost does
     runs = board_job_id(playing, 0)[:-1]
-    sweeper.forget_lost_runs(board_queue, runs)
+    bots.forget_lost_runs(board_queue, runs)
     enqueue_board_game(board_queue, settings.key_prefix, playing, version, force=True)
 
     wait_for(lambda: client.get(f"/matches/{match_id}").get_json()["status"] == "over", "the match to end")

@@ -45,7 +45,7 @@ def _create(client, seats: list, **extra) -> dict:
 
 def _of_games(job_ids, game_ids) -> set[str]:
     """The turn jobs (``bot-<game>-<version>``) among ``job_ids`` of the games ``game_ids``."""
-    runs = tuple(f"bot-{bots._id_part(g)}-" for g in game_ids)
+    runs = tuple(bots.bot_job_id(g, 0)[:-1] for g in game_ids)  # "bot-<game>-": its jobs at any version
     return {j for j in job_ids if j.startswith(runs)}
 
 

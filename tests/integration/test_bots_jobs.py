@@ -21,7 +21,8 @@ from service.rules import views
 from service.rules.events import GameCreated
 from workers import jobs
 from workers.policies import basic_move, read
-from workers.sweeper import promote_scheduled, stalled_games
+from service.bots import promote_scheduled
+from workers.sweeper import stalled_games
 from support.job_context import ctx  # noqa: F401 (fixture)
 
 
@@ -52,8 +53,8 @@ def test_a_bot_to_move_gets_exactly_one_job_named_after_the_game_and_version(ctx
     state = ctx.repository.load_state(game_id)
     assert queued_ids(ctx) == [bots.bot_job_id(game_id, state.version)]
     # the hook called again for the same state (say, by a retrying caller) adds nothing
-    ctx.games.bot_scheduler(game_id, state)
-    ctx.games.bot_scheduler(game_id, state)
+    ctx.games.after_append(game_id, state)
+    ctx.games.after_append(game_id, state)
     assert queued_ids(ctx) == [bots.bot_job_id(game_id, state.version)]
     job = Job.fetch(queued_ids(ctx)[0], connection=ctx.queue.connection, serializer=ctx.queue.serializer)
     assert job.func_name == "workers.jobs.play_bot_turn" and job.args == [game_id, state.version]

@@ -17,7 +17,8 @@ import pytest
 from support.arena_fixtures import app, client, settings  # noqa: F401 (fixtures)
 from support.arena_http import register, stream_events
 
-from service.arena import ACCEPT_STALE_MS, ChallengeNotPending
+from service.arena import ACCEPT_STALE_MS
+from service.errors import ChallengeNotPending
 from service.rules import duplicate as D
 from service.rules import fairness
 

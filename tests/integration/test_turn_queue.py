@@ -1,6 +1,6 @@
 """A bot's turn never waits behind a match's whole board games.
 
-A match of built-in policies plays each board game whole in one job (service.arena.plays_whole);
+A match of built-in policies plays each board game whole in one job (service.rules.actors.plays_whole);
 those jobs go to the board queue, the bot turns of people's games to the turn queue, and the
 workers ``ginbox serve`` starts by default always have one that serves turns. Checked on a real
 Redis with real ``ginbox serve`` workers (order, not time: the bot answers while board jobs queued
@@ -27,7 +27,7 @@ from support.job_context import ctx  # noqa: F401 (fixture)
 from workers.runner import parse_queues
 from workers.sweeper import promote_due, stalled_games
 
-from service.arena import board_job_id
+from service.bots import board_job_id
 from service import bots
 
 
@@ -108,7 +108,6 @@ def test_the_sweeper_puts_a_lost_board_job_back_on_the_board_queue_and_leaves_a_
 
 def test_a_board_game_played_whole_marks_its_wait_fresh_and_schedules_nothing(settings, ctx, redis_conn):
     from service.app import create_app
-    from service.arena import PLAYING_WHOLE
 
     app = create_app(settings, bot_scheduler=make_bot_scheduler(settings))
     assert app.test_client().post("/matches", json={"variant": "gin-rami", "participants": ["basic", "random"],
@@ -118,29 +117,21 @@ def test_a_board_game_played_whole_marks_its_wait_fresh_and_schedules_nothing(se
     game_id = job.args[0]
     key = bots.awaiting_key(settings.key_prefix)
     redis_conn.zadd(key, {game_id: 1})  # as if its wait began long ago
-    token = PLAYING_WHOLE.set(game_id)
-    try:
-        # an append of the job playing it: the sweeper must not take the job in play for a lost one
-        ctx.games.bot_scheduler(game_id, ctx.repository.load_state(game_id))
-    finally:
-        PLAYING_WHOLE.reset(token)
+    # an append of the job playing it: the sweeper must not take the job in play for a lost one
+    ctx.games.after_append(game_id, ctx.repository.load_state(game_id), whole=True)
     assert redis_conn.zscore(key, game_id) > 1
     assert _ids(redis_conn, settings.board_queue) == boards and _ids(redis_conn, settings.queue_name) == []
     # a game no longer waiting is not put back by the mark
     other = Job.fetch(boards[1], connection=ctx.queue.connection, serializer=ctx.queue.serializer).args[0]
     redis_conn.zrem(key, other)
-    token = PLAYING_WHOLE.set(other)
-    try:
-        ctx.games.bot_scheduler(other, ctx.repository.load_state(other))
-    finally:
-        PLAYING_WHOLE.reset(token)
+    ctx.games.after_append(other, ctx.repository.load_state(other), whole=True)
     assert redis_conn.zscore(key, other) is None
 
 
 def test_a_board_job_s_retry_is_released_onto_the_board_queue(settings, ctx, redis_conn):
     from datetime import datetime, timedelta, timezone
 
-    from service.arena import PLAY_BOARD_GAME
+    from service.bots import PLAY_BOARD_GAME
 
     # a failed job's retry waits in the scheduled registry of the queue it came from
     ctx.board_queue.enqueue_at(datetime.now(timezone.utc) - timedelta(seconds=1), PLAY_BOARD_GAME, "g1", 7,

@@ -191,7 +191,8 @@ def test_the_advisor_does_not_play_for_the_team_rules_2_decision():
     assert G.legal_moves(t.state, 2) == []
     with pytest.raises(RulesError) as err:
         G.decide(t.state, 2, PassUpcard())
-    assert err.value.code == "not_your_turn"
+    # the role never plays, whatever the moment: refused as forbidden (403 on the wire), not as a turn
+    assert (err.value.code, err.value.forbidden, err.value.conflict) == ("forbidden", True, False)
 
 
 @pytest.mark.parametrize("text", ["", "   ", "x" * 501])

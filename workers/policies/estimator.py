@@ -147,9 +147,6 @@ class OpponentModel:
             miss *= 1.0 - p[x] * p[y]
         return 1.0 - (1.0 - p_set) * miss
 
-    def expected_unknown(self) -> float:
-        return sum(self.p[c] for c in cards.cards_of(self.unseen))
-
     def sample(self, rng: random.Random, age: int = 0) -> int:
         """One opponent hand: the known cards and ``unknown`` unseen ones, drawn by weight without replacement.
 

@@ -60,7 +60,6 @@ class Knowledge:
     opp_discarded: int = 0    # cards the opponent threw this hand
     opp_declined: int = 0     # cards the opponent saw on top of the pile and left there
     my_discarded: int = 0
-    opp_last_discard: int = -1  # the opponent's latest discard of this hand (its last move), -1
     knock_limit: int = 10
     pile_order: list = field(default_factory=list)  # the discard pile, top card last
     # the same evidence in the order it came, for the opponent model: (card, the opponent's
@@ -187,7 +186,6 @@ def remember(k: Knowledge, events: list[dict]) -> None:
                 pile.append(card)
                 if d.get("seat") == opp:
                     k.opp_discarded |= bit(card)
-                    k.opp_last_discard = card
                     k.opp_discards.append((card, opp_turn))
                     opp_turn += 1
                 elif d.get("seat") == k.seat:

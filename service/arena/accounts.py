@@ -1,0 +1,124 @@
+"""Bot accounts: registering, settings, the public profile, the seats of a game, the bot's own stream, the leaderboard."""
+
+from __future__ import annotations
+
+import hmac
+import json
+import time
+from collections.abc import Callable, Iterator
+
+from service.arena.core import BOT_NAME, STREAM_READ, ArenaCore, rating_wire, reserved_bot_name
+from service.errors import BotNameTaken, BotNotFound, DuplicateParticipant, InvalidBotName, UnknownParticipant
+from service.rules import duplicate as D
+from service.rules.names import BOT_POLICY_NAMES
+from service.store.creations import Made
+from service.store.tokens import hash_token, issue_token
+
+
+class BotAccounts(ArenaCore):
+    """The use cases of /bots, a bot's stream, and the ratings."""
+
+    def register_bot(self, body: dict, made: Made | None = None) -> dict:
+        """A new bot account; its token is in this answer only.
+
+        ``made``: the request's Idempotency-Key made it (service.store.creations.Made): the token
+        is derived from the key and the request. A retry of a registration whose first answer was
+        lost (a 503: its write may have landed) finds the account under its name with that
+        token's hash and answers with it, the same token, instead of 409 ``bot_name_taken``.
+        """
+        name = body["name"]
+        if not BOT_NAME.match(name) or reserved_bot_name(name):
+            raise InvalidBotName(
+                f"a bot's name is 2 to 32 of A-Z a-z 0-9 _ -, and, in any case, not one of "
+                f"{', '.join(BOT_POLICY_NAMES)} (the built-in policies) or 'me', nor shaped like the name "
+                f"of a built-in bot's seat or match place (<policy>-bot, <policy>-bot-<n>, <policy>-<n>, "
+                f"with - or _, e.g. basic-bot-0)")
+        token = made.token("bot") if made is not None else issue_token()
+        profile = {"name": name, "description": body.get("description", ""), "owner": body.get("owner", ""),
+                   "accepts_matches": bool(body.get("accepts_matches", False)), "created": self.clock_ms()}
+        if not self.store.register_bot(name, profile, hash_token(token)):
+            kept = self.store.bot(name) if made is not None else None
+            if kept is not None and hmac.compare_digest(kept["token_hash"], hash_token(token)):
+                # the first request with this key registered it, and its answer was lost: this is it
+                made.found = True
+                return {**{k: kept[k] for k in profile}, "token": token}
+            raise BotNameTaken(f"the name {name!r} is taken: a bot account has it already, in this or another case")
+        return {**profile, "token": token}
+
+    def update_bot(self, token: str | None, body: dict) -> dict:
+        """PATCH /bots/me: the bot whose token is presented changes its settings (``accepts_matches``);
+        its public profile."""
+        name = self.bot_of(token)
+        if self.store.update_bot(name, {k: body[k] for k in ("accepts_matches",) if k in body}) is None:
+            raise BotNotFound(f"there is no bot {name!r}")
+        return self.profile(name)
+
+    def profile(self, name: str) -> dict:
+        """The bot's public profile: its ratings per variant, its games and matches."""
+        bot = self._account(name)
+        name = bot["name"]
+        games, recent_games = self.store.seated(name, "games")
+        matches, recent_matches = self.store.seated(name, "matches")
+        ratings = {}
+        for variant in D.TABLES:
+            r = self.store.rating(variant, name)
+            if r is not None:
+                ratings[variant] = rating_wire(r)
+        return {"name": bot["name"], "description": bot["description"], "owner": bot["owner"],
+                "accepts_matches": bool(bot.get("accepts_matches", False)), "created": bot["created"], "ratings": ratings, "games": games, "recent_games": recent_games,
+                "matches": matches, "recent_matches": recent_matches}
+
+    def seat_accounts(self, game_id: str, seats: dict[int, str], token: str | None = None) -> None:
+        """Seat bot accounts at a new game (POST /games): each seat's token hash is its bot's.
+
+        Refuses an unknown account or one named twice (in any case), and, as a match does, one
+        that does not consent (it neither sends the request, ``token``, nor accepts matches),
+        before anything is written.
+        """
+        names = [name.lower() for name in seats.values()]
+        if len(set(names)) != len(names):
+            raise DuplicateParticipant("a bot account holds one seat of a game")
+        hashes, registered = {}, {}
+        for seat, name in seats.items():
+            spelled = self.bot_name(name)
+            bot = None if spelled is None else self.store.bot(spelled)
+            if bot is None:
+                raise UnknownParticipant(f"there is no bot account {name!r}")
+            hashes[str(seat)], registered[seat] = bot["token_hash"], spelled
+        seats = registered
+        self._check_consent(list(seats.values()), self.bot_of(token) if token else None, "a game")
+        self.games.tokens.save_hashes(game_id, hashes)
+        for seat, name in seats.items():
+            self.store.seat_bot(name, "games", game_id, self.clock_ms())
+            self.store.notify(name, "game_started", {"game_id": game_id, "seat": seat})
+
+    def stream(self, name: str, after: str | None, once: bool = False,
+               clock: Callable[[], float] = time.monotonic) -> Iterator[str]:
+        """Server-sent events of the bot's stream after entry ``after`` (None or "0": from its first;
+        else an id of the stream, STREAM_ID, as the route checks)."""
+        return self._sse(name, after or "0", once, clock)
+
+    def _sse(self, name: str, after: str, once: bool, clock) -> Iterator[str]:
+        deadline = clock() + self.stream_max_s
+        yield ": connected\n\n"
+        wait = None
+        while True:
+            entries = self.store.read_stream(name, after, wait_s=wait, count=STREAM_READ)
+            for entry_id, kind, data in entries:
+                after = entry_id
+                yield f"id: {entry_id}\nevent: {kind}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+            if once and len(entries) == STREAM_READ and clock() < deadline:
+                continue  # the past is read in batches: once=1 ends only when it is all sent
+            if once or clock() >= deadline:
+                return
+            if not entries:
+                if wait is not None:
+                    yield ": keep-alive\n\n"
+                wait = max(0.001, min(self.keepalive_s, deadline - clock()))
+
+    def leaderboard(self, variant: str) -> dict:
+        rows = [{"name": name, **rating_wire(r),
+                 "kind": "policy" if name in BOT_POLICY_NAMES else "bot"}
+                for name, r in self.store.ratings(variant).items()]
+        rows.sort(key=lambda r: (-r["rating"], r["name"]))
+        return {"variant": variant, "ratings": rows}

@@ -1,0 +1,153 @@
+"""What every use case of the arena stands on: its stores, its bounds, and the reads they share.
+
+``ArenaService`` (service/arena/service.py) is this core plus one class per group of use cases.
+The games are reached only through what ``service.games`` offers (their use cases, their state,
+their tokens); the games reach the arena only through ``service.games.ArenaLink``.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import Callable
+
+from service.errors import BotNotFound, BotTokenRequired, InvalidMatch, MatchNotConsented, MatchNotFound
+from service.rules import duplicate as D
+from service.rules.names import BOT_POLICY_NAMES
+from service.store.tokens import hash_token
+
+
+log = logging.getLogger(__name__)
+
+BOT_NAME = re.compile(r"^[A-Za-z0-9_-]{2,32}\Z")
+#: names a bot account may not take, in any case: what could pass for the server's own players
+RESERVED_BOT_NAMES = (*BOT_POLICY_NAMES, "me")
+#: the shapes of the names the server gives built-in bots (folded to lower case, '_' or '-'):
+#: ``<policy>-bot-<seat>`` at a game's seat (service.games), ``<policy>-<n>`` for a policy's next
+#: place in a match (_participants), and ``<policy>-bot`` itself
+BUILT_IN_SEAT_NAME = re.compile(
+    rf"^(?:{'|'.join(map(re.escape, BOT_POLICY_NAMES))})(?:[-_]bot(?:[-_][0-9]+)?|[-_][0-9]+)\Z")
+#: an id of a bot's stream, or 0 (schemas.arena.BOT_STREAM_ID_PATTERN)
+STREAM_ID = re.compile(r"^(0|[0-9]{1,15}-[0-9]{1,10})\Z")
+#: entries of a bot's stream read at once (its past is sent in batches of this many)
+STREAM_READ = 256
+#: games of one match in play at once (each table of a board is a game)
+MATCH_WINDOW = 64
+#: games in play at once of a match of built-in policies alone (each is one job: see plays_whole)
+POLICY_MATCH_WINDOW = 16
+#: attempts of one advance against other callers appending to the same match
+ADVANCE_ATTEMPTS = 50
+#: how often (ms) one process reads every game of a match in play, rather than trusting the marks
+#: of the games seen to end
+LOOK_EVERY_MS = 5_000
+#: an accept that claimed a challenge and did not finish within this long (its process died) is
+#: taken over by the next accept
+ACCEPT_STALE_MS = 60_000
+#: the shortest time per move of a match of POST /matches that seats a bot account: the turn clock
+#: plays a basic move for each move slower than this, so a shorter one would hand a bot that answers
+#: over a network (a round trip, its own thinking) to the clock, and its rating with it
+MIN_ACCOUNT_MOVE_TIME_S = 5
+#: matches of POST /matches in play at once per caller (a bot's token, else the client address)
+#: and server-wide (GINBOX_MATCHES_PER_CALLER, GINBOX_MATCHES_IN_PLAY; 0: no cap)
+MATCHES_PER_CALLER = 4
+MATCHES_IN_PLAY = 32
+#: pending challenges at once to one bot, and of one challenger (a bot, or a client address)
+CHALLENGES_PER_BOT = 20
+CHALLENGES_PER_CHALLENGER = 5
+
+
+def reserved_bot_name(name: str) -> bool:
+    """Whether a bot account may not take ``name``: it is, in any case, a built-in policy's or
+    "me", or has the shape of a name the server gives a built-in bot (BUILT_IN_SEAT_NAME)."""
+    folded = name.lower()
+    return folded in RESERVED_BOT_NAMES or bool(BUILT_IN_SEAT_NAME.match(folded))
+
+
+def rating_wire(r: dict) -> dict:
+    """A stored rating as the wire shows it."""
+    return {"rating": round(float(r["rating"]), 2), "deviation": round(float(r["deviation"]), 2),
+            "volatility": round(float(r["volatility"]), 6), "games": int(r.get("games", 0))}
+
+
+class ArenaCore:
+    """The arena's parts and the reads its use cases share."""
+
+    def __init__(self, store, match_store, games, *, window: int = MATCH_WINDOW,
+                 clock_ms: Callable[[], int] = lambda: int(time.time() * 1000),
+                 keepalive_s: float = 5.0, stream_max_s: float = 300.0,
+                 matches_per_caller: int = MATCHES_PER_CALLER, matches_in_play: int = MATCHES_IN_PLAY,
+                 challenges_per_bot: int = CHALLENGES_PER_BOT,
+                 challenges_per_challenger: int = CHALLENGES_PER_CHALLENGER):
+        self.store = store
+        self.matches_per_caller = matches_per_caller
+        self.matches_in_play = matches_in_play
+        self.challenges_per_bot = challenges_per_bot
+        self.challenges_per_challenger = challenges_per_challenger
+        self.matches = match_store
+        self.games = games
+        self.window = window
+        self.clock_ms = clock_ms
+        self.keepalive_s = keepalive_s
+        self.stream_max_s = stream_max_s
+        #: when this process last read every game in play of each match (LOOK_EVERY_MS)
+        self._looked: dict[str, int] = {}
+
+    def bot_of(self, token: str | None) -> str:
+        """The name of the bot account whose token this is; BotTokenRequired otherwise."""
+        if not token:
+            raise BotTokenRequired("present a bot account's token: Authorization: Bearer <token>")
+        name = self.store.bot_of_token(hash_token(token))
+        if name is None:
+            raise BotTokenRequired("this token is no bot account's")
+        return name
+
+    def bot_name(self, name: str) -> str | None:
+        """The bot account called ``name`` in any case (names are taken in any case), in its own
+        spelling; None if there is none."""
+        return self.store.bot_name(name) if isinstance(name, str) else None
+
+    def _account(self, name: str) -> dict:
+        registered = self.bot_name(name)
+        bot = None if registered is None else self.store.bot(registered)
+        if bot is None:
+            raise BotNotFound(f"there is no bot {name!r}")
+        return bot
+
+    def _check_consent(self, accounts: list[str], caller: str | None, what: str,
+                       otherwise: str = "else challenge it") -> None:
+        """MatchNotConsented unless every bot account named (as registered) is the ``caller`` (the
+        bot whose token sends the request) or accepts matches, which covers games of POST /games
+        and the third participant of a challenge too."""
+        for name in accounts:
+            bot = self.store.bot(name) or {}
+            if name != caller and not bot.get("accepts_matches"):
+                # a bot of a challenge's `with` cannot send the challenge (naming oneself there is a
+                # duplicate participant): accepts_matches is its only consent
+                sends = "" if "challenge" in what else "sends the request (its token) or "
+                raise MatchNotConsented(
+                    f"the bot {name!r} does not accept matches: {what} seats a bot account only if that bot "
+                    f"{sends}has set accepts_matches (PATCH /bots/me); {otherwise}")
+
+    @staticmethod
+    def _rule_options(variant: str, options: dict | None, move_time: int | None, *, board: bool) -> dict:
+        """The rule options of a match's (``board``) or a challenge's game, the time per move as the
+        turn clock; InvalidMatch if they do not fit the variant."""
+        options = dict(options or {})
+        if move_time is not None:
+            options["turn_timeout_s"] = move_time
+        try:
+            from service.rules import variants
+
+            variants.normalise_options(variant, {**options, **D.BOARD_OPTIONS} if board else options)
+        except Exception as err:  # noqa: BLE001 (a RulesError: the options do not fit the variant)
+            raise InvalidMatch(f"the options do not fit {variant}: {err}") from None
+        return options
+
+    def _load(self, match_id: str) -> D.MatchState:
+        if not isinstance(match_id, str) or not re.fullmatch(r"[A-Za-z0-9_-]{16}", match_id):
+            raise MatchNotFound(f"there is no match {match_id!r}")
+        records = self.matches.load(match_id)
+        if not records:
+            raise MatchNotFound(f"there is no match {match_id!r}")
+        return D.replay(r.event for r in records)

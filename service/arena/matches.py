@@ -1,0 +1,280 @@
+"""Duplicate matches: creating one, its view, its turns for a person, its list, its stream, its audit."""
+
+from __future__ import annotations
+
+import hmac
+import json
+import secrets
+import time
+from collections.abc import Callable, Iterator
+
+from service.arena.core import MIN_ACCOUNT_MOVE_TIME_S, POLICY_MATCH_WINDOW, ArenaCore
+from service.errors import (
+    DomainError,
+    DuplicateParticipant,
+    Forbidden,
+    GameNotFound,
+    IdempotencyKeyReused,
+    InvalidMatch,
+    MatchNotFound,
+    MatchNotOver,
+    TooManyMatches,
+    UnknownParticipant,
+)
+from service.rules import duplicate as D
+from service.rules.names import BOT_POLICY_NAMES
+from service.store.creations import Made
+from service.store.errors import ConcurrencyError, IdempotencyConflict, UnknownGame
+from service.store.tokens import hash_token
+
+
+class ArenaMatches(ArenaCore):
+    """The use cases of /matches."""
+
+    def _participants(self, names: list[str]) -> list[dict]:
+        out, seen_bots, counts = [], set(), {}
+        for name in names:
+            if name in BOT_POLICY_NAMES:
+                counts[name] = counts.get(name, 0) + 1
+                label = name if counts[name] == 1 else f"{name}-{counts[name]}"
+                out.append({"name": label, "kind": "policy", "policy": name, "rating_name": name})
+                continue
+            asked, name = name, self.bot_name(name)
+            if name is None:
+                raise UnknownParticipant(f"{asked!r} is neither a built-in policy ({', '.join(BOT_POLICY_NAMES)}) "
+                                         "nor a bot account")
+            if name in seen_bots:
+                raise DuplicateParticipant(f"the bot {name!r} is named twice: a bot holds one place")
+            seen_bots.add(name)
+            out.append({"name": name, "kind": "bot", "rating_name": name})
+        return out
+
+    def create_match(self, body: dict, token: str | None = None, address: str = "unknown",
+                     made: Made | None = None) -> dict:
+        """Start a duplicate match from a validated POST /matches body.
+
+        Consent: each bot account named either sends the request (its token, ``token``) or
+        accepts matches (``accepts_matches`` of its profile); a bot account's time per move is at
+        least MIN_ACCOUNT_MOVE_TIME_S. Bounds: the caller (the bot sending it, else ``address``)
+        and the server have at most matches_per_caller and matches_in_play of them in play.
+
+        ``made``: the request's Idempotency-Key made it (service.store.creations.Made): the
+        match's id is derived from the key, and its log records the creation under the key's
+        ``log_key``. A retry of a creation whose first answer was lost (a 503: its write may have
+        landed) finds the match there and answers with it (counted in play again, its bots told
+        again), instead of starting a second match.
+        """
+        variant = body["variant"]
+        caller = self.bot_of(token) if token else None
+        want = D.PARTICIPANTS[variant]
+        if len(body["participants"]) != want:
+            raise InvalidMatch(f"{variant} is played by {want} participants")
+        participants = self._participants(body["participants"])
+        accounts = [p["name"] for p in participants if p["kind"] == "bot"]
+        self._check_consent(accounts, caller, "a match")
+        move_time = body.get("move_time_s")
+        if accounts and move_time is not None and move_time < MIN_ACCOUNT_MOVE_TIME_S:
+            raise InvalidMatch(f"a match seating a bot account gives it at least {MIN_ACCOUNT_MOVE_TIME_S} s "
+                               "a move (`move_time_s`): the turn clock plays a basic move for a slower one")
+        self._rule_options(variant, body.get("options"), move_time, board=True)  # checked before it counts
+        match_id = made.game_id() if made is not None else secrets.token_urlsafe(12)
+        who = f"bot:{caller}" if caller else f"addr:{address}"
+        if made is not None and self._match_landed(match_id, made):
+            # the first request with this key started the match, and its answer was lost: this is
+            # it, counted in play again (that request's failure may have uncounted it), no cap asked
+            self.store.claim_match(match_id, who, 0, 0, self.clock_ms())
+            return self._match_started(match_id, variant, participants, body["boards"])
+        claimed = self.store.claim_match(match_id, who, self.matches_in_play, self.matches_per_caller,
+                                         self.clock_ms())
+        if claimed == -1:
+            raise TooManyMatches(f"{'this bot' if caller else 'this client address'} has "
+                                 f"{self.matches_per_caller} matches in play, as many as it may: "
+                                 "one must end before another starts")
+        if claimed == -2:
+            raise TooManyMatches(f"the server has {self.matches_in_play} matches in play, as many as it takes: "
+                                 "one must end before another starts")
+        try:
+            return self._make_match(variant, participants, body["boards"], body.get("options"), move_time,
+                                    rated=body.get("rated", True), match_id=match_id, made=made)
+        except BaseException:
+            self.store.release_match(match_id, who)
+            raise
+
+    def _make_match(self, variant: str, participants: list[dict], boards: int, options: dict | None,
+                    move_time: int | None, *, rated: bool, seat_tokens: dict[int, str] | None = None,
+                    match_id: str | None = None, challenge_id: str | None = None, made: Made | None = None,
+                    retell: bool = False) -> dict:
+        """Start a match of checked participants (``seat_tokens``: a person's token hash by participant index).
+
+        ``match_id``: the match's id if it is fixed (a challenge's, ``challenge_id``, which the
+        bots' match_started names, or one derived from an Idempotency-Key, ``made``, whose
+        ``log_key`` the log records with the match's first event), else a new random one. A fixed
+        id may be made twice (two accepts of one challenge): the first seed saved is the match's,
+        the second maker appends nothing and answers with the match the first one made (telling
+        its bots again if ``retell``: the retry of an accept that failed, maybe before it told them).
+        """
+        options = self._rule_options(variant, options, move_time, board=True)
+        seed = secrets.token_bytes(32)
+        match_id = match_id or secrets.token_urlsafe(12)
+        # a match of policies alone plays each game in one job: a few games in play keep the workers busy
+        window = self.window if any(p["kind"] != "policy" for p in participants) else min(self.window,
+                                                                                            POLICY_MATCH_WINDOW)
+
+        def created_from(seed: bytes) -> dict:
+            return D.create(variant, options, participants, boards, move_time, seed, window, rated=rated)
+
+        created = created_from(seed)  # checked before anything is written
+        # the secrets first: a match whose log exists always has its seed (and its persons' token hashes)
+        kept = self.store.save_match_seed(match_id, seed, self.clock_ms(), seat_tokens)
+        if kept != seed:
+            created = created_from(kept)  # its commitments and boards are the kept seed's
+        key, fingerprint = (made.log_key, made.fingerprint) if made is not None else (None, None)
+        try:
+            self.matches.append(match_id, [created], 0, key, fingerprint=fingerprint)
+        except ConcurrencyError:
+            # made already by another maker of this id, which told its bots (unless it failed
+            # meanwhile, and this is its retry: retell): move it on and show it
+            if retell:
+                return self._match_started(match_id, variant, participants, boards, challenge_id)
+            return self.match_view(match_id)
+        except IdempotencyConflict as err:
+            raise IdempotencyKeyReused() from err
+        return self._match_started(match_id, variant, participants, boards, challenge_id)
+
+    def _match_landed(self, match_id: str, made: Made) -> bool:
+        """Whether the match's log recorded the creation ``made`` stands for (it was started by an
+        earlier request with its key); IdempotencyKeyReused if it recorded another request's."""
+        prior = self.matches.idempotent_result(match_id, made.log_key)
+        if prior is None:
+            return False
+        if prior[0] != made.fingerprint:
+            raise IdempotencyKeyReused()
+        made.found = True
+        return True
+
+    def _match_started(self, match_id: str, variant: str, participants: list[dict], boards: int,
+                       challenge_id: str | None = None) -> dict:
+        """A new match's bots told (``match_started``), its first games started, and its view.
+
+        Told again if a retry finds the match its first request started (that request may have
+        failed before it told them): a bot may hear of one match twice, with the same id."""
+        for p in participants:
+            if p["kind"] == "bot":
+                self.store.seat_bot(p["name"], "matches", match_id, self.clock_ms())
+                self.store.notify(p["name"], "match_started", {"match_id": match_id, "variant": variant,
+                                                               "boards": boards,
+                                                               **({"challenge_id": challenge_id} if challenge_id else {})})
+        state = self.advance(match_id)
+        return self.match_view(match_id, state)
+
+    def match_view(self, match_id: str, state: D.MatchState | None = None) -> dict:
+        """Progress, standings and boards of the match (moved on first, so a stalled match catches up)."""
+        state = state if state is not None else self.advance(match_id)
+        done = len(D.board_scores(state))
+        return {
+            "match_id": match_id,
+            "variant": state.variant,
+            "status": state.status,
+            "options": state.options,
+            "move_time_s": state.move_time_s,
+            # whether the match moves the ratings: false when made with rated false, or with a person
+            "rated": state.rated,
+            "participants": [{"name": p["name"], "kind": p["kind"]} for p in state.participants],
+            "boards": state.boards,
+            "boards_done": done,
+            "games": state.games,
+            "games_done": len(state.played),
+            "commitment": state.commitment,
+            "seed": state.seed,
+            "version": state.version,
+            "standings": D.standings(state),
+            "board_results": D.board_details(state, match_id),
+        }
+
+    def match_turns(self, match_id: str, token: str) -> dict:
+        """The games of the match in play where the person whose token this is is to act.
+
+        The match is moved on first, as its view does. The token's hash is compared with the hash
+        of each person of the match (every one, in constant time); a token that holds no person's
+        place (a bot's, another match's, any other) is refused alike, and learns nothing of the seats.
+        """
+        state = self.advance(match_id)
+        presented, participant = hash_token(token), None
+        for index, stored in self.store.match_seat_tokens(match_id).items():
+            if hmac.compare_digest(presented, stored):
+                participant = index
+        if participant is None:
+            raise Forbidden("this token holds no person's place in this match")
+        turns = []
+        for index in state.in_flight() if state.status != "over" else ():
+            board, table = divmod(index, state.tables)
+            game_id = D.game_id_for(match_id, board, table)
+            seat = D.seating(state.variant, table).index(participant)
+            try:
+                g = self.games.state(game_id)
+            except GameNotFound:
+                continue  # started in the log, not made yet: the next look at the match makes it
+            if g.status == "playing" and seat in g.to_act:
+                turns.append({"game_id": game_id, "board": board, "table": table, "seat": seat,
+                              "phase": g.phase, "version": g.version})
+        return {"match_id": match_id, "participant": state.participants[participant]["name"],
+                "status": state.status, "turns": turns}
+
+    def match_list(self, limit: int = 50) -> list[dict]:
+        out = []
+        for match_id in self.store.matches(limit):
+            try:
+                s = self._load(match_id)
+            except MatchNotFound:
+                continue
+            out.append({"match_id": match_id, "variant": s.variant, "status": s.status, "boards": s.boards,
+                        "participants": [p["name"] for p in s.participants]})
+        return out
+
+    def match_stream(self, match_id: str, clock: Callable[[], float] = time.monotonic) -> Iterator[str]:
+        """Server-sent ``progress`` events of the match until it is over (validated before the first byte)."""
+        self._load(match_id)
+
+        def events():
+            deadline = clock() + self.stream_max_s
+            yield ": connected\n\n"
+            last = -1
+            while True:
+                view = self.match_view(match_id)
+                if view["version"] != last:
+                    last = view["version"]
+                    summary = {k: view[k] for k in ("match_id", "status", "boards", "boards_done", "games_done",
+                                                    "standings")}
+                    yield f"id: {last}\nevent: progress\ndata: {json.dumps(summary, separators=(',', ':'))}\n\n"
+                if view["status"] == "over" or clock() >= deadline:
+                    return
+                self.matches.wait_for_events(match_id, last, self.keepalive_s)
+
+        return events()
+
+    def audit(self, match_id: str) -> dict:
+        """The finished match's audit: its seed, every board's commitment, every table's own game audit."""
+        state = self.advance(match_id)
+        if state.status != "over":
+            raise MatchNotOver("the audit reveals every board's seed: only once the match is over")
+        commitments, failed = {}, {}
+        for index in range(state.games):
+            board, table = divmod(index, state.tables)
+            game_id = D.game_id_for(match_id, board, table)
+            try:
+                report = self.games.audit(game_id)
+            except (DomainError, UnknownGame):
+                failed.setdefault(board, []).append(f"table {table}'s game cannot be audited")
+                continue
+            commitments[index] = report["commitment"]
+            if not report["ok"]:
+                failed.setdefault(board, []).append(f"table {table}'s game fails its own audit")
+        checks = D.verify(state, commitments)
+        for check in checks:
+            if check["name"].startswith("board_"):
+                problems = failed.get(int(check["name"][6:]))
+                if problems:
+                    check["ok"] = False
+                    check["detail"] = "; ".join(problems)
+        return {"match_id": match_id, "seed": state.seed, "commitment": state.commitment,
+                "ok": all(c["ok"] for c in checks), "checks": checks}
