@@ -1,20 +1,23 @@
 """The ``ginbox`` command: ``serve`` (API + bot workers + embedded Redis), ``worker``, ``match``
 (a duplicate match on a server, or here) and ``audit`` (a finished game's export, or a finished
-match with its games' exports, checked offline)."""
+match with its games' exports, checked offline).
+
+This module reads the command line and holds each command's front: its options, the command
+lines of the children ``ginbox serve`` starts (gunicorn's for the API, the bot workers'), and the
+smaller commands whole. Running the server (its data directory's lock, the children kept running,
+the stop in order) is ``service.serve``'s, imported only when ``serve`` is asked for.
+
+It stays a module rather than a package ``service/cli/``: the console script
+(``service.cli:main``), ``python -m service.cli`` (how ``ginbox serve`` starts its bot workers)
+and the tests name it, and a test reads this file for gunicorn's command line. ``service.serve``
+sits one layer below it in the layers contract, so it never imports the command line back.
+"""
 
 from __future__ import annotations
 
 import argparse
-import errno
-import fcntl
-import json
 import os
-import shutil
-import signal
-import socket
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 from service.config import SettingError, Settings, env_int, in_range
@@ -59,109 +62,27 @@ def worker_args(worker_class: str = "gevent", threads: int = 16, connections: in
     raise ValueError(f"unknown worker class {worker_class!r} (one of {', '.join(WORKER_CLASSES)})")
 
 
-#: the lock file of ``ginbox serve`` in its data directory
-LOCK_FILE = "serve.lock"
-
 #: seconds gunicorn gives its API processes, once stopped, to finish the requests in hand before it
 #: ends them (its --graceful-timeout, 30 by default). A command answers in milliseconds; what is
 #: still open after that is a live stream or an idle keep-alive connection, which would otherwise
 #: hold the stop for the whole time. A stream cut by the stop loses nothing: its client reconnects
 #: with Last-Event-ID, and every move acknowledged is already in Redis
 API_GRACEFUL_STOP_S = 2
-#: seconds ``ginbox serve`` waits for each child (the API, a bot worker) to end once asked to, before
-#: it kills it: gunicorn's graceful stop with room to spare; a bot worker ends its job first (a turn
-#: takes a fraction of a second; a match's board game stops between two turns, see workers/arena_jobs.py)
-CHILD_STOP_S = 10
 
 
-class DataDirBusy(RuntimeError):
-    """Another ``ginbox serve`` (or the redis-server it left) holds the data directory."""
-
-
-def _alive(pid) -> bool:
-    try:
-        os.kill(int(pid), 0)
-    except (ProcessLookupError, ValueError, TypeError):
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-class DataDirLock:
-    """One ``ginbox serve`` per data directory: an exclusive ``flock`` on ``<data dir>/serve.lock``.
-
-    The kernel drops the lock when the last descriptor of the open file closes, so no stale lock
-    survives a crash or a ``kill -9``. The embedded redis-server is handed a copy of the
-    descriptor: the lock is then held while the server *or* its redis-server runs, so no second
-    redis-server can ever open the same append-only file, even if the first outlived its server.
-    (The children are also told to die with the server, see ``redis_process.die_with_parent``.)
-    The file holds, as JSON, who holds the lock (pid, API address, redis-server pid), for the
-    message of a server that is refused. It is rewritten in place, never replaced: a new inode
-    would be a new, unlocked lock.
-    """
-
-    def __init__(self, data_dir: Path):
-        self.data_dir = data_dir
-        self.path = data_dir / LOCK_FILE
-        self.fd: int | None = None
-        self.info: dict = {}
-
-    def acquire(self) -> "DataDirLock":
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            os.close(fd)
-            raise DataDirBusy(self._holder()) from None
-        self.fd = fd
-        return self
-
-    def _holder(self) -> str:
-        """Who holds the lock, in words, from what it wrote into the file."""
-        info = {}
-        for _ in range(10):  # the holder may be rewriting it just now
-            try:
-                info = json.loads(self.path.read_text())
-                break
-            except (OSError, ValueError):
-                time.sleep(0.05)
-        where = f"the data directory {self.data_dir}"
-        pid, api, redis_pid = info.get("pid"), info.get("api"), info.get("redis_pid")
-        if pid and _alive(pid):
-            return (f"another ginbox serve (pid {pid}{f', API on {api}' if api else ''}) is running on {where}: "
-                    "stop it first, or give this one another GINBOX_DATA_DIR")
-        if redis_pid and _alive(redis_pid):
-            gone = f"a ginbox serve that is gone{f' (pid {pid})' if pid else ''}"
-            return (f"the redis-server (pid {redis_pid}) of {gone} still holds {where}: "
-                    "it is shutting down; if it stays, stop it")
-        return f"another process holds the lock {self.path} on {where}"
-
-    def update(self, **fields) -> None:
-        """Record ``fields`` (pid, api, redis_pid...) in the lock file."""
-        self.info.update(fields)
-        data = json.dumps(self.info).encode()
-        os.ftruncate(self.fd, 0)
-        os.pwrite(self.fd, data, 0)
-
-    def release(self) -> None:
-        """Let go of the lock (a redis-server still running keeps its own copy of it)."""
-        if self.fd is not None:
-            os.close(self.fd)
-            self.fd = None
-
-
-def _start_embedded_redis(data_dir: Path, lock: DataDirLock):
-    from service.redis_process import RedisServerProcess, die_with_parent
-
-    # its own session, as every child of ginbox serve: a Ctrl-C at the terminal reaches ginbox serve
-    # alone, which stops Redis last. die_with_parent: if ginbox serve is killed, Redis gets SIGTERM, a
-    # clean shutdown of the append-only file; it holds the lock until it has exited, so a new
-    # ginbox serve can never start a second redis-server on the same file meanwhile
-    server = RedisServerProcess(data_dir / "redis", pass_fds=(lock.fd,), preexec_fn=die_with_parent()).start()
-    print(f"ginbox: embedded Redis on {server.url}, data in {server.data_dir}", flush=True)
-    return server
+def api_command(args) -> list[str]:
+    """The command line of the API's gunicorn under ``ginbox serve``."""
+    return [
+        sys.executable, "-m", "gunicorn",
+        "--bind", f"{args.host}:{args.port}",
+        "--workers", str(args.processes),
+        *worker_args(args.worker_class, args.threads, args.connections),
+        "--timeout", "0",  # streams stay open; a hung request is cut by Redis timeouts instead
+        "--graceful-timeout", str(API_GRACEFUL_STOP_S),
+        "--config", "python:service.metrics",  # its child_exit hook drops a dead process's samples
+        *no_control_socket(),
+        "service.wsgi:app",
+    ]
 
 
 def serve_workers(args) -> list[tuple[str, list[str]]]:
@@ -176,194 +97,11 @@ def serve_workers(args) -> list[tuple[str, list[str]]]:
             + [("bot worker", ["worker", "--queues", "turns,boards"])] * args.workers_bots)
 
 
-class WorkerGaveUp(RuntimeError):
-    """A bot worker of ``ginbox serve`` kept dying: too many deaths within a short time."""
-
-
-class SupervisedWorker:
-    """One bot worker of ``ginbox serve``, started again whenever it ends: ``poll()`` it often, from
-    the thread that started it (its die-with-parent signal follows the thread that forked it).
-
-    As for the embedded Redis (``RedisSupervisor``): an end is said in one line on stderr and the
-    worker is started again, at once the first time, then after a growing pause (0.5 s, 1 s, 2 s...)
-    while it keeps ending; when ``max_failures`` ends fall within ``window_s`` seconds, ``poll``
-    raises ``WorkerGaveUp``. A bot job a worker was playing when it died is taken up again by the
-    sweeper of another (or the new) worker.
-    """
-
-    def __init__(self, name: str, argv: list[str], env: dict, say=None, max_failures: int = 5,
-                 window_s: float = 60.0):
-        self.name = name
-        self.argv = argv
-        self.env = env
-        self.say = say or (lambda line: print(line, file=sys.stderr, flush=True))
-        from service.redis_process import RecentEnds
-
-        self.ends = RecentEnds(max_failures, window_s)
-        self.proc: subprocess.Popen | None = None
-        self.start_at: float | None = None  # when a worker that ended is to be started again
-
-    def start(self) -> "SupervisedWorker":
-        from service.redis_process import die_with_parent
-
-        # its own session: a Ctrl-C at the terminal is ginbox serve's alone, which stops it with
-        # SIGTERM; and it gets SIGTERM if ginbox serve dies (even by kill -9), as on a normal stop
-        self.proc = subprocess.Popen([sys.executable, "-m", "service.cli", *self.argv], env=self.env,
-                                     start_new_session=True, preexec_fn=die_with_parent())
-        self.start_at = None
-        return self
-
-    def poll(self) -> None:
-        """Start the worker again if it has ended; ``WorkerGaveUp`` when it keeps ending."""
-        from service.redis_process import describe_exit
-
-        if self.proc is not None and self.proc.poll() is not None:
-            now = time.monotonic()
-            count = self.ends.add(now)
-            what = f"{self.name} (pid {self.proc.pid}) {describe_exit(self.proc.returncode)}"
-            if self.ends.exhausted:
-                raise WorkerGaveUp(f"the {self.name} cannot be kept running: {count} ends within "
-                                   f"{self.ends.window_s:.0f} s (last: {what})")
-            delay = 0.0 if count == 1 else min(8.0, 0.25 * 2 ** (count - 1))
-            self.say(f"ginbox: {what}; starting it again{f' in {delay:g} s' if delay else ''}")
-            self.proc = None
-            self.start_at = now + delay
-        if self.proc is None and self.start_at is not None and time.monotonic() >= self.start_at:
-            self.start()
-
-
-def listen_problem(host: str, port: int) -> tuple[int, str] | None:
-    """Why the API could not listen on ``host``:``port``, with the exit status to give (1: the port
-    is taken, 2: an address this machine cannot listen on); None when it can. Bound and let go
-    at once, with SO_REUSEADDR as gunicorn binds."""
-    try:
-        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
-                                                             flags=socket.AI_PASSIVE)[0]
-    except (socket.gaierror, UnicodeError) as err:
-        return 2, f"cannot listen on {host}:{port}: {getattr(err, 'strerror', None) or err} (--host, GINBOX_HOST)"
-    with socket.socket(family, kind, proto) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            probe.bind(address)
-        except OSError as err:
-            if err.errno == errno.EADDRINUSE:
-                return 1, (f"port {port} on {host} is already in use: stop what listens there, or give this "
-                           "server another port (--port, GINBOX_PORT)")
-            return 2, f"cannot listen on {host}:{port}: {err.strerror or err} (--host, --port; GINBOX_HOST, GINBOX_PORT)"
-    return None
-
-
 def cmd_serve(args) -> int:
     """Run the HTTP API under gunicorn, the bot workers and, without REDIS_URL, an embedded Redis."""
-    from service.redis_process import RedisGaveUp, RedisSupervisor, describe_exit, die_with_parent
+    from service.serve.server import run_server
 
-    settings = Settings.from_env()
-    data_dir = Path(settings.data_dir).resolve()
-    try:
-        # before anything is started or cleared: the data directory may belong to a running server
-        lock = DataDirLock(data_dir).acquire()
-    except DataDirBusy as exc:
-        print(f"ginbox serve: refusing to start: {exc}", file=sys.stderr, flush=True)
-        return 1
-    busy = listen_problem(args.host, args.port)
-    if busy is not None:
-        # before Redis and the workers: gunicorn would try for some 5 s, then end the whole server
-        print(f"ginbox serve: refusing to start: {busy[1]}", file=sys.stderr, flush=True)
-        lock.release()
-        return busy[0]
-    api_url = f"http://{args.host}:{args.port}"
-    lock.update(pid=os.getpid(), api=api_url, data_dir=str(data_dir))
-    stopping = False
-
-    def _stop(signum, frame):
-        nonlocal stopping
-        stopping = True
-
-    # from here on a stop (SIGTERM, a terminal's Ctrl-C or hang-up) is a flag the loop below reads:
-    # whatever was started meanwhile is then stopped in order
-    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-        signal.signal(sig, _stop)
-    redis_server = supervisor = None
-    if not settings.redis_url:
-        redis_server = _start_embedded_redis(data_dir, lock)
-        settings.redis_url = redis_server.url
-        lock.update(redis_pid=redis_server.pid, redis_url=redis_server.url)
-        supervisor = RedisSupervisor(redis_server, on_restart=lambda s: lock.update(redis_pid=s.pid))
-    # GINBOX_CONNECTIONS: the API process sizes its live streams' Redis pool to its connections
-    env = dict(os.environ, REDIS_URL=settings.redis_url, GINBOX_CONNECTIONS=str(args.connections))
-    if "PROMETHEUS_MULTIPROC_DIR" not in env:
-        # /metrics adds up the counts of every gunicorn and worker process through this directory;
-        # it must start empty, or a previous run's counts would be added in
-        metrics_dir = data_dir / "metrics"
-        shutil.rmtree(metrics_dir, ignore_errors=True)
-        metrics_dir.mkdir(parents=True)
-        env["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_dir)
-    workers = [SupervisedWorker(name, worker_argv, env) for name, worker_argv in serve_workers(args)]
-    api: subprocess.Popen | None = None
-    try:
-        for worker in workers:
-            worker.start()
-        gunicorn = [
-            sys.executable, "-m", "gunicorn",
-            "--bind", f"{args.host}:{args.port}",
-            "--workers", str(args.processes),
-            *worker_args(args.worker_class, args.threads, args.connections),
-            "--timeout", "0",  # streams stay open; a hung request is cut by Redis timeouts instead
-            "--graceful-timeout", str(API_GRACEFUL_STOP_S),
-            "--config", "python:service.metrics",  # its child_exit hook drops a dead process's samples
-            *no_control_socket(),
-            "service.wsgi:app",
-        ]
-        # as a worker: its own session (a terminal's SIGINT made its gevent processes print
-        # tracebacks; SIGTERM from ginbox serve is gunicorn's graceful stop), and SIGTERM if ginbox
-        # serve dies
-        api = subprocess.Popen(gunicorn, env=env, start_new_session=True, preexec_fn=die_with_parent())
-        print(f"ginbox: API on {api_url} (docs at /docs)", flush=True)
-        if settings.rate_limit_per_minute:
-            print(f"ginbox: rate limit {settings.rate_limit_per_minute} requests a minute per token, or per "
-                  "address without one (GINBOX_RATE_LIMIT)", flush=True)
-        else:
-            print("ginbox: no rate limit (GINBOX_RATE_LIMIT=0)", flush=True)
-
-        # this loop runs in the main thread, which started every child: their parent-death signal
-        # follows the thread that forked them, and a restarted redis-server or worker is forked here too
-        while not stopping:
-            if api.poll() is not None:
-                # gunicorn itself starts its API processes again; its own end is the server's
-                print(f"ginbox: the API (gunicorn) (pid {api.pid}) {describe_exit(api.returncode)}; stopping",
-                      file=sys.stderr, flush=True)
-                return 1
-            try:
-                for worker in workers:
-                    worker.poll()
-            except WorkerGaveUp as exc:
-                print(f"ginbox: {exc}\nginbox: stopping", file=sys.stderr, flush=True)
-                return 1
-            if supervisor is not None:
-                try:
-                    supervisor.poll()
-                except RedisGaveUp as exc:
-                    print(f"ginbox: {exc}\nginbox: stopping", file=sys.stderr, flush=True)
-                    return 1
-            time.sleep(0.3)
-        return 0
-    finally:
-        named = [("the API (gunicorn)", api), *((w.name, w.proc) for w in workers)]
-        children = [(name, c) for name, c in named if c is not None]
-        for _, c in children:
-            if c.poll() is None:
-                c.terminate()
-        for name, c in children:
-            try:
-                c.wait(CHILD_STOP_S)
-            except subprocess.TimeoutExpired:
-                print(f"ginbox: {name} (pid {c.pid}) did not stop within {CHILD_STOP_S} s; killing it",
-                      file=sys.stderr, flush=True)
-                c.kill()
-                c.wait()
-        if redis_server:
-            redis_server.stop()
-        lock.release()
+    return run_server(args.host, args.port, args.connections, api_command(args), serve_workers(args))
 
 
 def cmd_worker(args) -> int:
