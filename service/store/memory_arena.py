@@ -2,8 +2,9 @@
 
 For the use-case tests, which build the arena without Redis. What Redis does in one script or
 under WATCH (a name taken in any case, the first seed of a match, the caps of matches and
-challenges, a challenge moved once) is done here under one lock. Values are kept as the JSON that
-Redis would hold, so every read hands out a fresh copy, as a Redis reply does.
+challenges, a challenge moved once) is done here under one lock. Profiles, marks, challenges and
+ratings are kept as the JSON Redis would hold, so every read hands out a fresh copy, as a Redis
+reply does.
 
 Two things run out, as their keys do on Redis: a challenge is forgotten CHALLENGE_KEEP_MS past
 its expiry or its answer, timed by ``clock`` (ms since the epoch); and a bot's stream keeps its
