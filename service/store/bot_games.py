@@ -22,9 +22,13 @@ together. The caller's count is claimed first, then the server's; a refusal by t
 the caller's place back, so neither count ever passes its cap, and the server's never holds a
 game it refused. On a Redis Cluster the game's meta and the two counts each live in a slot of
 their own: each script touches one key, and the reads are plain commands, never inside a script.
+
+``InMemoryBotGames`` keeps the same counts in dicts, for the use-case tests.
 """
 
 from __future__ import annotations
+
+import threading
 
 from service.store.redis_index import check_prefix, game_key, text
 
@@ -107,3 +111,85 @@ class RedisBotGames:
         """Uncount a game that was claimed and then not made."""
         self.redis.zrem(self.key(caller), game_id)
         self.redis.zrem(self.server_key, game_id)
+
+
+class InMemoryBotGames:
+    """The same counts in dicts, for the use-case tests: RedisBotGames's methods and answers.
+
+    A game's status is read from the in-memory event store's index (what its appends' meta said,
+    as the meta hash says it on Redis). A count expires ``keep_ms`` after its last claim, timed by
+    the callers' ``now_ms`` (Redis times it by its own clock).
+    """
+
+    def __init__(self, index, prefix: str = "ginbox", *, stale_ms: int = CLAIM_STALE_MS, keep_ms: int = KEEP_MS):
+        self.index = index
+        self.prefix = check_prefix(prefix)
+        self.stale_ms = stale_ms
+        self.keep_ms = keep_ms
+        self._counts: dict[str, dict[str, int]] = {}  # key -> game id -> when claimed (ms)
+        self._expires: dict[str, int] = {}  # key -> when the count is forgotten (ms)
+        self._lock = threading.Lock()
+
+    def key(self, caller: str) -> str:
+        return f"{self.prefix}:bot-games:{caller}"
+
+    @property
+    def server_key(self) -> str:
+        return f"{self.prefix}:bot-games-in-play"
+
+    def in_play(self, caller: str, now_ms: int) -> list[str]:
+        """The caller's games counted as in play, once those over (or never made) are dropped."""
+        with self._lock:
+            return self._live(self.key(caller), now_ms)
+
+    def in_play_on_server(self, now_ms: int) -> list[str]:
+        """Every caller's games counted as in play, once those over (or never made) are dropped."""
+        with self._lock:
+            return self._live(self.server_key, now_ms)
+
+    def _live(self, key: str, now_ms: int) -> list[str]:
+        if key in self._expires and now_ms >= self._expires[key]:
+            self._forget(key)
+        claims = self._counts.get(key, {})
+        for game_id, claimed in list(claims.items()):
+            status = self.index.status_of(game_id)
+            if status == "over" or (status is None and now_ms - claimed >= self.stale_ms):
+                del claims[game_id]
+        if not claims:
+            self._forget(key)
+        # Redis's order: by claim time, then by id
+        return [game_id for game_id, _ in sorted(claims.items(), key=lambda item: (item[1], item[0]))]
+
+    def _forget(self, key: str) -> None:
+        self._counts.pop(key, None)
+        self._expires.pop(key, None)
+
+    def claim(self, caller: str, game_id: str, cap: int, now_ms: int, server_cap: int = 0) -> str | None:
+        """As RedisBotGames.claim: None once counted, else "caller" or "server", writing nothing."""
+        with self._lock:
+            if cap > 0 and not self._take(self.key(caller), cap, game_id, now_ms):
+                return "caller"
+            if server_cap > 0 and not self._take(self.server_key, server_cap, game_id, now_ms):
+                if cap > 0:
+                    self._drop(self.key(caller), game_id)
+                return "server"
+            return None
+
+    def _take(self, key: str, cap: int, game_id: str, now_ms: int) -> bool:
+        if len(self._live(key, now_ms)) >= cap:
+            return False
+        self._counts.setdefault(key, {})[game_id] = now_ms
+        self._expires[key] = now_ms + self.keep_ms
+        return True
+
+    def _drop(self, key: str, game_id: str) -> None:
+        claims = self._counts.get(key, {})
+        claims.pop(game_id, None)
+        if not claims:
+            self._forget(key)
+
+    def release(self, caller: str, game_id: str) -> None:
+        """Uncount a game that was claimed and then not made."""
+        with self._lock:
+            self._drop(self.key(caller), game_id)
+            self._drop(self.server_key, game_id)

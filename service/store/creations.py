@@ -41,6 +41,10 @@ under a name derived from the key (the log's idempotency record, which the appen
 and writes atomically with the events): finding it there, with the same fingerprint, means the
 first request landed, and the retry answers as it would have. So a lost answer never makes a
 second game, nor leaves a claimed seat whose token nobody can get.
+
+``CreationRecords`` keeps the slots on Redis; ``InMemoryCreationRecords`` keeps them in a dict,
+for the use-case tests. A slot speaks to either through three steps: ``put_new``, ``held`` and
+``replace``.
 """
 
 from __future__ import annotations
@@ -50,12 +54,15 @@ import hashlib
 import json
 import re
 import secrets
+import threading
 from dataclasses import dataclass
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+from service.store.base import Clock, system_clock
 
 #: how long a recorded answer is replayed (seconds): 24 hours
 RECORD_TTL_S = 24 * 3600
@@ -141,9 +148,9 @@ class Undecipherable(Exception):
 
 
 class Slot:
-    """Where the answer of one (scope, Idempotency-Key) is kept: its Redis key and its cipher."""
+    """Where the answer of one (scope, Idempotency-Key) is kept: its name in the records and its cipher."""
 
-    def __init__(self, store: CreationRecords, scope: str, key: str):
+    def __init__(self, store: CreationRecords | InMemoryCreationRecords, scope: str, key: str):
         self.store = store
         pepper = store.pepper()
         self.name = f"{store.prefix}:idem:{_derive(pepper, key, b'index', scope).hex()}"
@@ -160,12 +167,11 @@ class Slot:
 
         Undecipherable if the record under the key does not open with it.
         """
-        redis = self.store.redis
         for _ in range(3):
             lease = _CLAIM + secrets.token_hex(16).encode("ascii")
-            if redis.set(self.name, lease, nx=True, px=self.store.lease_ms):
+            if self.store.put_new(self.name, lease, self.store.lease_ms):
                 return Claimed(lease)
-            held = redis.get(self.name)
+            held = self.store.held(self.name)
             if held is None:
                 continue  # the holder gave its claim up, or the record ran out, meanwhile: claim again
             if held.startswith(_CLAIM):
@@ -179,24 +185,24 @@ class Slot:
         """Claim the key in place of the unsettled mark read (InUse if it changed meanwhile: another
         request took it over first)."""
         lease = _CLAIM + secrets.token_hex(16).encode("ascii")
-        if self.store.settle(keys=[self.name], args=[unsettled.mark, lease, self.store.lease_ms]):
+        if self.store.replace(self.name, unsettled.mark, lease, self.store.lease_ms):
             return Claimed(lease)
         return InUse()
 
     def unsettle(self, claimed: Claimed, fingerprint: str) -> bool:
         """Replace this request's claim by the unsettled mark of ``fingerprint`` (its outcome is
         unknown); False if the claim was lost."""
-        return bool(self.store.settle(keys=[self.name], args=[claimed.lease, self._seal(_UNSETTLED, fingerprint.encode()),
-                                                               self.store.ttl_s * 1000]))
+        return self.store.replace(self.name, claimed.lease, self._seal(_UNSETTLED, fingerprint.encode()),
+                                  self.store.ttl_s * 1000)
 
     def record(self, claimed: Claimed, answer: RecordedAnswer) -> bool:
         """Replace this request's claim by its answer, kept for the record's TTL; False if the claim was lost."""
         sealed = self._seal(_RECORD, answer._plain())
-        return bool(self.store.settle(keys=[self.name], args=[claimed.lease, sealed, self.store.ttl_s * 1000]))
+        return self.store.replace(self.name, claimed.lease, sealed, self.store.ttl_s * 1000)
 
     def release(self, claimed: Claimed) -> bool:
         """Give the claim up (the request was refused: nothing is recorded); False if it was lost already."""
-        return bool(self.store.settle(keys=[self.name], args=[claimed.lease, b"", 0]))
+        return self.store.replace(self.name, claimed.lease, b"", 0)
 
     def _seal(self, kind: bytes, plain: bytes) -> bytes:
         nonce = secrets.token_bytes(_NONCE_BYTES)
@@ -294,3 +300,75 @@ class CreationRecords:
     def slot(self, scope: str, key: str) -> Slot:
         """The slot of ``key`` as chosen by the callers of ``scope`` (a route, and a bot's token hash)."""
         return Slot(self, scope, key)
+
+    def put_new(self, name: str, value: bytes, ttl_ms: int) -> bool:
+        """Keep ``value`` under ``name`` for ``ttl_ms`` if nothing is kept there; whether it was kept."""
+        return bool(self.redis.set(name, value, nx=True, px=ttl_ms))
+
+    def held(self, name: str) -> bytes | None:
+        """What is kept under ``name`` (None: nothing, or it ran out)."""
+        held = self.redis.get(name)
+        return None if held is None else bytes(held)
+
+    def replace(self, name: str, expected: bytes, value: bytes, ttl_ms: int) -> bool:
+        """Keep ``value`` for ``ttl_ms`` in place of ``expected`` (b"": keep nothing), only while
+        ``expected`` is what ``name`` holds; whether it was."""
+        return bool(self.settle(keys=[name], args=[expected, value, ttl_ms]))
+
+
+class InMemoryCreationRecords:
+    """The recorded answers in a dict, for the use-case tests: CreationRecords's slots and answers.
+
+    The server's secret is GINBOX_SECRET's digest when ``secret`` is given, else one made for this
+    store (as Redis keeps one per prefix). What is kept runs out by ``clock`` (ms since the epoch).
+    """
+
+    def __init__(self, prefix: str = "ginbox", *, secret: str | None = None, ttl_s: int = RECORD_TTL_S,
+                 lease_ms: int = CLAIM_LEASE_MS, clock: Clock | None = None):
+        self.prefix = prefix
+        self.ttl_s = ttl_s
+        self.lease_ms = lease_ms
+        self.clock = clock or system_clock
+        self._pepper = server_pepper(None, prefix, secret) if secret else secrets.token_bytes(_SECRET_BYTES)
+        self._kept: dict[str, tuple[bytes, int]] = {}  # name -> (value, when it runs out, ms)
+        self._lock = threading.Lock()
+
+    def pepper(self) -> bytes:
+        """The server's secret mixed into every derivation."""
+        return self._pepper
+
+    def slot(self, scope: str, key: str) -> Slot:
+        """The slot of ``key`` as chosen by the callers of ``scope``."""
+        return Slot(self, scope, key)
+
+    def _live(self, name: str) -> bytes | None:
+        kept = self._kept.get(name)
+        if kept is not None and self.clock() >= kept[1]:
+            del self._kept[name]
+            return None
+        return None if kept is None else kept[0]
+
+    def put_new(self, name: str, value: bytes, ttl_ms: int) -> bool:
+        """Keep ``value`` under ``name`` for ``ttl_ms`` if nothing is kept there; whether it was kept."""
+        with self._lock:
+            if self._live(name) is not None:
+                return False
+            self._kept[name] = (bytes(value), self.clock() + ttl_ms)
+            return True
+
+    def held(self, name: str) -> bytes | None:
+        """What is kept under ``name`` (None: nothing, or it ran out)."""
+        with self._lock:
+            return self._live(name)
+
+    def replace(self, name: str, expected: bytes, value: bytes, ttl_ms: int) -> bool:
+        """Keep ``value`` for ``ttl_ms`` in place of ``expected`` (b"": keep nothing), only while
+        ``expected`` is what ``name`` holds; whether it was."""
+        with self._lock:
+            if self._live(name) != expected:
+                return False
+            if value:
+                self._kept[name] = (bytes(value), self.clock() + ttl_ms)
+            else:
+                del self._kept[name]
+            return True

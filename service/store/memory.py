@@ -56,6 +56,12 @@ class InMemoryGameIndex(GameIndex):
                     summary[name] = copy.deepcopy(meta[name])
             summary["updated"], summary["version"] = ts, version
 
+    def status_of(self, game_id: str) -> str | None:
+        """The status the game's latest append gave (None: no append gave one, or no such game)."""
+        with self._lock:
+            summary = self._summaries.get(game_id)
+            return None if summary is None else summary["status"]
+
     def list_games(self, status=None, variant=None, cursor=None, limit=50, hidden=None):
         check_limit(limit)
         check_filter("status", status)
