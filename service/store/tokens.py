@@ -88,47 +88,30 @@ class TokenStore:
         return found
 
 
-class _SeatHashWrites:
-    """What the arena writes of a game's seats through ``tokens.redis``: ``hset(key, mapping=...)``."""
-
-    def __init__(self, hashes: dict[str, dict[str, str]], lock: threading.Lock):
-        self._hashes = hashes
-        self._lock = lock
-
-    def hset(self, key: str, field: str | None = None, value: str | None = None, mapping: dict | None = None) -> None:
-        """Set one seat's hash (``field``, ``value``) or several (``mapping``), as Redis's HSET does."""
-        pairs = dict(mapping or {})
-        if field is not None:
-            pairs[field] = value
-        with self._lock:
-            self._hashes.setdefault(key, {}).update({str(k): str(v) for k, v in pairs.items()})
-
-
 class InMemoryTokenStore:
-    """The seat token hashes of each game in a dict, with TokenStore's methods and answers.
-
-    The arena seats bot accounts and persons of a match by writing their token hashes straight
-    into a game's hash (``tokens.redis.hset(tokens.key(game_id), mapping=...)``), so ``redis``
-    here takes that one write.
-    """
+    """The seat token hashes of each game in a dict, with TokenStore's methods and answers."""
 
     def __init__(self, prefix: str = "ginbox"):
         self.prefix = prefix
         self._hashes: dict[str, dict[str, str]] = {}  # key(game_id) -> seat -> sha256
         self._lock = threading.Lock()
-        self.redis = _SeatHashWrites(self._hashes, self._lock)
 
     def key(self, game_id: str) -> str:
         return f"{self.prefix}:{{{game_id}}}:tokens"
 
     def save(self, game_id: str, tokens: dict[int, str]) -> None:
         """Record the tokens of the seats created with the game."""
-        if tokens:
-            self.redis.hset(self.key(game_id), mapping={str(s): hash_token(t) for s, t in tokens.items()})
+        self.save_hashes(game_id, {s: hash_token(t) for s, t in tokens.items()})
+
+    def save_hashes(self, game_id: str, hashes: dict[int, str]) -> None:
+        """Record seats whose token hashes are known already (a bot account's, a person's of a match)."""
+        if hashes:
+            with self._lock:
+                self._hashes.setdefault(self.key(game_id), {}).update({str(s): h for s, h in hashes.items()})
 
     def claim(self, game_id: str, seat: int, token: str) -> None:
         """Record the token of a seat whose claim the log has just recorded."""
-        self.redis.hset(self.key(game_id), str(seat), hash_token(token))
+        self.save_hashes(game_id, {seat: hash_token(token)})
 
     def seat_of(self, game_id: str, token: str) -> int | None:
         """The seat whose token this is, or None."""

@@ -57,10 +57,13 @@ class TokenStoreBehaviour:
         tokens.save("g1", {1: ann})
         assert [tokens.seat_of("g1", ann) for _ in range(3)] == [1, 1, 1]
 
-    def test_a_seat_hash_written_under_the_games_key_is_found_by_its_token(self, tokens):
-        # the arena seats a bot account with the bot's own token hash, written under key(game)
-        bot = issue_token()
-        tokens.redis.hset(tokens.key("g1"), mapping={"1": hash_token(bot)})
+    def test_a_seat_hash_saved_as_a_hash_is_found_by_its_token(self, tokens):
+        # the arena seats a bot account with the bot's own token hash (save_hashes)
+        bot, ann = issue_token(), issue_token()
+        tokens.save("g1", {0: ann})
+        tokens.save_hashes("g1", {1: hash_token(bot)})
+        assert (tokens.seat_of("g1", bot), tokens.seat_of("g1", ann)) == (1, 0)
+        tokens.save_hashes("g1", {})  # nothing to write: nothing changes
         assert tokens.seat_of("g1", bot) == 1
 
     def test_the_key_of_a_games_hashes_is_in_the_games_hash_slot(self, tokens):

@@ -18,9 +18,8 @@ import pytest
 from support.clocks import ManualClock
 
 from service.arena import ArenaService
-from service.composition import with_arena
 from service.config import Settings
-from service.games import GameService
+from service.games import GameLimits, GameService
 from service.rules.duplicate import MatchCodec
 from service.store.advice import InMemoryAdviceLog
 from service.store.bot_games import InMemoryBotGames
@@ -48,10 +47,10 @@ def build_use_cases(**overrides) -> UseCases:
     settings = dataclasses.replace(Settings(), **overrides)
     clock = ManualClock()
     scheduled: list[tuple[str, int]] = []
-    # composition.build: the arena is made after the games, which reach it through this box
-    arena_box: list[ArenaService] = []
-    bot_scheduler = with_arena(lambda game_id, state: scheduled.append((game_id, state.version)),
-                               lambda: arena_box[0] if arena_box else None, settings.key_prefix)
+
+    def bot_scheduler(game_id: str, state, *, whole: bool = False) -> None:
+        scheduled.append((game_id, state.version))
+
     store = InMemoryEventStore(clock=clock)
     index = store.index
     tokens = InMemoryTokenStore(settings.key_prefix)
@@ -64,16 +63,12 @@ def build_use_cases(**overrides) -> UseCases:
         GameRepository(store, InMemorySnapshotStore(store), settings.snapshot_every),
         tokens,
         index=index,
-        bot_scheduler=bot_scheduler,
+        scheduler=bot_scheduler,
         advice=advice,
-        keepalive_s=keepalive_s,
-        stream_max_s=stream_max_s,
-        account_seats=lambda game_id, seats, token: arena_box[0].seat_accounts(game_id, seats, token),
-        account_name=lambda name: arena_box[0].bot_name(name),
-        sealed=lambda game_id: arena_box[0].sealed(game_id),
-        sealed_among=lambda game_ids, memo: arena_box[0].sealed_among(game_ids, memo),
-        bot_games=bot_games, bot_games_per_caller=settings.bot_games_per_caller,
-        bot_games_in_play=settings.bot_games_in_play,
+        bot_games=bot_games,
+        limits=GameLimits(keepalive_s=keepalive_s, stream_max_s=stream_max_s,
+                          bot_games_per_caller=settings.bot_games_per_caller,
+                          bot_games_in_play=settings.bot_games_in_play),
         clock_ms=clock,
     )
     # composition.build_arena: the matches' own log, apart from the games'
@@ -84,7 +79,8 @@ def build_use_cases(**overrides) -> UseCases:
                          matches_per_caller=settings.matches_per_caller, matches_in_play=settings.matches_in_play,
                          challenges_per_bot=settings.challenges_per_bot,
                          challenges_per_challenger=settings.challenges_per_challenger)
-    arena_box.append(arena)
+    # composition.build: the arena is made after the games, then handed to them
+    games.join_arena(arena)
     stores = {"events": store, "index": index, "tokens": tokens, "advice": advice, "bot_games": bot_games,
               "matches": matches, "arena": arena_store}
     return UseCases(games, arena, clock, settings, stores, scheduled)
