@@ -135,11 +135,6 @@ class InMemoryArenaStore:
                 self._appended.wait(remaining)
         return [(f"{ms}-{seq}", kind, json.loads(body)) for (ms, seq), kind, body in entries]
 
-    def last_stream_id(self, name: str) -> str:
-        with self._lock:
-            stream = self._streams.get(name)
-            return f"{stream[-1][0][0]}-{stream[-1][0][1]}" if stream else "0"
-
     # -- games and matches ------------------------------------------------------------------------
 
     def mark_game(self, game_id: str, info: dict) -> None:

@@ -100,12 +100,6 @@ class ArenaStoreBehaviour:
         parsed = [tuple(int(part) for part in entry_id.split("-")) for entry_id in ids]
         assert parsed == sorted(parsed) and len(set(parsed)) == 5
 
-    def test_the_last_id_of_a_stream_and_of_none(self, arena):
-        assert arena.last_stream_id("alpha") == "0"
-        arena.notify("alpha", "a", {})
-        last = arena.notify("alpha", "b", {})
-        assert arena.last_stream_id("alpha") == last
-
     def test_each_bot_has_a_stream_of_its_own(self, arena):
         arena.notify("alpha", "a", {"to": "alpha"})
         assert arena.read_stream("beta", "0") == []
