@@ -57,6 +57,12 @@ class Ginbox:
     arena: Any = None
     #: whether a request's token is one the server issued (whom the rate limit counts it against)
     token_check: Any = None
+    #: the creations under an Idempotency-Key (service.idempotency.CreationIdempotency)
+    creations: Any = None
+    #: the server's secret as 32 bytes, read at its first use (what the view tags are keyed with)
+    pepper: Any = None
+    #: the live streams each client holds open (service.store.stream_places.StreamPlaces)
+    stream_places: Any = None
 
 
 def create_app(settings: Settings | None = None, *,
@@ -109,6 +115,9 @@ def create_app(settings: Settings | None = None, *,
         queue_redis=built.queue_redis,
         arena=built.arena,
         token_check=TokenCheck(built.games, built.arena),
+        creations=built.creations,
+        pepper=built.pepper,
+        stream_places=built.stream_places,
     )
 
     from service.api import analysis, arena as arena_api, docs, games as games_api, health, pages
