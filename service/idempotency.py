@@ -6,7 +6,7 @@ answers (accept, decline, withdraw) come here through ``service.api.idempotent``
 only what is HTTP: the headers read, the answer built. What is decided here:
 
 - what a key stands for (``request_fingerprint``): the method, the path and the body;
-- whom a key belongs to (``scope``): the route, and the hash of the token the request presents;
+- whom a key belongs to (``key_scope``): the route, and the hash of the token the request presents;
 - what holds the key (``CreationIdempotency.begin``): nothing (the request claims it and goes on,
   a ``Creation``), a recorded answer (replayed), another request being answered
   (``IdempotencyKeyInUse``), or another request altogether (``IdempotencyKeyReused``);
