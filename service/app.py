@@ -15,8 +15,10 @@ if TYPE_CHECKING:  # the types of the parts create_app builds (it imports them w
     from service.arena import ArenaService
     from service.games import GameService
     from service.ratelimit import RateLimiter, TokenCheck
+    from service.idempotency import CreationIdempotency
     from service.store.redis_store import RedisEventStore
     from service.store.repository import GameRepository
+    from service.store.stream_places import StreamPlaces
 
 # answered without counting against any rate limit: probes and the static documentation
 UNLIMITED_ENDPOINTS = {"health.healthz", "health.readyz", "docs.openapi_yaml", "docs.docs_page", "docs.docs_asset",
@@ -66,6 +68,12 @@ class Ginbox:
     arena: ArenaService | None = None
     #: whether a request's token is one the server issued (whom the rate limit counts it against)
     token_check: TokenCheck | None = None
+    #: the creations under an Idempotency-Key (service.idempotency.CreationIdempotency)
+    creations: CreationIdempotency | None = None
+    #: the server's secret as 32 bytes, read at its first use (what the view tags are keyed with)
+    pepper: Callable[[], bytes] | None = None
+    #: the live streams each client holds open (service.store.stream_places.StreamPlaces)
+    stream_places: StreamPlaces | None = None
 
 
 def create_app(settings: Settings | None = None, *,
@@ -118,6 +126,9 @@ def create_app(settings: Settings | None = None, *,
         queue_redis=built.queue_redis,
         arena=built.arena,
         token_check=TokenCheck(built.games, built.arena),
+        creations=built.creations,
+        pepper=built.pepper,
+        stream_places=built.stream_places,
     )
 
     from service.api import analysis, arena as arena_api, docs, games as games_api, health, pages

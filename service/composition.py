@@ -18,15 +18,18 @@ from service.bots import BotScheduler, bot_queue
 from service.config import Settings
 from service.connections import redis_client, stream_wait_client
 from service.games import GameLimits, GameService
+from service.idempotency import CreationIdempotency
 from service.ratelimit import RateLimiter
 from service.rules.duplicate import MatchCodec
 from service.store.advice import RedisAdviceLog
 from service.store.arena import RedisArenaStore
 from service.store.bot_games import RedisBotGames
+from service.store.creations import CreationRecords
 from service.store.redis_index import RedisGameIndex
 from service.store.redis_snapshots import RedisSnapshotStore
 from service.store.redis_store import RedisEventStore
 from service.store.repository import GameRepository
+from service.store.stream_places import StreamPlaces
 from service.store.tokens import TokenStore
 
 #: RQ's worker TTL (seconds). An idle RQ worker blocks on the queue (BLPOP) for
@@ -101,6 +104,12 @@ class Components:
     arena: ArenaService | None = None
     #: the bot scheduler the games call after each append (the one owner of the queues and the waiting set)
     scheduler: BotScheduler | None = None
+    #: the creations under an Idempotency-Key, over their sealed records (an API process's)
+    creations: CreationIdempotency | None = None
+    #: the server's secret as 32 bytes, read at its first use (service.store.creations.server_pepper)
+    pepper: Callable[[], bytes] | None = None
+    #: the live streams each client holds open, counted for every API process (an API process's)
+    stream_places: StreamPlaces | None = None
 
 
 def build_arena(settings: Settings, redis, games: GameService, waits=None) -> ArenaService:
@@ -168,8 +177,13 @@ def build(settings: Settings, *, bot_scheduler: Callable[[str, Any], None] | Non
         return Components(settings=settings, redis=redis, store=store, index=index, repository=repository, tokens=tokens,
                           advice=advice, games=games, queue=queue, board_queue=board_queue, arena=arena,
                           scheduler=bot_scheduler)
+    # what only an API process answers with: no Redis command is sent until a request needs one
+    records = CreationRecords(redis, settings.key_prefix, secret=settings.secret)
+    stream_places = StreamPlaces(redis, settings.key_prefix, settings.max_streams_per_client,
+                                 stream_max_s=float(settings.extra.get("stream_max_s", 300.0)))
     return Components(settings=settings, redis=redis, store=store, index=index, repository=repository, tokens=tokens,
                       advice=advice, games=games, arena=arena,
                       limiter=RateLimiter(redis, settings.key_prefix, settings.rate_limit_per_minute,
                                           ipv6_prefix=settings.rate_limit_ipv6_prefix),
-                      queue_redis=scrape_connection(settings, redis))
+                      queue_redis=scrape_connection(settings, redis),
+                      creations=CreationIdempotency(records), pepper=records.pepper, stream_places=stream_places)

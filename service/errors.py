@@ -8,6 +8,17 @@ headers). The workers catch them by class (a ``VersionMismatch`` means someone e
 
 from __future__ import annotations
 
+# Three failures of the store reach the API as they are: a game that moved on while a command was
+# decided (ConcurrencyError), an idempotency key of a move used for another request
+# (IdempotencyConflict), a listing's cursor the store never handed out (InvalidCursor). They are
+# named from here, the module of what the use cases raise, rather than translated into twins of
+# their own: the use cases and the workers already catch them by these classes, so a twin would
+# make two classes of one failure and a try/except in every use case that appends or lists, for
+# no difference on the wire. So the API's one error map imports no store.
+from service.store.errors import ConcurrencyError as ConcurrencyError
+from service.store.errors import IdempotencyConflict as IdempotencyConflict
+from service.store.errors import InvalidCursor as InvalidCursor
+
 
 class DomainError(Exception):
     """A refusal of a use case: a stable ``code`` and a human ``detail``.
@@ -98,6 +109,14 @@ class IdempotencyKeyReused(Unprocessable, code="idempotency_key_reused"):
 
     def __init__(self, detail: str = "this Idempotency-Key was already used for a different request"):
         super().__init__(detail)
+
+
+class IdempotencyKeyInUse(Conflict, code="idempotency_key_in_use"):
+    """A request with this idempotency key is being answered; ``retry_after``: the seconds to wait."""
+
+    def __init__(self, retry_after: int):
+        super().__init__("a request with this Idempotency-Key is being answered; retry after Retry-After")
+        self.retry_after = retry_after
 
 
 # -- the arena's refusals (service.arena) ------------------------------------------------------

@@ -34,10 +34,9 @@ from service.api.http import (
 )
 from service.api.idempotent import idempotent_creation, made
 from service.api.sse import sse_response
-from service.errors import GameNotFound
+from service.errors import BotTokenRequired, GameNotFound
 from service.games import Answer, CommandRequest, GameService, Idempotency
 from service.rules import commands
-from service.store.tokens import hash_token
 
 bp = Blueprint("games", __name__)
 
@@ -121,9 +120,11 @@ def _bot_games_caller() -> str:
 
     ext = current_app.extensions["ginbox"]
     token = presented_token(required=False, strict=False)
-    name = ext.arena.store.bot_of_token(hash_token(token)) if token and ext.arena is not None else None
-    if name:
-        return f"bot:{name}"
+    if token and ext.arena is not None:
+        try:
+            return f"bot:{ext.arena.bot_of(token)}"
+        except BotTokenRequired:
+            pass  # no bot account's token: the address counts
     return f"addr:{address_identity(request.remote_addr or 'unknown', ext.limiter.ipv6_prefix)}"
 
 

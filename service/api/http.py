@@ -16,8 +16,6 @@ from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import ClientDisconnected, NotFound
 
 from service.api.problems import ApiError
-from service.store.base import scoped_idempotency_key
-from service.store.creations import server_pepper
 
 IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7E]{1,200}$")
 #: what If-Match may hold (openapi.yaml's IfMatch pattern): ``*``, or a comma-separated list of
@@ -249,19 +247,16 @@ def if_match_versions() -> set[int] | None:
     return {int(v) for v in _TAG_VERSION.findall(value) if v == str(int(v))}
 
 
-def idempotency_key(scope: str | None = None) -> str | None:
-    """The Idempotency-Key header, if any (400 invalid_header when malformed), as it is recorded.
-
-    With a ``scope`` (the caller's seat), the key is recorded under that scope: two seats that
-    happen to choose the same key make two different requests, and neither is refused for the other's.
-    """
+def idempotency_key() -> str | None:
+    """The Idempotency-Key header of a move, if any (400 invalid_header when malformed), as the
+    client sent it (the use case records it under the caller's seat: service.games.Idempotency)."""
     key = request.headers.get("Idempotency-Key")
     if key is None:
         return None
     if not IDEMPOTENCY_KEY.fullmatch(key):
         raise ApiError(400, "invalid_header", "Idempotency-Key is 1 to 200 visible ASCII characters",
                        extra={"errors": {"Idempotency-Key": ["Invalid value."]}})
-    return key if scope is None else scoped_idempotency_key(scope, key)
+    return key
 
 
 def refuse_long_uri():
@@ -310,13 +305,12 @@ _VIEW_TAG_LABEL = b"ginbox view tag v1"
 
 def view_tag_key() -> bytes:
     """The key of this server's view tags: derived from the server's secret (GINBOX_SECRET, else
-    the one kept in Redis, as for the creation records: service.store.creations.server_pepper), so
+    the one kept in Redis, as for the creation records: the app's ``pepper``, service.composition), so
     every process of one server gives a view the same tag, and nobody without the secret can."""
     key = current_app.extensions.get(VIEW_TAG_KEY_EXTENSION)
     if key is None:
-        ext = current_app.extensions["ginbox"]
         # a key of its own (HMAC of a label under the secret), not the secret the records are sealed with
-        pepper = server_pepper(ext.redis, ext.settings.key_prefix, ext.settings.secret)
+        pepper = current_app.extensions["ginbox"].pepper()
         key = current_app.extensions[VIEW_TAG_KEY_EXTENSION] = hmac.digest(pepper, _VIEW_TAG_LABEL, "sha256")
     return key
 

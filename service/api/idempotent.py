@@ -31,54 +31,40 @@ request presents, if any (a bot's, on ``POST /challenges``): two bots that choos
 never meet, and a caller without a token (who creates a game, registers a bot) is scoped by the
 route alone, so keys have to be unguessable (a random UUID). The records are sealed under the
 server's secret too (``GINBOX_SECRET``, see service.store.creations).
+
+This module is the HTTP half: it reads the key, the body and the token, and builds the answer or
+its replay (status, ``Location``, ``ETag``, ``Idempotent-Replayed``). What a key stands for, whom it
+belongs to, what holds it and how its claim ends is decided by service.idempotency, through the
+app's ``creations`` (built by service.composition).
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
-import logging
 
-import redis
 from flask import Response, current_app, g, request
 
 from service.api.auth import presented_token
 from service.api.http import json_body, request_body
 from service.api.problems import ApiError
-from service.errors import IdempotencyKeyReused
-from service.store.base import canonical_json
-from service.store.creations import (
+from service.idempotency import (
     CREATION_KEY,
     CREATION_KEY_RULE,
-    IN_USE_RETRY_AFTER_S,
-    CreationRecords,
-    InUse,
+    CreationIdempotency,
     Made,
     RecordedAnswer,
-    Undecipherable,
-    Unsettled,
-    request_fingerprint,
+    bodiless_fingerprint,
+    body_fingerprint,
+    key_scope,
 )
-from service.store.tokens import hash_token
-
-log = logging.getLogger(__name__)
 
 #: the headers of a creation's answer that its replay repeats
 RECORDED_HEADERS = ("Location", "ETag")
 REPLAYED_HEADER = "Idempotent-Replayed"
 
 
-def _records() -> CreationRecords:
-    records = current_app.extensions.get("ginbox.creations")
-    if records is None:
-        ext = current_app.extensions["ginbox"]
-        records = current_app.extensions["ginbox.creations"] = CreationRecords(
-            ext.redis, ext.settings.key_prefix, secret=ext.settings.secret)
-    return records
-
-
-#: the errors after which a request's outcome is unknown: Redis did not answer (its writes may land)
-OUTCOME_UNKNOWN = (redis.RedisError, OSError)
+def _creations() -> CreationIdempotency:
+    return current_app.extensions["ginbox"].creations
 
 
 def made() -> Made | None:
@@ -86,23 +72,9 @@ def made() -> Made | None:
     return g.get("ginbox_made")
 
 
-def _scope() -> str:
-    scope = f"{request.method} {request.url_rule.rule}"
-    token = presented_token(required=False, strict=False)
-    return f"{scope} token:{hash_token(token)}" if token else scope
-
-
 def _replay(answer: RecordedAnswer) -> Response:
     headers = {**answer.headers, REPLAYED_HEADER: "true"}
     return Response(answer.body, answer.status, headers, mimetype="application/json")
-
-
-def _bodiless_fingerprint() -> str:
-    """What the key of a route that reads no body stands for: its method and path (such a route
-    refuses a body, service.api.http.refuse_body, before its key is looked at; a body's bytes, if
-    one got this far, would still make the same key with it another request)."""
-    raw = request_body()
-    return request_fingerprint(request.method, request.path, f"sha256:{hashlib.sha256(raw).hexdigest()}" if raw else "")
 
 
 def idempotent_creation(view=None, *, body: bool = True):
@@ -127,58 +99,25 @@ def idempotent_creation(view=None, *, body: bool = True):
                            f"{CREATION_KEY_RULE}: whoever guesses it gets that answer",
                            extra={"errors": {"Idempotency-Key": ["Invalid value."]}})
         # the body the key stands for (a body that is no JSON is refused here, and recorded nowhere)
-        fingerprint = (request_fingerprint(request.method, request.path, canonical_json(json_body())) if body
-                       else _bodiless_fingerprint())
-        slot = _records().slot(_scope(), key)
-        try:
-            held = slot.claim()
-        except Undecipherable:
-            log.warning("idempotency record %s does not open with its key", slot.name)
-            raise IdempotencyKeyReused() from None
-        if isinstance(held, Unsettled):
-            # the request before with this key failed on Redis: only the same request may find out
-            if held.fingerprint != fingerprint:
-                raise IdempotencyKeyReused()
-            held = slot.take_over(held)
-        if isinstance(held, InUse):
-            raise ApiError(409, "idempotency_key_in_use",
-                           "a request with this Idempotency-Key is being answered; retry after Retry-After",
-                           headers={"Retry-After": str(IN_USE_RETRY_AFTER_S)})
-        if isinstance(held, RecordedAnswer):
-            if held.fingerprint != fingerprint:
-                raise IdempotencyKeyReused()
-            return _replay(held)
-        g.ginbox_made = Made(slot, fingerprint)
-        try:
+        fingerprint = (body_fingerprint(request.method, request.path, json_body()) if body
+                       else bodiless_fingerprint(request.method, request.path, request_body()))
+        scope = key_scope(request.method, request.url_rule.rule, presented_token(required=False, strict=False))
+        creation = _creations().begin(scope, key, fingerprint)
+        if isinstance(creation, RecordedAnswer):
+            return _replay(creation)
+        g.ginbox_made = creation.made
+        with creation:  # a failure gives the key up, or leaves it unsettled when its outcome is unknown
             response = current_app.make_response(view(*args, **kwargs))
-        except OUTCOME_UNKNOWN:
-            # whether its writes landed is unknown: the key stays this request's, for a retry to learn
-            _settle(slot.unsettle, held, fingerprint)
-            raise
-        except BaseException:
-            _settle(slot.release, held)
-            raise
-        if g.ginbox_made.found:
+        if creation.made.found:
             # the view found this creation made by the request before with the key (whose answer
             # was lost) and answered as it did: a replay, though the record had none to give
             response.headers[REPLAYED_HEADER] = "true"
         if 200 <= response.status_code < 300:
-            recorded = RecordedAnswer(fingerprint, response.status_code,
-                                      {h: response.headers[h] for h in RECORDED_HEADERS if h in response.headers},
-                                      response.get_data())
-            _settle(slot.record, held, recorded)
+            creation.record(response.status_code,
+                            {h: response.headers[h] for h in RECORDED_HEADERS if h in response.headers},
+                            response.get_data())
         else:
-            _settle(slot.release, held)
+            creation.release()
         return response
 
     return answer
-
-
-def _settle(step, *args) -> None:
-    """Record the answer or give the claim up; a failure is logged, never put in the answer's place
-    (the creation is made: its answer, with its tokens, goes out whatever happens to the record)."""
-    try:
-        if not step(*args):
-            log.warning("an idempotency claim ran out before its request was answered")
-    except Exception:
-        log.exception("an idempotency claim could not be settled")

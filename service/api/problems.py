@@ -61,11 +61,14 @@ def _bearer_token_presented() -> bool:
 
 
 def _domain_headers(exc: errors.DomainError) -> dict:
-    """The headers a refusal carries: the challenge of RFC 6750, the ETag of the version the game is at."""
+    """The headers a refusal carries: the challenge of RFC 6750, the ETag of the version the game is
+    at, when to retry a request whose Idempotency-Key is in use."""
     if isinstance(exc, errors.Unauthorized):
         return {"WWW-Authenticate": bearer_challenge(_bearer_token_presented())}
     if isinstance(exc, errors.VersionMismatch) and exc.current is not None:
         return {"ETag": f'"{exc.current}"'}
+    if isinstance(exc, errors.IdempotencyKeyInUse):
+        return {"Retry-After": str(exc.retry_after)}
     return {}
 
 
@@ -99,7 +102,6 @@ def to_problem(exc: BaseException) -> Response:
     import redis
 
     from service.rules.errors import RulesError
-    from service.store.errors import ConcurrencyError, IdempotencyConflict, InvalidCursor
 
     if isinstance(exc, ApiError):
         return from_api_error(exc)
@@ -107,13 +109,13 @@ def to_problem(exc: BaseException) -> Response:
         return problem_response(_domain_status(exc), exc.code, exc.detail, _domain_headers(exc))
     if isinstance(exc, RulesError):
         return problem_response(403 if exc.forbidden else 409 if exc.conflict else 422, exc.code, exc.message)
-    if isinstance(exc, ConcurrencyError):
+    if isinstance(exc, errors.ConcurrencyError):
         return problem_response(409, "conflict", "the game moved on while the command was decided; "
                                 "load the game again and retry")
-    if isinstance(exc, IdempotencyConflict):
+    if isinstance(exc, errors.IdempotencyConflict):
         return problem_response(422, "idempotency_key_reused",
                                 "this Idempotency-Key was already used for a different request")
-    if isinstance(exc, InvalidCursor):
+    if isinstance(exc, errors.InvalidCursor):
         return problem_response(400, "invalid_query", "the cursor is not one this server handed out",
                                 extra={"errors": {"cursor": ["Invalid cursor."]}})
     if isinstance(exc, marshmallow.ValidationError):

@@ -19,9 +19,8 @@ from service.games.core import (
     Incoming,
     NoArena,
     new_game_id,
-    request_fingerprint,
 )
 from service.games.service import GameService
 
 __all__ = ["GAME_ENDS", "LIST_SCAN_MAX", "Answer", "ArenaLink", "CommandRequest", "GameLimits", "GameService",
-           "Idempotency", "Incoming", "NoArena", "new_game_id", "request_fingerprint"]
+           "Idempotency", "Incoming", "NoArena", "new_game_id"]

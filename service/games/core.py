@@ -8,7 +8,6 @@ the games the arena once both exist (``GameCore.join_arena``).
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import secrets
 import time
@@ -16,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Collection, Protocol
 
 from service.errors import Forbidden, GameNotFound, MatchGameSealed, Unauthorized
+from service.idempotency import request_fingerprint
 from service.rules import events as ev, views
 from service.rules.actors import human_clock
 from service.store.advice import AdviceLog, InMemoryAdviceLog
@@ -43,16 +43,6 @@ def new_game_id() -> str:
     return secrets.token_urlsafe(12)
 
 
-def request_fingerprint(method: str, path: str, seat: int | None, body: Any) -> str:
-    """What an Idempotency-Key stands for: sha256 of method, path, the caller's seat and the canonical body.
-
-    The seat is part of it so that a key replayed by another seat can never return the first
-    caller's (private) view.
-    """
-    text = f"{method.upper()} {path}\n{seat}\n{canonical_json(body)}"
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
 @dataclass(frozen=True)
 class Answer:
     """A view and the version it shows (the ETag)."""
@@ -78,7 +68,9 @@ class Idempotency:
     def for_seat(self, seat: int) -> tuple[str, str]:
         """(the key as recorded, the fingerprint of the request) for ``seat``."""
         return (scoped_idempotency_key(f"seat:{seat}", self.key),
-                request_fingerprint(self.method, self.path, seat, self.body))
+                # the seat is on a line of its own, so that a key replayed by another seat can never
+                # return the first caller's (private) view
+                request_fingerprint(self.method, self.path, str(seat), canonical_json(self.body)))
 
 
 @dataclass(frozen=True)

@@ -99,11 +99,6 @@ def _derive(pepper: bytes, key: str, label: bytes, scope: str) -> bytes:
                 info=label + b"\n" + scope.encode("utf-8")).derive(key.encode("utf-8"))
 
 
-def request_fingerprint(method: str, path: str, body_json: str) -> str:
-    """sha256 of the method, the path and the canonical JSON of the body: what a key stands for."""
-    return hashlib.sha256(f"{method.upper()} {path}\n{body_json}".encode("utf-8")).hexdigest()
-
-
 @dataclass(frozen=True)
 class RecordedAnswer:
     """A creation's first successful answer, and the fingerprint of its request."""

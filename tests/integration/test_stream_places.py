@@ -8,7 +8,7 @@ serve`` runs it) on a real Redis: 120 streams from one address wait, and another
 are all answered; one stream more from that address is 429 rate_limited, while a stream with a
 seat token (another client) is not; the places are given back when the streams end.
 
-The places themselves (service.api.sse.StreamPlaces) are checked on Redis with a clock of the
+The places themselves (service.store.stream_places.StreamPlaces) are checked on Redis with a clock of the
 test's: the cap, Retry-After, a place given back, and the places of a process that died, which
 lapse once their lease is not renewed.
 """
@@ -22,7 +22,7 @@ import json
 import pytest
 from support.servers import ApiServer, HttpClient, service_env
 
-from service.api.sse import PLACE_LEASE_S, StreamPlaces
+from service.store.stream_places import PLACE_LEASE_S, StreamPlaces
 
 #: streams held open from one address: more than the 100 connections of the requests' pool
 STREAMS = 120

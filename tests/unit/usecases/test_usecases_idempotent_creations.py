@@ -11,7 +11,8 @@ import pytest
 
 from service.errors import IdempotencyKeyReused
 from service.store.base import canonical_json
-from service.store.creations import InMemoryCreationRecords, Made, request_fingerprint
+from service.idempotency import request_fingerprint
+from service.store.creations import InMemoryCreationRecords, Made
 
 KEY = "retry-key-0123456789abcdef"
 
