@@ -45,11 +45,13 @@ _PAGE_HEADERS = {
 }
 
 
-#: each page: the body in ``<name>.html``, its script and the modules it preloads; ``page.html``
-#: is the document around every body (its head, the style sheet and the icon), written once
+#: each page: the body in ``<name>.html``, its script and the modules it preloads (a page split into
+#: parts preloads them all, so that they are fetched at once rather than one import after another);
+#: ``page.html`` is the document around every body (its head, the style sheet and the icon), written once
 _PAGES = {
-    "lobby": ("lobby.js", ()),
-    "table": ("table.js", ("api.js", "cards.js")),
+    "lobby": ("lobby.js", ("lobby-yours.js", "lobby-create.js", "lobby-challenges.js", "lobby-games.js")),
+    "table": ("table.js", ("table-state.js", "table-turn.js", "table-seats.js", "table-moves.js", "table-result.js",
+                           "table-advice.js", "table-clock.js", "table-deal.js", "table-invite.js", "api.js", "cards.js")),
     "replay": ("replay.js", ()),
     "match": ("match.js", ("api.js", "seats.js")),
 }

@@ -463,13 +463,15 @@ def test_the_registry_builds_exactly_the_engines_bot_names():
 def test_the_lobby_offers_every_built_in_bot_weakest_first():
     """The web client's seat choices and the challenge form's third players name the engine's bot
     policies, in the same order."""
-    lobby = Path(__file__).resolve().parents[2] / "service" / "static" / "web" / "lobby.js"
-    text = lobby.read_text(encoding="utf-8")
+    web = Path(__file__).resolve().parents[2] / "service" / "static" / "web"
+    # the new game form's seat choices
+    text = (web / "lobby-create.js").read_text(encoding="utf-8")
     offered = re.findall(r'\["bot:([a-z]+)", "Bot: \1"\]', text)
     assert tuple(offered) == BOT_POLICY_NAMES
     # the challenge form's third players (box gin), and the words beside that field
+    text = (web / "lobby-challenges.js").read_text(encoding="utf-8")
     third = re.search(r"^const POLICIES = \[(.*)\];$", text, re.MULTILINE)
-    assert third, "lobby.js names no POLICIES"
+    assert third, "lobby-challenges.js names no POLICIES"
     assert tuple(re.findall(r'"([a-z]+)"', third.group(1))) == BOT_POLICY_NAMES
-    html = (lobby.parent / "lobby.html").read_text(encoding="utf-8")
+    html = (web / "lobby.html").read_text(encoding="utf-8")
     assert f"a built-in bot ({', '.join(BOT_POLICY_NAMES)})" in html
