@@ -2,23 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Callable
 
 from flask import Flask, request
 
 from service.config import Settings
-
-if TYPE_CHECKING:  # the types of the parts create_app builds (it imports them when it builds them)
-    from redis import Redis
-
-    from service.arena import ArenaService
-    from service.games import GameService
-    from service.ratelimit import RateLimiter, TokenCheck
-    from service.idempotency import CreationIdempotency
-    from service.store.redis_store import RedisEventStore
-    from service.store.repository import GameRepository
-    from service.store.stream_places import StreamPlaces
 
 # answered without counting against any rate limit: probes and the static documentation
 UNLIMITED_ENDPOINTS = {"health.healthz", "health.readyz", "docs.openapi_yaml", "docs.docs_page", "docs.docs_asset",
@@ -52,35 +40,11 @@ class _App(Flask):
             return super().ensure_sync(func)
 
 
-@dataclass
-class Ginbox:
-    """What the views reach through ``current_app.extensions["ginbox"]``."""
-
-    settings: Settings
-    redis: Redis
-    store: RedisEventStore | None = None
-    repository: GameRepository | None = None
-    games: GameService | None = None
-    limiter: RateLimiter | None = None
-    #: the connection /metrics reads the bot queue's gauges through
-    queue_redis: Redis | None = None
-    #: bot accounts, matches, ratings and challenges (service.arena)
-    arena: ArenaService | None = None
-    #: whether a request's token is one the server issued (whom the rate limit counts it against)
-    token_check: TokenCheck | None = None
-    #: the creations under an Idempotency-Key (service.idempotency.CreationIdempotency)
-    creations: CreationIdempotency | None = None
-    #: the server's secret as 32 bytes, read at its first use (what the view tags are keyed with)
-    pepper: Callable[[], bytes] | None = None
-    #: the live streams each client holds open (service.store.stream_places.StreamPlaces)
-    stream_places: StreamPlaces | None = None
-
-
 def create_app(settings: Settings | None = None, *,
-               bot_scheduler: Callable[[str, Any], None] | None = None) -> Flask:
+               bot_scheduler: Callable[..., None] | None = None) -> Flask:
     """Build the app on the components of service.composition (no connection at import time).
 
-    ``bot_scheduler(game_id, state)`` is called after every successful append; by default it
+    ``bot_scheduler(game_id, state, whole=False)`` is called after every successful append; by default it
     enqueues the turn of a bot that has to act on the RQ queue (service.bots).
     """
     settings = settings or Settings.from_env()
@@ -113,23 +77,9 @@ def create_app(settings: Settings | None = None, *,
     app.json.sort_keys = False
 
     from service import composition
-    from service.ratelimit import TokenCheck
 
-    built = composition.build(settings, bot_scheduler=bot_scheduler)
-    app.extensions["ginbox"] = Ginbox(
-        settings=settings,
-        redis=built.redis,
-        store=built.store,
-        repository=built.repository,
-        games=built.games,
-        limiter=built.limiter,
-        queue_redis=built.queue_redis,
-        arena=built.arena,
-        token_check=TokenCheck(built.games, built.arena),
-        creations=built.creations,
-        pepper=built.pepper,
-        stream_places=built.stream_places,
-    )
+    # what the views reach through current_app.extensions["ginbox"] (composition.ApiComponents)
+    app.extensions["ginbox"] = composition.build_api(settings, bot_scheduler=bot_scheduler)
 
     from service.api import analysis, arena as arena_api, docs, games as games_api, health, pages
     from service.api.cors import init_cors
@@ -165,7 +115,7 @@ def _guard():
     from service.api.auth import presented_token
     from service.api.problems import ApiError
 
-    ext: Ginbox = current_app.extensions["ginbox"]
+    ext = current_app.extensions["ginbox"]  # composition.ApiComponents
     length = request.content_length
     if length is not None and length > ext.settings.max_body_bytes:
         raise ApiError(413, "body_too_large",

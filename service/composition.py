@@ -1,17 +1,21 @@
 """The one place that builds what a process runs on: connections, store, repository, tokens,
-advice log, the bot queues (turns, board games) and scheduler, the rate limiter and the service layer, all from ``Settings``.
+advice log, the bot queues (turns, board games) and scheduler, the rate limiter and the service
+layer, all from ``Settings``.
 
-The API (``service.app.create_app``) and the bot worker (``workers.runner.build_context``)
-both start here; nothing connects to Redis at import time.
+Each kind of process gets one typed container: ``ApiComponents`` for an API process
+(``service.app.create_app``), ``WorkerComponents`` for a bot worker (``workers.runner``), and
+``InMemoryComponents`` for the use-case tests, which build the same services on the stores'
+in-memory twins. Nothing connects to Redis at import time.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field
+from typing import Callable
 
 from redis import Redis
 from rq import Queue
-from typing import Any, Callable
 
 from service.arena import ArenaService
 from service.bots import BotScheduler, bot_queue
@@ -19,18 +23,21 @@ from service.config import Settings
 from service.connections import redis_client, stream_wait_client
 from service.games import GameLimits, GameService
 from service.idempotency import CreationIdempotency
-from service.ratelimit import RateLimiter
+from service.ratelimit import RateLimiter, TokenCheck
 from service.rules.duplicate import MatchCodec
-from service.store.advice import RedisAdviceLog
+from service.store.advice import AdviceLog, InMemoryAdviceLog, RedisAdviceLog
 from service.store.arena import RedisArenaStore
-from service.store.bot_games import RedisBotGames
+from service.store.base import EventStore, GameIndex
+from service.store.bot_games import InMemoryBotGames, RedisBotGames
 from service.store.creations import CreationRecords
+from service.store.memory import InMemoryEventStore, InMemorySnapshotStore
+from service.store.memory_arena import InMemoryArenaStore
 from service.store.redis_index import RedisGameIndex
 from service.store.redis_snapshots import RedisSnapshotStore
 from service.store.redis_store import RedisEventStore
 from service.store.repository import GameRepository
 from service.store.stream_places import StreamPlaces
-from service.store.tokens import TokenStore
+from service.store.tokens import InMemoryTokenStore, TokenStore
 
 #: RQ's worker TTL (seconds). An idle RQ worker blocks on the queue (BLPOP) for
 #: ``worker_ttl - 15`` seconds at a time (rq 2.x ``Worker.dequeue_timeout``: 405 s with its
@@ -81,109 +88,168 @@ def make_bot_scheduler(settings: Settings, connection=None) -> BotScheduler:
 
 
 @dataclass
-class Components:
-    """What a process runs on, built once at its start."""
+class Parts:
+    """What every kind of process holds: the settings, the games' stores and the two services."""
 
     settings: Settings
-    redis: Redis
-    store: RedisEventStore
-    index: RedisGameIndex
+    store: EventStore
+    index: GameIndex
     repository: GameRepository
-    tokens: TokenStore
-    advice: RedisAdviceLog
+    tokens: TokenStore | InMemoryTokenStore
+    advice: AdviceLog
     games: GameService
-    #: the turn queue (built for a worker; an API process only has its scheduler's)
-    queue: Queue | None = None
-    #: the board queue, whole board games of matches (built for a worker)
-    board_queue: Queue | None = None
-    #: the request limits shared by every API process (none for a worker)
-    limiter: RateLimiter | None = None
-    #: the connection /metrics reads the bot queue's gauges through (an API process's)
-    queue_redis: Redis | None = None
     #: bot accounts, their streams, matches, ratings and challenges
-    arena: ArenaService | None = None
+    arena: ArenaService
+
+
+@dataclass
+class ApiComponents(Parts):
+    """What an API process runs on (``current_app.extensions["ginbox"]``)."""
+
+    redis: Redis
     #: the bot scheduler the games call after each append (the one owner of the queues and the waiting set)
-    scheduler: BotScheduler | None = None
-    #: the creations under an Idempotency-Key, over their sealed records (an API process's)
-    creations: CreationIdempotency | None = None
+    scheduler: Callable[..., None]
+    #: the request limits shared by every API process
+    limiter: RateLimiter
+    #: whether a request's token is one the server issued (whom the rate limit counts it against)
+    token_check: TokenCheck
+    #: the connection /metrics reads the bot queue's gauges through
+    queue_redis: Redis
+    #: the creations under an Idempotency-Key, over their sealed records
+    creations: CreationIdempotency
     #: the server's secret as 32 bytes, read at its first use (service.store.creations.server_pepper)
-    pepper: Callable[[], bytes] | None = None
-    #: the live streams each client holds open, counted for every API process (an API process's)
-    stream_places: StreamPlaces | None = None
+    pepper: Callable[[], bytes]
+    #: the live streams each client holds open, counted for every API process
+    stream_places: StreamPlaces
 
 
-def build_arena(settings: Settings, redis, games: GameService, waits=None) -> ArenaService:
-    """The arena over its store, the matches' own log (a prefix of its own) and the games; the
-    streams of bots and matches wait on ``waits`` (None: ``redis``)."""
-    # under the service's own prefix (a Redis ACL of `~<prefix>:*` covers it), apart from the games' keys
-    match_prefix = f"{settings.key_prefix}:match"
-    matches = RedisEventStore(redis, codec=MatchCodec, prefix=match_prefix, index=RedisGameIndex(redis, match_prefix),
-                              waits=waits)
-    return ArenaService(RedisArenaStore(redis, settings.key_prefix, waits=waits), matches, games,
-                        keepalive_s=float(settings.extra.get("stream_keepalive_s", 5.0)),
-                        stream_max_s=float(settings.extra.get("stream_max_s", 300.0)),
-                        matches_per_caller=settings.matches_per_caller, matches_in_play=settings.matches_in_play,
-                        challenges_per_bot=settings.challenges_per_bot,
-                        challenges_per_challenger=settings.challenges_per_challenger)
+@dataclass
+class WorkerComponents(Parts):
+    """What a bot worker runs on: the jobs' context (workers.jobs.context)."""
+
+    redis: Redis
+    #: the turn queue (bot turns, turn clocks)
+    queue: Queue
+    #: the board queue (whole board games of matches, and the turns of games of built-in bots alone)
+    board_queue: Queue
+    #: the bot scheduler (service.bots.BotScheduler): the waiting set, a lost job enqueued again
+    scheduler: BotScheduler
+    #: what the worker measured last (the expert's thinking time ...)
+    stats: dict = field(default_factory=dict)
+    #: set when the worker is asked to stop (SIGTERM, Ctrl-C): a board game's job stops between two
+    #: turns instead of playing its game to the end (workers/arena_jobs.py)
+    stopping: threading.Event = field(default_factory=threading.Event)
 
 
-def build(settings: Settings, *, bot_scheduler: Callable[[str, Any], None] | None = None,
-          worker: bool = False) -> Components:
-    """Connections, adapters and the service layer for an API process (or, with ``worker``, a bot worker).
+@dataclass
+class InMemoryComponents(Parts):
+    """The services on the stores' in-memory twins, for the use-case tests (no Redis, no queue)."""
 
-    ``bot_scheduler(game_id, state)`` is called after every successful append; by default it
-    enqueues the turn of a bot that has to act on the RQ queue. A worker's own appends schedule
-    the next bot turn exactly as the API's do.
-    """
-    redis = redis_client(settings.redis_url, settings.redis_timeout_s)
-    # an API process's live streams wait (XREAD BLOCK) on connections of their own, one per stream
-    # it can hold: on ``redis``'s pool they took every connection, and its requests had none
-    waits = None if worker else stream_wait_client(settings.redis_url, settings.redis_timeout_s,
-                                                   settings.connections, STREAM_POOL_TIMEOUT_S)
-    queue = board_queue = None
-    if worker:
-        connection = queue_connection(settings, worker=True)
-        queue = bot_queue(connection, settings.queue_name)
-        board_queue = bot_queue(connection, settings.board_queue)
-        bot_scheduler = bot_scheduler or BotScheduler(queue, settings.key_prefix, board_queue=board_queue)
-    elif bot_scheduler is None:
-        bot_scheduler = make_bot_scheduler(settings)
+    bot_games: InMemoryBotGames
+    matches: InMemoryEventStore
+    arena_store: InMemoryArenaStore
+
+
+def _limits(settings: Settings) -> GameLimits:
+    return GameLimits(keepalive_s=float(settings.extra.get("stream_keepalive_s", 5.0)),
+                      stream_max_s=float(settings.extra.get("stream_max_s", 300.0)),
+                      bot_games_per_caller=settings.bot_games_per_caller,
+                      bot_games_in_play=settings.bot_games_in_play)
+
+
+def _arena(settings: Settings, arena_store, matches, games: GameService, clock_ms=None) -> ArenaService:
+    """The arena over its store, the matches' own log and the games, then handed to the games (which
+    tell it of every append and ask it of bot accounts and sealed boards)."""
+    limits = _limits(settings)
+    arena = ArenaService(arena_store, matches, games, keepalive_s=limits.keepalive_s, stream_max_s=limits.stream_max_s,
+                         matches_per_caller=settings.matches_per_caller, matches_in_play=settings.matches_in_play,
+                         challenges_per_bot=settings.challenges_per_bot,
+                         challenges_per_challenger=settings.challenges_per_challenger,
+                         **({"clock_ms": clock_ms} if clock_ms is not None else {}))
+    games.join_arena(arena)
+    return arena
+
+
+def _redis_games(settings: Settings, redis: Redis, waits, scheduler, *, worker: bool) -> dict:
+    """The games' Redis stores, the two services over them: the fields of ``Parts``."""
     index = RedisGameIndex(redis, settings.key_prefix)
     store = RedisEventStore(redis, prefix=settings.key_prefix, index=index, waits=waits)
     repository = GameRepository(store, RedisSnapshotStore(redis, settings.key_prefix), settings.snapshot_every)
     tokens = TokenStore(redis, settings.key_prefix)
     advice = RedisAdviceLog(redis, prefix=settings.key_prefix)
-    games = GameService(
-        store,
-        repository,
-        tokens,
-        index=index,
-        scheduler=bot_scheduler,
-        advice=advice,
-        # the games of a match in play read only for their seats; a worker reads for no outside
-        # caller (its sweeper lists every game in play, a match's too), so it seals nothing
-        seals=not worker,
-        # games of built-in bots alone in play, per caller and server-wide (POST /games; a worker creates none)
-        bot_games=RedisBotGames(redis, settings.key_prefix),
-        limits=GameLimits(keepalive_s=float(settings.extra.get("stream_keepalive_s", 5.0)),
-                          stream_max_s=float(settings.extra.get("stream_max_s", 300.0)),
-                          bot_games_per_caller=settings.bot_games_per_caller,
-                          bot_games_in_play=settings.bot_games_in_play),
-    )
-    arena = build_arena(settings, redis, games, waits)
-    # the games tell the arena of every append and ask it of bot accounts and sealed boards
-    games.join_arena(arena)
-    if worker:
-        return Components(settings=settings, redis=redis, store=store, index=index, repository=repository, tokens=tokens,
-                          advice=advice, games=games, queue=queue, board_queue=board_queue, arena=arena,
-                          scheduler=bot_scheduler)
-    # what only an API process answers with: no Redis command is sent until a request needs one
+    games = GameService(store, repository, tokens, index=index, scheduler=scheduler, advice=advice,
+                        # the games of a match in play read only for their seats; a worker reads for no
+                        # outside caller (its sweeper lists every game in play, a match's too)
+                        seals=not worker,
+                        # games of built-in bots alone in play, per caller and server-wide (POST /games)
+                        bot_games=RedisBotGames(redis, settings.key_prefix), limits=_limits(settings))
+    # under the service's own prefix (a Redis ACL of `~<prefix>:*` covers it), apart from the games' keys
+    match_prefix = f"{settings.key_prefix}:match"
+    matches = RedisEventStore(redis, codec=MatchCodec, prefix=match_prefix, index=RedisGameIndex(redis, match_prefix),
+                              waits=waits)
+    arena = _arena(settings, RedisArenaStore(redis, settings.key_prefix, waits=waits), matches, games)
+    return dict(settings=settings, store=store, index=index, repository=repository, tokens=tokens, advice=advice,
+                games=games, arena=arena)
+
+
+def build_api(settings: Settings, *, bot_scheduler: Callable[..., None] | None = None) -> ApiComponents:
+    """Connections, adapters and the service layer of an API process.
+
+    ``bot_scheduler(game_id, state, whole=False)`` is called after every successful append; by
+    default it is a BotScheduler on the queue's Redis (it enqueues the turn of a bot to act).
+    """
+    redis = redis_client(settings.redis_url, settings.redis_timeout_s)
+    # an API process's live streams wait (XREAD BLOCK) on connections of their own, one per stream
+    # it can hold: on ``redis``'s pool they took every connection, and its requests had none
+    waits = stream_wait_client(settings.redis_url, settings.redis_timeout_s, settings.connections,
+                               STREAM_POOL_TIMEOUT_S)
+    scheduler = bot_scheduler if bot_scheduler is not None else make_bot_scheduler(settings)
+    parts = _redis_games(settings, redis, waits, scheduler, worker=False)
+    # no Redis command is sent until a request needs one
     records = CreationRecords(redis, settings.key_prefix, secret=settings.secret)
-    stream_places = StreamPlaces(redis, settings.key_prefix, settings.max_streams_per_client,
-                                 stream_max_s=float(settings.extra.get("stream_max_s", 300.0)))
-    return Components(settings=settings, redis=redis, store=store, index=index, repository=repository, tokens=tokens,
-                      advice=advice, games=games, arena=arena,
-                      limiter=RateLimiter(redis, settings.key_prefix, settings.rate_limit_per_minute,
-                                          ipv6_prefix=settings.rate_limit_ipv6_prefix),
-                      queue_redis=scrape_connection(settings, redis),
-                      creations=CreationIdempotency(records), pepper=records.pepper, stream_places=stream_places)
+    return ApiComponents(
+        **parts, redis=redis, scheduler=scheduler,
+        limiter=RateLimiter(redis, settings.key_prefix, settings.rate_limit_per_minute,
+                            ipv6_prefix=settings.rate_limit_ipv6_prefix),
+        token_check=TokenCheck(parts["games"], parts["arena"]),
+        queue_redis=scrape_connection(settings, redis),
+        creations=CreationIdempotency(records), pepper=records.pepper,
+        stream_places=StreamPlaces(redis, settings.key_prefix, settings.max_streams_per_client,
+                                   stream_max_s=float(settings.extra.get("stream_max_s", 300.0))))
+
+
+def build_worker(settings: Settings) -> WorkerComponents:
+    """Connections, adapters and the service layer of a bot worker: its own appends schedule the next
+    bot turn exactly as the API's do."""
+    redis = redis_client(settings.redis_url, settings.redis_timeout_s)
+    connection = queue_connection(settings, worker=True)
+    queue = bot_queue(connection, settings.queue_name)
+    board_queue = bot_queue(connection, settings.board_queue)
+    scheduler = BotScheduler(queue, settings.key_prefix, board_queue=board_queue)
+    parts = _redis_games(settings, redis, None, scheduler, worker=True)
+    return WorkerComponents(**parts, redis=redis, queue=queue, board_queue=board_queue, scheduler=scheduler)
+
+
+def build_in_memory(settings: Settings, *, scheduler: Callable[..., None] | None = None,
+                    clock_ms: Callable[[], int] | None = None) -> InMemoryComponents:
+    """The games and the arena on the stores' in-memory twins, wired as the Redis ones are.
+
+    ``scheduler``: what the games tell of every append (none by default); ``clock_ms``: the one
+    clock every store and both services read (a test moves it), else the system's.
+    """
+    clocked = {"clock": clock_ms} if clock_ms is not None else {}
+    store = InMemoryEventStore(**clocked)
+    index = store.index
+    tokens = InMemoryTokenStore(settings.key_prefix)
+    advice = InMemoryAdviceLog(store, **clocked)
+    bot_games = InMemoryBotGames(index, settings.key_prefix)
+    games = GameService(store, GameRepository(store, InMemorySnapshotStore(store), settings.snapshot_every), tokens,
+                        index=index, scheduler=scheduler, advice=advice, bot_games=bot_games,
+                        limits=_limits(settings), **({"clock_ms": clock_ms} if clock_ms is not None else {}))
+    # the matches' own log, apart from the games'
+    matches = InMemoryEventStore(codec=MatchCodec, **clocked)
+    arena_store = InMemoryArenaStore(settings.key_prefix, **clocked)
+    arena = _arena(settings, arena_store, matches, games, clock_ms)
+    return InMemoryComponents(settings=settings, store=store, index=index, repository=games.repository, tokens=tokens,
+                              advice=advice, games=games, arena=arena, bot_games=bot_games, matches=matches,
+                              arena_store=arena_store)

@@ -10,19 +10,12 @@ from __future__ import annotations
 
 import logging
 import random
-import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from rq import Queue
-
 from service import bots
-from service.bots import BotScheduler
-from service.config import Settings
-from service.games import GameService
-from service.store.redis_store import RedisEventStore
-from service.store.repository import GameRepository
+from service.composition import WorkerComponents
 from service.rules.actors import bots_alone, human_clock, is_bot, next_bot_action
 from service.errors import AdviceLimitReached, VersionMismatch
 from service.bot_metrics import bot_turn
@@ -38,25 +31,8 @@ log = logging.getLogger(__name__)
 DEFAULT_BUDGET_S = 0.2
 
 
-@dataclass
-class WorkerContext:
-    """What jobs use, built at worker start-up: store, repository, service layer, queues."""
-
-    settings: Settings
-    store: RedisEventStore
-    repository: GameRepository
-    games: GameService
-    #: the turn queue (bot turns, turn clocks)
-    queue: Queue
-    stats: dict = field(default_factory=dict)
-    #: the board queue (whole board games of matches, and the turns of games of built-in bots alone);
-    #: the sweeper enqueues a lost one there again
-    board_queue: Queue | None = None
-    #: set when the worker is asked to stop (SIGTERM, Ctrl-C): a board game's job stops between two
-    #: turns instead of playing its game to the end (workers/arena_jobs.py)
-    stopping: threading.Event = field(default_factory=threading.Event)
-    #: the bot scheduler (service.bots.BotScheduler): the waiting set, a turn clock scheduled again
-    scheduler: BotScheduler | None = None
+#: what jobs use, built once at worker start-up (service.composition.build_worker)
+WorkerContext = WorkerComponents
 
 
 _context: WorkerContext | None = None

@@ -65,9 +65,7 @@ class BotWorker(SimpleWorker):
 
 def build_context(settings: Settings) -> jobs.WorkerContext:
     """Every connection the jobs use, made once (STYLE.md: connections at start-up only)."""
-    built = composition.build(settings, worker=True)
-    return jobs.WorkerContext(settings=settings, store=built.store, repository=built.repository, games=built.games,
-                              queue=built.queue, board_queue=built.board_queue, scheduler=built.scheduler)
+    return composition.build_worker(settings)
 
 
 #: what a worker may serve: "turns" (bot turns and turn clocks of the games a person or a bot account

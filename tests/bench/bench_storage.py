@@ -85,9 +85,7 @@ def main() -> None:
         server = RedisServerProcess(Path(tmp) / "redis", appendfsync="everysec").start()
         try:
             settings = Settings(redis_url=server.url, key_prefix="bench")
-            built = composition.build(settings, worker=True)
-            ctx = jobs.WorkerContext(settings=settings, store=built.store, repository=built.repository,
-                                     games=built.games, queue=built.queue, scheduler=built.scheduler)
+            built = ctx = composition.build_worker(settings)
             jobs.set_context(ctx)
             t0 = time.perf_counter()
             body = {"variant": "gin-rami", "seats": [{"bot": "basic"}, {"bot": "basic"}],

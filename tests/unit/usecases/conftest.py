@@ -1,10 +1,10 @@
-"""The use cases on the in-memory stores: GameService and ArenaService wired as composition.build
-wires them, with no Redis, no web framework and no job queue.
+"""The use cases on the in-memory stores: GameService and ArenaService as the composition root
+builds them on the stores' twins (``composition.build_in_memory``), with no Redis, no web
+framework and no job queue.
 
-``make_use_cases(**settings)`` is the one place these tests build the two services (their
-constructors will change; nothing else here calls them). The bot scheduler only records what it
-was told (``scheduled``): a test that needs a bot's move plays it itself with ``play_for_seat``,
-as the bot worker would. Every store and both services read one clock that the test moves
+``make_use_cases(**settings)`` is the one place these tests build the two services. The bot
+scheduler only records what it was told (``scheduled``): a test that needs a bot's move plays it
+itself with ``play_for_seat``, as the bot worker would. Every store and both services read one clock that the test moves
 (``clock``), so that expiries are a step of the test, not a wait.
 """
 
@@ -18,15 +18,9 @@ import pytest
 from support.clocks import ManualClock
 
 from service.arena import ArenaService
+from service.composition import build_in_memory
 from service.config import Settings
-from service.games import GameLimits, GameService
-from service.rules.duplicate import MatchCodec
-from service.store.advice import InMemoryAdviceLog
-from service.store.bot_games import InMemoryBotGames
-from service.store.memory import InMemoryEventStore, InMemorySnapshotStore
-from service.store.memory_arena import InMemoryArenaStore
-from service.store.repository import GameRepository
-from service.store.tokens import InMemoryTokenStore
+from service.games import GameService
 
 
 @dataclass
@@ -51,39 +45,10 @@ def build_use_cases(**overrides) -> UseCases:
     def bot_scheduler(game_id: str, state, *, whole: bool = False) -> None:
         scheduled.append((game_id, state.version))
 
-    store = InMemoryEventStore(clock=clock)
-    index = store.index
-    tokens = InMemoryTokenStore(settings.key_prefix)
-    advice = InMemoryAdviceLog(store, clock=clock)
-    bot_games = InMemoryBotGames(index, settings.key_prefix)
-    keepalive_s = float(settings.extra.get("stream_keepalive_s", 5.0))
-    stream_max_s = float(settings.extra.get("stream_max_s", 300.0))
-    games = GameService(
-        store,
-        GameRepository(store, InMemorySnapshotStore(store), settings.snapshot_every),
-        tokens,
-        index=index,
-        scheduler=bot_scheduler,
-        advice=advice,
-        bot_games=bot_games,
-        limits=GameLimits(keepalive_s=keepalive_s, stream_max_s=stream_max_s,
-                          bot_games_per_caller=settings.bot_games_per_caller,
-                          bot_games_in_play=settings.bot_games_in_play),
-        clock_ms=clock,
-    )
-    # composition.build_arena: the matches' own log, apart from the games'
-    matches = InMemoryEventStore(codec=MatchCodec, clock=clock)
-    arena_store = InMemoryArenaStore(settings.key_prefix, clock=clock)
-    arena = ArenaService(arena_store, matches, games, clock_ms=clock,
-                         keepalive_s=keepalive_s, stream_max_s=stream_max_s,
-                         matches_per_caller=settings.matches_per_caller, matches_in_play=settings.matches_in_play,
-                         challenges_per_bot=settings.challenges_per_bot,
-                         challenges_per_challenger=settings.challenges_per_challenger)
-    # composition.build: the arena is made after the games, then handed to them
-    games.join_arena(arena)
-    stores = {"events": store, "index": index, "tokens": tokens, "advice": advice, "bot_games": bot_games,
-              "matches": matches, "arena": arena_store}
-    return UseCases(games, arena, clock, settings, stores, scheduled)
+    built = build_in_memory(settings, scheduler=bot_scheduler, clock_ms=clock)
+    stores = {"events": built.store, "index": built.index, "tokens": built.tokens, "advice": built.advice,
+              "bot_games": built.bot_games, "matches": built.matches, "arena": built.arena_store}
+    return UseCases(built.games, built.arena, clock, settings, stores, scheduled)
 
 
 @pytest.fixture
