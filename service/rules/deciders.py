@@ -84,14 +84,7 @@ def _check_actor(state: GameState, actor: Any) -> None:
         raise conflict("not_your_turn", "it is not your turn")
 
 
-#: why a move of one phase is refused in another: (the move's phase, the game's) -> (code, message)
-_OUT_OF_PHASE = {
-    (DRAW, DISCARD): ("already_drawn", "you have drawn: discard or knock"),
-    (DRAW, UPCARD): ("wrong_phase", "take or pass the upcard first"),
-    (DISCARD, DRAW): ("must_draw_first", "draw a card first"),
-    (DISCARD, UPCARD): ("wrong_phase", "take or pass the upcard first"),
-}
-#: why a move of a phase is refused in any other phase the table above does not name
+#: why a move of each phase is refused in a phase that has no refusal of its own (_check_phase)
 _NOT_NOW = {
     UPCARD: "there is no upcard on offer now",
     DRAW: "no card may be drawn now",
@@ -101,8 +94,15 @@ _NOT_NOW = {
 
 def _check_phase(state: GameState, phase: str) -> None:
     """Raises the conflict of a move of ``phase`` made while the game is in another phase."""
-    if state.phase != phase:
-        raise conflict(*_OUT_OF_PHASE.get((phase, state.phase), ("wrong_phase", _NOT_NOW[phase])))
+    if state.phase == phase:
+        return
+    if state.phase == UPCARD:
+        raise conflict("wrong_phase", "take or pass the upcard first")
+    if state.phase == DISCARD and phase == DRAW:
+        raise conflict("already_drawn", "you have drawn: discard or knock")
+    if state.phase == DRAW and phase == DISCARD:
+        raise conflict("must_draw_first", "draw a card first")
+    raise conflict("wrong_phase", _NOT_NOW[phase])
 
 
 def _decide_take_upcard(state: GameState, actor: int, command: TakeUpcard) -> list:
