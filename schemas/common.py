@@ -1,4 +1,4 @@
-"""Building blocks shared by the wire schemas: strict JSON scalars, card codes, problems."""
+"""Building blocks shared by the wire schemas: strict JSON scalars, card codes, names and texts."""
 
 from __future__ import annotations
 
@@ -174,13 +174,3 @@ def unique_cards(cards: list) -> None:
     if len(set(cards)) != len(cards):
         raise ValidationError("A card appears twice.")
 
-
-class ProblemSchema(Schema):
-    """RFC 9457 problem details with the API's stable ``code``."""
-
-    type = fields.String(required=True)
-    title = fields.String(required=True)
-    status = fields.Integer(required=True)
-    code = fields.String(required=True)
-    detail = fields.String(required=True)
-    errors = fields.Dict(keys=fields.String())

@@ -32,29 +32,29 @@ def in_range(name: str, raw: str, value, minimum, maximum, above):
 def env_int(name: str, default: int, minimum: int | None = None, maximum: int | None = None) -> int:
     """The whole number in environment variable ``name`` (unset or empty: ``default``), from
     ``minimum`` to ``maximum`` (either None: unbounded)."""
-    raw = os.environ.get(name)
-    if raw in (None, ""):
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise SettingError(f"{name}={raw!r} is not a whole number") from None
-    return in_range(name, raw, value, minimum, maximum, above=False)
+    return _env_number(name, default, int, "a whole number", minimum, maximum, above=False)
 
 
 def env_float(name: str, default: float, minimum: float | None = None, above: bool = False) -> float:
     """The finite number in environment variable ``name`` (unset or empty: ``default``), at least
     ``minimum`` (greater than it with ``above``; None: unbounded)."""
+    return _env_number(name, default, float, "a number", minimum, None, above=above)
+
+
+def _env_number(name: str, default, parse, what: str, minimum, maximum, above: bool):
+    """The number ``parse`` reads in environment variable ``name`` (unset or empty: ``default``),
+    in range (``in_range``); SettingError when it is not ``what`` or not finite."""
     raw = os.environ.get(name)
     if raw in (None, ""):
         return default
     try:
-        value = float(raw)
+        value = parse(raw)
     except ValueError:
-        raise SettingError(f"{name}={raw!r} is not a number") from None
-    if not math.isfinite(value):
+        raise SettingError(f"{name}={raw!r} is not {what}") from None
+    # only a float can be infinite or NaN (and a whole number too large for one is no error)
+    if isinstance(value, float) and not math.isfinite(value):
         raise SettingError(f"{name}={raw!r} is not a finite number")
-    return in_range(name, raw, value, minimum, None, above=above)
+    return in_range(name, raw, value, minimum, maximum, above=above)
 
 
 #: the fewest characters of a server secret (GINBOX_SECRET)

@@ -83,15 +83,39 @@ def recover(ctx, game_id: str, now_ms: int | None = None) -> bool:
     return ctx.scheduler.requeue_if_lost(game_id, state, now_ms or _now_ms())
 
 
-def playing_games(ctx):
-    """Ids of every game the index lists as playing."""
+def _listed(ctx, status: str):
+    """The index's summary of every game of ``status``, page by page."""
     cursor = None
     while True:
-        page, cursor = ctx.games.list_games("playing", None, cursor, 200)
-        for summary in page:
-            yield summary["game_id"]
+        page, cursor = ctx.games.list_games(status, None, cursor, 200)
+        yield from page
         if not cursor:
             return
+
+
+def playing_games(ctx):
+    """Ids of every game the index lists as playing."""
+    return (summary["game_id"] for summary in _listed(ctx, "playing"))
+
+
+def _each_game(game_ids, act, what: str, done: str = "", *done_args) -> list[str]:
+    """The ids for which ``act(game_id)`` answered true, each logged with ``done`` and its ``done_args``.
+
+    A game that fails is logged as "``what`` of game ... failed" and the others are still swept;
+    Redis out of reach ends the sweep.
+    """
+    out = []
+    for game_id in game_ids:
+        try:
+            if act(game_id):
+                if done:
+                    log.info(done, game_id, *done_args)
+                out.append(game_id)
+        except REDIS_UNREACHABLE:
+            raise
+        except Exception:  # noqa: BLE001 (one broken game must not stop the sweep of the others)
+            log.exception("%s of game %s failed", what, game_id)
+    return out
 
 
 def stalled_games(ctx, now_ms: int | None = None, scan_index: bool = False) -> list[str]:
@@ -104,16 +128,7 @@ def stalled_games(ctx, now_ms: int | None = None, scan_index: bool = False) -> l
         for game_id in playing_games(ctx):
             if game_id not in waiting and game_id not in ids:
                 ids.append(game_id)
-    out = []
-    for game_id in ids:
-        try:
-            if recover(ctx, game_id, now):
-                out.append(game_id)
-        except REDIS_UNREACHABLE:
-            raise
-        except Exception:  # noqa: BLE001 (one broken game must not stop the sweep of the others)
-            log.exception("sweep of game %s failed", game_id)
-    return out
+    return _each_game(ids, lambda game_id: recover(ctx, game_id, now), "sweep")
 
 
 def abandoned_games(ctx, now_ms: int | None = None) -> list[str]:
@@ -128,25 +143,10 @@ def abandoned_games(ctx, now_ms: int | None = None) -> list[str]:
         return []
     now = now_ms or _now_ms()
     oldest = now - int(after_s * 1000)
-    candidates = []
-    for status in ("playing", "waiting"):
-        cursor = None
-        while True:
-            page, cursor = ctx.games.list_games(status, None, cursor, 200)
-            candidates += [g["game_id"] for g in page if g["updated"] <= oldest]
-            if not cursor:
-                break
-    out = []
-    for game_id in candidates:
-        try:
-            if ctx.games.abandon_if_idle(game_id, after_s, now):
-                log.info("game %s abandoned: nobody moved in %.0f s", game_id, after_s)
-                out.append(game_id)
-        except REDIS_UNREACHABLE:
-            raise
-        except Exception:  # noqa: BLE001 (one broken game must not stop the sweep of the others)
-            log.exception("abandon check of game %s failed", game_id)
-    return out
+    candidates = [g["game_id"] for status in ("playing", "waiting") for g in _listed(ctx, status)
+                  if g["updated"] <= oldest]
+    return _each_game(candidates, lambda game_id: ctx.games.abandon_if_idle(game_id, after_s, now),
+                      "abandon check", "game %s abandoned: nobody moved in %.0f s", after_s)
 
 
 #: how often waiting games are looked at for a client-seed wait that ran out (seconds)
@@ -162,24 +162,10 @@ def client_seed_deadlines(ctx, now_ms: int | None = None) -> list[str]:
     seed that lands meanwhile wins.
     """
     now = now_ms or _now_ms()
-    candidates = []
-    cursor = None
-    while True:
-        page, cursor = ctx.games.list_games("waiting", None, cursor, 200)
-        candidates += [g["game_id"] for g in page if all(p is not None for p in g.get("players") or [None])]
-        if not cursor:
-            break
-    out = []
-    for game_id in candidates:
-        try:
-            if ctx.games.close_client_seeds_if_due(game_id, now):
-                log.info("game %s dealt without the client seeds still awaited", game_id)
-                out.append(game_id)
-        except REDIS_UNREACHABLE:
-            raise
-        except Exception:  # noqa: BLE001 (one broken game must not stop the sweep of the others)
-            log.exception("client seed deadline of game %s failed", game_id)
-    return out
+    candidates = [g["game_id"] for g in _listed(ctx, "waiting")
+                  if all(p is not None for p in g.get("players") or [None])]
+    return _each_game(candidates, lambda game_id: ctx.games.close_client_seeds_if_due(game_id, now),
+                      "client seed deadline", "game %s dealt without the client seeds still awaited")
 
 
 class Sweeper(threading.Thread):

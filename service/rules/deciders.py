@@ -64,13 +64,18 @@ def _card(code: str, what: str = "card") -> int:
     return card
 
 
-def _check_actor(state: GameState, actor: Any) -> None:
+def _check_seat_in_play(state: GameState, actor: Any) -> None:
+    """Raises RulesError unless the game is in play and ``actor`` is one of its seats."""
     if state.status == "waiting":
         raise conflict("game_not_started", "the game starts when every seat is taken")
     if state.status == "over":
         raise conflict("game_over", "the game is over")
     if not is_seat(actor, state.nseats):
         raise invalid("not_a_player", f"seat {actor!r} does not play in this game")
+
+
+def _check_actor(state: GameState, actor: Any) -> None:
+    _check_seat_in_play(state, actor)
     if actor not in state.to_act:
         if state.advisor is not None and actor == state.advisor:
             # RULES.md §2: the advisor plays no moves in the hand (advice and resigning are other commands)
@@ -78,35 +83,44 @@ def _check_actor(state: GameState, actor: Any) -> None:
         raise conflict("not_your_turn", "it is not your turn")
 
 
+#: why a move of each phase is refused in a phase that has no refusal of its own (_check_phase)
+_NOT_NOW = {
+    UPCARD: "there is no upcard on offer now",
+    DRAW: "no card may be drawn now",
+    DISCARD: "no card may be discarded now",
+}
+
+
+def _check_phase(state: GameState, phase: str) -> None:
+    """Raises the conflict of a move of ``phase`` made while the game is in another phase."""
+    if state.phase == phase:
+        return
+    if state.phase == UPCARD:
+        raise conflict("wrong_phase", "take or pass the upcard first")
+    if state.phase == DISCARD and phase == DRAW:
+        raise conflict("already_drawn", "you have drawn: discard or knock")
+    if state.phase == DRAW and phase == DISCARD:
+        raise conflict("must_draw_first", "draw a card first")
+    raise conflict("wrong_phase", _NOT_NOW[phase])
+
+
 def _decide_take_upcard(state: GameState, actor: int, command: TakeUpcard) -> list:
-    if state.phase != UPCARD:
-        raise conflict("wrong_phase", "there is no upcard on offer now")
+    _check_phase(state, UPCARD)
     return [UpcardTaken(actor, DECK[state.pile[-1]])]
 
 
 def _decide_pass_upcard(state: GameState, actor: int, command: PassUpcard) -> list:
-    if state.phase != UPCARD:
-        raise conflict("wrong_phase", "there is no upcard on offer now")
+    _check_phase(state, UPCARD)
     return [UpcardPassed(actor)]
 
 
-def _check_draw_phase(state: GameState) -> None:
-    if state.phase == DRAW:
-        return
-    if state.phase == DISCARD:
-        raise conflict("already_drawn", "you have drawn: discard or knock")
-    if state.phase == UPCARD:
-        raise conflict("wrong_phase", "take or pass the upcard first")
-    raise conflict("wrong_phase", "no card may be drawn now")
-
-
 def _decide_draw_stock(state: GameState, actor: int, command: DrawStock) -> list:
-    _check_draw_phase(state)
+    _check_phase(state, DRAW)
     return [CardDrawn(actor, "stock", DECK[state.deck[state.stock_pos]])]
 
 
 def _decide_draw_discard(state: GameState, actor: int, command: DrawDiscard) -> list:
-    _check_draw_phase(state)
+    _check_phase(state, DRAW)
     if state.turns == 0 and state.passes == 2:
         raise conflict(
             "upcard_refused",
@@ -115,16 +129,6 @@ def _decide_draw_discard(state: GameState, actor: int, command: DrawDiscard) -> 
     if not state.pile:
         raise conflict("discard_pile_empty", "the discard pile is empty")
     return [CardDrawn(actor, "discard", DECK[state.pile[-1]])]
-
-
-def _check_discard_phase(state: GameState) -> None:
-    if state.phase == DISCARD:
-        return
-    if state.phase == DRAW:
-        raise conflict("must_draw_first", "draw a card first")
-    if state.phase == UPCARD:
-        raise conflict("wrong_phase", "take or pass the upcard first")
-    raise conflict("wrong_phase", "no card may be discarded now")
 
 
 def _check_discard_card(state: GameState, actor: int, code: Any, what: str) -> int:
@@ -140,7 +144,7 @@ def _check_discard_card(state: GameState, actor: int, code: Any, what: str) -> i
 
 
 def _decide_discard(state: GameState, actor: int, command: Discard) -> list:
-    _check_discard_phase(state)
+    _check_phase(state, DISCARD)
     card = _check_discard_card(state, actor, command.card, "card")
     out: list = [CardDiscarded(actor, DECK[card])]
     # §1 Drawn hand: a discard that leaves two cards in the stock ends the hand; so does the
@@ -180,7 +184,7 @@ def _best_melds(hand: int) -> tuple:
 
 
 def _decide_knock(state: GameState, actor: int, command: Knock) -> list:
-    _check_discard_phase(state)
+    _check_phase(state, DISCARD)
     hand = state.hands[actor]
     if command.discard is None:
         # §3 big gin: all eleven cards melded, laid down without a discard
@@ -295,12 +299,7 @@ def check_advice(state: GameState, actor: Any, advice: Advise) -> dict:
         raise conflict("game_not_started", "there is no game")
     if state.variant != variants.THREE_HAND:
         raise conflict("not_advisor", "only three-hand has an advisor")
-    if state.status == "waiting":
-        raise conflict("game_not_started", "the game starts when every seat is taken")
-    if state.status == "over":
-        raise conflict("game_over", "the game is over")
-    if not is_seat(actor, state.nseats):
-        raise invalid("not_a_player", f"seat {actor!r} does not play in this game")
+    _check_seat_in_play(state, actor)
     if actor != state.advisor:
         raise conflict("not_advisor", "only the advisor gives advice")
     return {"hand_no": state.hand_no, "advisor": actor, "captain": state.captain, "text": advice.text}
@@ -315,12 +314,7 @@ def _decide_advise(state: GameState, actor: Any, command: Advise) -> list:
 
 def _decide_resign(state: GameState, actor: Any, command: Resign) -> list:
     # any seat of a game in play, on its turn or not, the three-hand advisor included (Extensions)
-    if state.status == "waiting":
-        raise conflict("game_not_started", "the game starts when every seat is taken")
-    if state.status == "over":
-        raise conflict("game_over", "the game is over")
-    if not is_seat(actor, state.nseats):
-        raise invalid("not_a_player", f"seat {actor!r} does not play in this game")
+    _check_seat_in_play(state, actor)
     if state.box is None:
         winner = 1 - actor  # gin rami: the other player
     else:
@@ -360,6 +354,7 @@ def drawn_hands_in_a_row(state: GameState) -> int:
     return count
 
 
+#: the deciders of the moves of a seat whose turn it is (decide checks the actor first)
 _PLAY_DECIDERS = {
     TakeUpcard: _decide_take_upcard,
     PassUpcard: _decide_pass_upcard,
@@ -367,6 +362,25 @@ _PLAY_DECIDERS = {
     DrawDiscard: _decide_draw_discard,
     Discard: _decide_discard,
     Knock: _decide_knock,
+}
+
+
+def _decide_timed_out_turn(state: GameState, actor: Any, command: PlayTimedOutTurn) -> list:
+    if type(command.move) not in _PLAY_DECIDERS:
+        raise invalid("unknown_command", f"{command.move!r} is not a move a turn clock can play")
+    # the move is decided as if the seat had sent it; the first event says who really chose it
+    return [TurnTimedOut(actor, state.hand_no)] + decide(state, actor, command.move)
+
+
+#: the deciders of every other command, each of which checks its own actor
+_OTHER_DECIDERS = {
+    ClaimSeat: _decide_claim_seat,
+    SendClientSeed: _decide_send_client_seed,
+    CloseClientSeeds: _decide_close_client_seeds,
+    Resign: _decide_resign,
+    AbandonGame: _decide_abandon,
+    Advise: _decide_advise,
+    PlayTimedOutTurn: _decide_timed_out_turn,
 }
 
 
@@ -382,21 +396,7 @@ def decide(state: GameState | None, actor: int | None, command: Command) -> list
         if actor not in state.to_act or type(actor) is not int:
             _check_actor(state, actor)
         return play(state, actor, command)
-    if t is ClaimSeat:
-        return _decide_claim_seat(state, actor, command)
-    if t is SendClientSeed:
-        return _decide_send_client_seed(state, actor, command)
-    if t is CloseClientSeeds:
-        return _decide_close_client_seeds(state, actor, command)
-    if t is Resign:
-        return _decide_resign(state, actor, command)
-    if t is AbandonGame:
-        return _decide_abandon(state, actor, command)
-    if t is Advise:
-        return _decide_advise(state, actor, command)
-    if t is PlayTimedOutTurn:
-        if type(command.move) not in _PLAY_DECIDERS:
-            raise invalid("unknown_command", f"{command.move!r} is not a move a turn clock can play")
-        # the move is decided as if the seat had sent it; the first event says who really chose it
-        return [TurnTimedOut(actor, state.hand_no)] + decide(state, actor, command.move)
-    raise invalid("unknown_command", f"{command!r} is not a command")
+    other = _OTHER_DECIDERS.get(t)
+    if other is None:
+        raise invalid("unknown_command", f"{command!r} is not a command")
+    return other(state, actor, command)

@@ -11,15 +11,7 @@ from __future__ import annotations
 import random
 
 from service.rules import cards
-from service.rules.commands import (
-    DRAW_DISCARD,
-    DRAW_STOCK,
-    PASS_UPCARD,
-    TAKE_UPCARD,
-    Command,
-    Discard,
-    Knock,
-)
+from service.rules.commands import DRAW_DISCARD, DRAW_STOCK, PASS_UPCARD, TAKE_UPCARD, Command, Discard, Knock
 from service.rules.melds import deadwood_mask
 
 from .knowledge import Knowledge, bit, read
