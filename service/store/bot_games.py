@@ -28,6 +28,7 @@ their own: each script touches one key, and the reads are plain commands, never 
 
 from __future__ import annotations
 
+import contextlib
 import threading
 
 from service.store.redis_index import check_prefix, game_key, text
@@ -49,15 +50,14 @@ return 1
 """
 
 
-class RedisBotGames:
-    """The per-caller and server-wide counts of games of built-in bots alone in play."""
+class BotGameCounts:
+    """The per-caller and server-wide counts of games of built-in bots alone in play.
 
-    def __init__(self, redis, prefix: str = "ginbox", *, stale_ms: int = CLAIM_STALE_MS, keep_ms: int = KEEP_MS):
-        self.redis = redis
-        self.prefix = check_prefix(prefix)
-        self.stale_ms = stale_ms
-        self.keep_ms = keep_ms
-        self._claim = redis.register_script(_CLAIM)
+    The steps are written once here; a backend gives the three primitives (``_live``, ``_take``,
+    ``_drop``) and what makes a step atomic in it (``_guard``).
+    """
+
+    prefix: str
 
     def key(self, caller: str) -> str:
         return f"{self.prefix}:bot-games:{caller}"
@@ -66,13 +66,60 @@ class RedisBotGames:
     def server_key(self) -> str:
         return f"{self.prefix}:bot-games-in-play"
 
+    def _guard(self):
+        return contextlib.nullcontext()
+
     def in_play(self, caller: str, now_ms: int) -> list[str]:
         """The caller's games counted as in play, once those over (or never made) are dropped."""
-        return self._live(self.key(caller), now_ms)
+        with self._guard():
+            return self._live(self.key(caller), now_ms)
 
     def in_play_on_server(self, now_ms: int) -> list[str]:
         """Every caller's games counted as in play, once those over (or never made) are dropped."""
-        return self._live(self.server_key, now_ms)
+        with self._guard():
+            return self._live(self.server_key, now_ms)
+
+    def claim(self, caller: str, game_id: str, cap: int, now_ms: int, server_cap: int = 0) -> str | None:
+        """Count ``game_id`` as in play for ``caller`` and the server: None once it is counted, else
+        the count that refused it, writing nothing: "caller" if the caller has ``cap`` in play
+        already, "server" if the server has ``server_cap`` (a cap of 0: no cap, nothing counted)."""
+        with self._guard():
+            if cap > 0 and not self._take(self.key(caller), cap, game_id, now_ms):
+                return "caller"
+            if server_cap > 0 and not self._take(self.server_key, server_cap, game_id, now_ms):
+                if cap > 0:
+                    self._drop(self.key(caller), game_id)
+                return "server"
+            return None
+
+    def release(self, caller: str, game_id: str) -> None:
+        """Uncount a game that was claimed and then not made."""
+        with self._guard():
+            self._drop(self.key(caller), game_id)
+            self._drop(self.server_key, game_id)
+
+    def _live(self, key: str, now_ms: int) -> list[str]:
+        """The games of the count at ``key``, once those over (or never made) are dropped."""
+        raise NotImplementedError
+
+    def _take(self, key: str, cap: int, game_id: str, now_ms: int) -> bool:
+        """Count ``game_id`` at ``key``: False, writing nothing, if it holds ``cap`` already."""
+        raise NotImplementedError
+
+    def _drop(self, key: str, game_id: str) -> None:
+        """Uncount ``game_id`` at ``key``."""
+        raise NotImplementedError
+
+
+class RedisBotGames(BotGameCounts):
+    """The counts as sorted sets on Redis (score: when the game was claimed, ms)."""
+
+    def __init__(self, redis, prefix: str = "ginbox", *, stale_ms: int = CLAIM_STALE_MS, keep_ms: int = KEEP_MS):
+        self.redis = redis
+        self.prefix = check_prefix(prefix)
+        self.stale_ms = stale_ms
+        self.keep_ms = keep_ms
+        self._claim = redis.register_script(_CLAIM)
 
     def _live(self, key: str, now_ms: int) -> list[str]:
         claims = [(text(g), int(ms)) for g, ms in self.redis.zrange(key, 0, -1, withscores=True)]
@@ -89,31 +136,16 @@ class RedisBotGames:
             self.redis.zrem(key, *gone)
         return [game_id for game_id, _ in claims if game_id not in gone]
 
-    def claim(self, caller: str, game_id: str, cap: int, now_ms: int, server_cap: int = 0) -> str | None:
-        """Count ``game_id`` as in play for ``caller`` and the server: None once it is counted, else
-        the count that refused it, writing nothing: "caller" if the caller has ``cap`` in play
-        already, "server" if the server has ``server_cap`` (a cap of 0: no cap, nothing counted)."""
-        if cap > 0 and not self._take(self.key(caller), cap, game_id, now_ms):
-            return "caller"
-        if server_cap > 0 and not self._take(self.server_key, server_cap, game_id, now_ms):
-            if cap > 0:
-                self.redis.zrem(self.key(caller), game_id)
-            return "server"
-        return None
-
     def _take(self, key: str, cap: int, game_id: str, now_ms: int) -> bool:
-        """Count ``game_id`` in the count at ``key``, once its games over are dropped: False, writing
-        nothing, if it holds ``cap`` already."""
+        # its games over are dropped first; the script checks the cap and counts in one step
         self._live(key, now_ms)
         return bool(int(self._claim(keys=[key], args=[cap, game_id, now_ms, self.keep_ms])))
 
-    def release(self, caller: str, game_id: str) -> None:
-        """Uncount a game that was claimed and then not made."""
-        self.redis.zrem(self.key(caller), game_id)
-        self.redis.zrem(self.server_key, game_id)
+    def _drop(self, key: str, game_id: str) -> None:
+        self.redis.zrem(key, game_id)
 
 
-class InMemoryBotGames:
+class InMemoryBotGames(BotGameCounts):
     """The same counts in dicts, for the use-case tests: RedisBotGames's methods and answers.
 
     A game's status is read from the in-memory event store's index (what its appends' meta said,
@@ -130,22 +162,8 @@ class InMemoryBotGames:
         self._expires: dict[str, int] = {}  # key -> when the count is forgotten (ms)
         self._lock = threading.Lock()
 
-    def key(self, caller: str) -> str:
-        return f"{self.prefix}:bot-games:{caller}"
-
-    @property
-    def server_key(self) -> str:
-        return f"{self.prefix}:bot-games-in-play"
-
-    def in_play(self, caller: str, now_ms: int) -> list[str]:
-        """The caller's games counted as in play, once those over (or never made) are dropped."""
-        with self._lock:
-            return self._live(self.key(caller), now_ms)
-
-    def in_play_on_server(self, now_ms: int) -> list[str]:
-        """Every caller's games counted as in play, once those over (or never made) are dropped."""
-        with self._lock:
-            return self._live(self.server_key, now_ms)
+    def _guard(self):
+        return self._lock
 
     def _live(self, key: str, now_ms: int) -> list[str]:
         if key in self._expires and now_ms >= self._expires[key]:
@@ -164,17 +182,6 @@ class InMemoryBotGames:
         self._counts.pop(key, None)
         self._expires.pop(key, None)
 
-    def claim(self, caller: str, game_id: str, cap: int, now_ms: int, server_cap: int = 0) -> str | None:
-        """As RedisBotGames.claim: None once counted, else "caller" or "server", writing nothing."""
-        with self._lock:
-            if cap > 0 and not self._take(self.key(caller), cap, game_id, now_ms):
-                return "caller"
-            if server_cap > 0 and not self._take(self.server_key, server_cap, game_id, now_ms):
-                if cap > 0:
-                    self._drop(self.key(caller), game_id)
-                return "server"
-            return None
-
     def _take(self, key: str, cap: int, game_id: str, now_ms: int) -> bool:
         if len(self._live(key, now_ms)) >= cap:
             return False
@@ -187,9 +194,3 @@ class InMemoryBotGames:
         claims.pop(game_id, None)
         if not claims:
             self._forget(key)
-
-    def release(self, caller: str, game_id: str) -> None:
-        """Uncount a game that was claimed and then not made."""
-        with self._lock:
-            self._drop(self.key(caller), game_id)
-            self._drop(self.server_key, game_id)
