@@ -37,7 +37,7 @@ def _read(name: str) -> bytes | None:
 
 #: the pages run only their own files and talk only to this server; nobody may frame them (a
 #: framed table could be clicked through), and no address, invitation or not, leaks as a referrer
-_PAGE_HEADERS = {
+PAGE_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; object-src 'none'; "
                                "base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
     "Referrer-Policy": "no-referrer",
@@ -57,21 +57,26 @@ _PAGES = {
 }
 
 
+def page_shell(title: str, head: str, body: str) -> bytes:
+    """A whole HTML document: page.html (the site's head, style sheet and icon) around ``body``."""
+    shell = string.Template(_read("page.html").decode("utf-8"))
+    return shell.substitute(title=title, head=head, body=body).encode("utf-8")
+
+
 @functools.lru_cache(maxsize=8)
 def _document(name: str) -> bytes:
     """The whole HTML document of page ``name``: page.html around the page's body."""
     script, preloads = _PAGES[name]
     head = "".join(f'  <link rel="modulepreload" href="/web/{m}">\n' for m in preloads)
     head += f'  <script type="module" src="/web/{script}"></script>\n'
-    shell = string.Template(_read("page.html").decode("utf-8"))
-    return shell.substitute(title=name, head=head, body=_read(f"{name}.html").decode("utf-8")).encode("utf-8")
+    return page_shell(name, head, _read(f"{name}.html").decode("utf-8"))
 
 
 def _page(name: str) -> Response:
     resp = Response(_document(name), mimetype="text/html")
     # the page holds no data: every game is fetched by its scripts, so it may be cached a little
     resp.headers["Cache-Control"] = "public, max-age=300"
-    resp.headers.update(_PAGE_HEADERS)
+    resp.headers.update(PAGE_HEADERS)
     return resp
 
 
@@ -101,11 +106,10 @@ def not_found_page(what: str, detail: str) -> Response | None:
             f'  <main id="main">\n    <p id="message" class="error" role="alert">{html.escape(what)}</p>\n'
             f'    <p>{html.escape(detail[0].upper() + detail[1:])}.</p>\n'
             f'    <p><a class="button primary" href="/">Back to the lobby</a></p>\n  </main>\n')
-    shell = string.Template(_read("page.html").decode("utf-8"))
-    resp = Response(shell.substitute(title="not found", head="", body=body), status=404, mimetype="text/html")
+    resp = Response(page_shell("not found", "", body), status=404, mimetype="text/html")
     resp.headers["Cache-Control"] = "no-store"
     resp.headers["Vary"] = "Accept"
-    resp.headers.update(_PAGE_HEADERS)
+    resp.headers.update(PAGE_HEADERS)
     return resp
 
 

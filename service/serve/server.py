@@ -111,7 +111,8 @@ def run_server(host: str, port: int, connections: int, api_argv: list[str],
         # tracebacks; SIGTERM from ginbox serve is gunicorn's graceful stop), and SIGTERM if ginbox
         # serve dies
         api = subprocess.Popen(api_argv, env=env, start_new_session=True, preexec_fn=die_with_parent())
-        print(f"ginbox: API on {api_url} (docs at /docs)", flush=True)
+        print(f"ginbox: the lobby is at {api_url}/ (play in a browser there); API docs at {api_url}/docs, "
+              f"guides at {api_url}/guides", flush=True)
         if settings.rate_limit_per_minute:
             print(f"ginbox: rate limit {settings.rate_limit_per_minute} requests a minute per token, or per "
                   "address without one (GINBOX_RATE_LIMIT)", flush=True)
