@@ -1,11 +1,7 @@
-"""The games' use cases: each is one call (``create_game``, ``play``, ``claim_seat``, ``list_games`` ...)
-that refuses in the game's terms (``service.errors``).
+"""The games' use cases, one call each (``create_game``, ``play``, ``claim_seat``, ``list_games`` ...).
 
-Every command follows one path: take the state (the newest one this process holds, else the
-log's), let the engine decide, append the events with the version the decision was based on
-(optimistic concurrency: the append is what checks that state against the log), then tell the
-bot scheduler and the arena (``GameCore.after_append``). Everything a caller sees of a game passes
-through ``service.rules.views``.
+A use case refuses in the game's terms (``service.errors``).
+``GameService`` joins them in one object; ``core`` holds the parts and types they share.
 """
 
 from service.games.core import (

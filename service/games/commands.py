@@ -66,10 +66,8 @@ class GameCommands(GameCore):
         """Decide ``command`` for ``seat`` on ``state`` and append its events.
 
         ``expected_versions``: the versions the client accepts (VersionMismatch if the game is
-        elsewhere); without them a lost race is a ConcurrencyError. A command decided on a state
-        that was not read from the log (``state_read``) answers nothing the log has not
-        confirmed: if it is refused in any way while the log is elsewhere, it is decided again
-        on the log's state.
+        elsewhere); without them a lost race is a ConcurrencyError.
+        ``state_read``: whether ``state`` was read from the log.
         """
         if idempotency_key is not None:
             answer = self._idempotent_answer(game_id, seat, idempotency_key, fingerprint)
@@ -80,6 +78,8 @@ class GameCommands(GameCore):
                 return self._decide_and_append(game_id, state, seat, command, expected_versions, idempotency_key,
                                                fingerprint, whole)
             except (DomainError, RulesError, ConcurrencyError):
+                # A command decided on a state not read from the log answers nothing the log has not confirmed.
+                # Refused in any way while the log is elsewhere, it is decided again on the log's state.
                 if not state_read:
                     current = self.state(game_id)
                     if current.version != state.version:

@@ -1,9 +1,8 @@
-"""What every use case of the games stands on: the service's parts, the types it answers with, and
-the reads they share (a game's state, a reader's seat, a view).
+"""What every use case of the games stands on: their parts, the types they answer with, their shared reads.
 
-``GameService`` (service/games/service.py) is this core plus one class per group of use cases, each
-in a file of its own. The arena is reached only through ``ArenaLink``: the composition root hands
-the games the arena once both exist (``GameCore.join_arena``).
+The shared reads are a game's state, a reader's seat and a view.
+``GameService`` (service/games/service.py) is this core plus one class per group of use cases.
+Each group is in a file of its own.
 """
 
 from __future__ import annotations
@@ -97,6 +96,8 @@ class Incoming(Protocol):
         """The parsed command and its conditions (the caller's own refusal if it is malformed)."""
 
 
+# The arena is reached only through ArenaLink.
+# The composition root hands the games the arena once both exist (GameCore.join_arena).
 class ArenaLink(Protocol):
     """What the games ask of the arena (``service.arena.ArenaService`` is one)."""
 
@@ -224,13 +225,15 @@ class GameCore:
         return seat
 
     def render(self, game_id: str, state, seat: int | None) -> dict:
-        """The view of ``state`` for ``seat`` (None: a spectator), with the game id, the advice it may
-        see and the turn's deadline.
+        """The view of ``state`` for ``seat`` (None: a spectator).
 
-        A finished game of a match in play (``sealed``) renders with ``status`` "over" but its seed,
-        stock and decks left out, as a game in play keeps them: they deal the match's other tables
-        too, so not even its seats see them before the match ends.
+        It holds the game id, the advice the seat may see and the turn's deadline.
+        A finished game of a match in play (``sealed``) shows ``status`` "over" without its seed,
+        stock and decks.
         """
+        # A sealed game keeps its seed, stock and decks out of the view, as a game in play does.
+        # They deal the match's other tables too.
+        # So not even its seats see them before the match ends.
         sealed = self._sealed_over(game_id, state)
         view = {"game_id": game_id,
                 **views.view_state(state, seat, self._advice_upto(game_id, state, seat, sealed), sealed=sealed)}
@@ -240,15 +243,17 @@ class GameCore:
     def _turn_deadline_ms(self, game_id: str, state) -> int | None:
         """When the turn clock plays for the human seat to act in ``state`` (epoch ms), or None.
 
-        The clock starts when the state's last event is appended (the turn clock of service.bots,
-        with the rule option turn_timeout_s, which a match's move_time_s sets): the deadline is that
-        event's time plus the timeout, read from the log, so the state stays a fold of the events
-        alone. None when no clock runs: no timeout, a game not in play, or only bots to act. Read
-        only for a clocked game, so that other views cost no extra round trip.
+        The deadline is the time of the state's last event plus the timeout.
+        None when no clock runs: no timeout, a game not in play, or only bots to act.
         """
+        # This is the turn clock of service.bots, with the rule option turn_timeout_s.
+        # A match's move_time_s sets that option.
+        # The clock starts when the state's last event is appended.
         timeout_s = human_clock(state) if state is not None else None
         if timeout_s is None:
+            # the log is read only for a clocked game, so that other views cost no extra round trip
             return None
+        # the event's time is read from the log, so that the state stays a fold of the events alone
         last = self.store.load(game_id, after=state.version - 1, upto=state.version)
         return last[-1].ts + round(timeout_s * 1000) if last else None
 

@@ -22,20 +22,10 @@ class GameCreation(GameCore):
                     made: Made | None = None) -> dict:
         """Start a game from a validated POST /games body; human seats get their tokens once.
 
-        ``token``: the one the request presents, read only if a seat names a bot account (the
-        arena seats a bot account only with its consent: its own token, or its opt-in).
-        ``caller``: whom a game of built-in bots alone counts against (``bot:<name>`` for a bot
-        account's token, else ``addr:<address>``; None: not counted). Such a game costs the bot
-        workers a job per turn until it ends, however far its target, so a caller has at most
-        ``bot_games_per_caller`` of them in play, and the server ``bot_games_in_play`` (bot accounts
-        register freely, each a caller of its own): one more is TooManyBotGames, nothing written.
-        A bot account's seat is not a built-in bot: the account plays its own moves, at its own
-        pace and on its own machine, so a game that seats one is paced like a person's.
-        ``made``: the request's Idempotency-Key made it (service.store.creations.Made): the game's
-        id, its seats' tokens and invite secrets are derived from the key, and the log records the
-        creation under the key's ``log_key``. A retry of a creation whose first answer was lost (Redis
-        unavailable: its write may have landed) finds the game there and answers as the first would have,
-        the same tokens included, instead of making a second game.
+        ``token``: the request's, read only if a seat names a bot account.
+        ``caller``: whom a game of built-in bots alone counts against (None: not counted).
+        Over a cap: TooManyBotGames, nothing written.
+        ``made``: the request's Idempotency-Key made it; a retry then answers as the first did.
         """
         players: list[dict | None] = []
         for i, seat in enumerate(body["seats"]):
@@ -68,14 +58,25 @@ class GameCreation(GameCore):
             fairness=fairness.CURRENT_DERIVATION,
         )
         new_events = game.start(spec)  # checked before it counts
+        # With a key (made), the game's id, its seats' tokens and invite secrets are derived from the key.
+        # The log records the creation under the key's log_key.
         game_id = made.game_id() if made is not None else self.id_factory()
         if made is not None:
+            # A first answer may be lost while its write landed (Redis unavailable).
+            # The retry then finds the game there, instead of making a second game.
             landed = self._landed(game_id, made)
             if landed is not None:
-                # the first request with this key made the game, and its answer was lost: this is it
+                # the first request with this key made the game, and its answer was lost: this is it,
+                # the same tokens included
                 self.after_append(game_id, self.state(game_id))
                 return self._created(game_id, players, self._tokens_for(players, made), invites,
                                      self.repository.load_state(game_id, upto=landed))
+        # A game of built-in bots alone costs the bot workers a job per turn until it ends, however far its target.
+        # So a caller has at most bot_games_per_caller of them in play, and the server bot_games_in_play.
+        # The caller is bot:<name> for a bot account's token, else addr:<address>.
+        # Bot accounts register freely, each a caller of its own.
+        # A bot account's seat is not a built-in bot: the account plays its own moves.
+        # It plays at its own pace and on its own machine, so a game that seats one is paced like a person's.
         counted = None
         if (caller is not None and self.bot_games is not None
                 and (self.bot_games_per_caller > 0 or self.bot_games_in_play > 0) and self._bots_alone(players)):
@@ -122,6 +123,7 @@ class GameCreation(GameCore):
         tokens = self._tokens_for(players, made)
         accounts = {i: p["account"] for i, p in enumerate(players) if p is not None and "account" in p}
         if accounts:
+            # the arena seats a bot account only with its consent: its own token, or its opt-in
             self.arena.seat_accounts(game_id, accounts, token)
         # tokens first: a crash between the two writes leaves unused hashes, never a game
         # whose human seats nobody can prove to hold

@@ -36,26 +36,24 @@ class GameReads(GameCore):
     def list_games(self, status: str | None, variant: str | None, cursor, limit: int) -> tuple[list[dict], Any]:
         """Games newest first, filtered by status and variant: (a page of summaries, the next cursor).
 
-        The games of a match in play (``sealed``) are left out *before* the page is cut: the index
-        is read from the cursor in batches until the page holds ``limit`` games the caller may
-        see, or the index ends, or ``list_scan_max`` entries were read. In that last case the page
-        is cut short, and its next cursor points past the last entry read; otherwise it points
-        just past the page's last game. Either way a walk of the cursors lists every game it may
-        see once, none twice, and one request reads a bounded part of the index.
-
-        Why a bounded scan, and not an index that keeps sealed games out: the index is a projection
-        of the games' logs, written by their appends; whether a game is sealed is its match's state,
-        kept by the arena, and it ends with the match's log, with no append to the games. An index
-        without them would need the match's end to move every game of it (2,000 for 1,000
-        boards) into the index's sets, on one server and on a cluster, with a repair of its own
-        for a process that dies in between. The scan costs a few pipelined reads per batch, and
-        the index reads no summary of a game it leaves out (``hidden``): 1,000 entries of a
-        match in play take some 10 ms.
-
-        Each summary carries the players, scores and whose move it is as the game's latest
-        append recorded them (``views.summary_of``). A game whose appends predate those summaries
-        (or their ``private_seats`` or ``randomly_dealt``) is read from its log, here.
+        Sealed games (of a match in play) are left out *before* the page is cut.
+        A page is cut short after ``list_scan_max`` index entries, its cursor past the last one read.
+        A walk of the cursors lists each game the caller may see exactly once.
         """
+        # The index is read from the cursor in batches until the page holds limit games the caller
+        # may see, or the index ends, or list_scan_max entries were read.
+        # So one request reads a bounded part of the index.
+        # Why a bounded scan, and not an index that keeps sealed games out:
+        # the index is a projection of the games' logs, written by their appends.
+        # Whether a game is sealed is its match's state, kept by the arena.
+        # It ends with the match's log, with no append to the games.
+        # An index without sealed games would need the match's end to move every game of it into
+        # the index's sets: 2,000 for 1,000 boards.
+        # It would do so on one server and on a cluster, with a repair of its own for a process
+        # that dies in between.
+        # The scan costs a few pipelined reads per batch.
+        # The index reads no summary of a game it leaves out (hidden).
+        # 1,000 entries of a match in play take some 10 ms.
         listed: list[dict] = []
         position, scanned, memo = cursor, 0, {}
         while True:
@@ -66,8 +64,12 @@ class GameReads(GameCore):
                                                  hidden=lambda game_ids: self.sealed_among(game_ids, memo))
             scanned += batch
             for i, entry in enumerate(games):
+                # each summary carries the players, scores and whose move it is, as the game's latest
+                # append recorded them (views.summary_of)
                 summary = entry.get("summary")
-                # recorded before it said which seats are private, or whether the game was randomly dealt
+                # recorded before it said which seats are private, or whether the game was randomly dealt:
+                # a game whose appends predate those summaries (or their private_seats or randomly_dealt)
+                # is read from its log, here
                 if summary is None or "private_seats" not in summary or "randomly_dealt" not in summary:
                     try:
                         summary = views.summary_of(self.repository.load_state(entry["game_id"], upto=entry["version"]))

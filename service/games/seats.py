@@ -20,20 +20,20 @@ class SeatClaims(GameCore):
                    made: Made | None = None) -> tuple[str, Answer]:
         """Sit a person at an open seat: (their token, their view).
 
-        ``read_body`` reads the claim (``name``, ``invite`` for a seat by invitation, and the
-        seat's ``client_seed`` if it sends one with the claim) from the request once the game is
-        known to exist.
-
-        ``made``: the claim's Idempotency-Key made it (service.store.creations.Made): its token is
-        derived from the key, and the log records the claim under the key's ``log_key``. A retry
-        of a claim whose first answer was lost (Redis unavailable: its write may have landed) finds it
-        there and gets the same token and the view of then, not ``seat_taken``.
+        ``read_body`` reads the claim once the game is known to exist: ``name``, ``invite`` (a seat by
+        invitation), ``client_seed`` (if sent).
+        ``made``: the claim's Idempotency-Key made it (service.store.creations.Made).
+        A retry whose first answer was lost gets the same token and the view of then, not ``seat_taken``.
         """
         state = self.state(game_id)
         body = read_body()
         name = body["name"]
+        # With a key (made), the token is derived from the key.
+        # The log records the claim under the key's log_key.
         key, fingerprint = (made.log_key, made.fingerprint) if made is not None else (None, None)
         if made is not None:
+            # A first answer may be lost while its write landed (Redis unavailable).
+            # The retry then finds the claim there.
             landed = self._landed(game_id, made)
             if landed is not None:
                 return self._seated(game_id, seat, made, landed)

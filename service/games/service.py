@@ -1,9 +1,7 @@
 """``GameService``: every use case of the games, one class per group of use cases, in one object.
 
 Each group is a room of its own (creation.py, seats.py, commands.py, reads.py, streams.py,
-upkeep.py), over the parts and shared reads of ``GameCore`` (core.py). They are joined here, by
-inheritance, so that the API and the workers hold one object: a caller finds a use case under
-its name (``games.play``), and a reader finds its code in the file named for its group.
+upkeep.py), over the parts and shared reads of ``GameCore`` (core.py).
 """
 
 from __future__ import annotations
@@ -16,5 +14,8 @@ from service.games.streams import GameStreams
 from service.games.upkeep import GameUpkeep
 
 
+# The groups are joined here, by inheritance, so that the API and the workers hold one object.
+# A caller finds a use case under its name (games.play).
+# A reader finds its code in the file named for its group.
 class GameService(GameCreation, SeatClaims, GameCommands, GameReads, GameStreams, GameUpkeep):
     """Every use case of the games over an EventStore, a GameRepository and a TokenStore."""

@@ -71,12 +71,13 @@ class GameUpkeep(GameCore):
     def end_drawn_out(self, game_id: str, state, last_ts: int | None, now_ms: int) -> bool:
         """End a game of built-in bots alone whose last hands were all drawn: abandoned, no winner; True if it did.
 
-        Nothing else would end it: its bots keep moving, so the idle time of GINBOX_ABANDON_AFTER_S
-        never runs, and under options where a hand is almost always drawn it redeals for ever. The
-        event records how many drawn hands it ended on; the scores stand. ``state`` is the log's
-        state as the caller read it, and ``last_ts`` the time of its last event; the append expects
-        that state's version, as any move.
+        ``state``: the log's state as the caller read it; the append expects its version, as any move.
+        ``last_ts``: the time of its last event.
+        The event records how many drawn hands the game ended on; the scores stand.
         """
+        # Nothing else would end such a game.
+        # Its bots keep moving, so the idle time of GINBOX_ABANDON_AFTER_S never runs.
+        # Under options where a hand is almost always drawn, it redeals for ever.
         drawn = game.drawn_hands_in_a_row(state)
         idle_s = max(0, (now_ms - last_ts) // 1000) if last_ts else 0
         new_events = game.decide(state, None, commands.AbandonGame(int(idle_s), drawn))
