@@ -21,10 +21,8 @@ class BotAccounts(ArenaCore):
     def register_bot(self, body: dict, made: Made | None = None) -> dict:
         """A new bot account; its token is in this answer only.
 
-        ``made``: the request's Idempotency-Key made it (service.store.creations.Made): the token
-        is derived from the key and the request. A retry of a registration whose first answer was
-        lost (a 503: its write may have landed) finds the account under its name with that
-        token's hash and answers with it, the same token, instead of 409 ``bot_name_taken``.
+        ``made``: the request's Idempotency-Key made it (service.store.creations.Made).
+        A retry whose first answer was lost answers with the same token, not 409 ``bot_name_taken``.
         """
         name = body["name"]
         if not BOT_NAME.match(name) or reserved_bot_name(name):
@@ -33,10 +31,13 @@ class BotAccounts(ArenaCore):
                 f"{', '.join(BOT_POLICY_NAMES)} (the built-in policies) or 'me', nor shaped like the name "
                 f"of a built-in bot's seat or match place (<policy>-bot, <policy>-bot-<n>, <policy>-<n>, "
                 f"with - or _, e.g. basic-bot-0)")
+        # with a key (made), the token is derived from the key and the request
         token = made.token("bot") if made is not None else issue_token()
         profile = {"name": name, "description": body.get("description", ""), "owner": body.get("owner", ""),
                    "accepts_matches": bool(body.get("accepts_matches", False)), "created": self.clock_ms()}
         if not self.store.register_bot(name, profile, hash_token(token)):
+            # A first answer may be lost while its write landed (a 503).
+            # The retry then finds the account under its name with that token's hash.
             kept = self.store.bot(name) if made is not None else None
             if kept is not None and hmac.compare_digest(kept["token_hash"], hash_token(token)):
                 # the first request with this key registered it, and its answer was lost: this is it

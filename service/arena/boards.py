@@ -130,12 +130,10 @@ class ArenaBoards(ArenaCore):
     def _create_game(self, game_id: str, spec, info: dict, *, retell: bool = False) -> bool:
         """Create a game whose account seats play with their bots' tokens; False if it exists already.
 
-        ``retell``: a game found made and not played since is told of again (its bots' game_started,
-        the scheduler's look, which tells the one to act): the retry of an accept whose write
-        landed though it failed (a 503), before it told anyone. "Not played" is read from the
-        game's state, never from the number of events the retry's own start would write: that
-        spec has a seed of its own, and its cut for the deal may tie where the stored one did not
-        (or the other way round), so the two starts differ in length about one time in twenty."""
+        ``retell``: tell again of a game found made and not played since (its bots' game_started, the
+        scheduler's look, which tells the one to act): the retry of an accept that failed (a 503) after
+        its write landed, before it told anyone.
+        """
         hashes = {}
         for seat, p in enumerate(spec.players):
             if p and p.get("account"):
@@ -150,6 +148,11 @@ class ArenaBoards(ArenaCore):
             state = self.games.repository.save(game_id, None, events).state
         except ConcurrencyError:
             if retell:
+                # "Not played" is read from the game's state, never from the number of events the
+                # retry's own start would write.
+                # That spec has a seed of its own.
+                # Its cut for the deal may tie where the stored one did not (or the other way round).
+                # So the two starts differ in length about one time in twenty.
                 state = self.games.state(game_id)
                 if not_played(state):
                     self._tell_game(game_id, spec, info, state)
@@ -169,11 +172,11 @@ class ArenaBoards(ArenaCore):
     def sealed(self, game_id: str) -> bool:
         """Whether the game reads only for its seats: a game of a match still in play.
 
-        The match's other tables play the same deal, so a reader other than the game's seats
-        (a spectator, or a bot reading another table's game) would learn it. Once the match is
-        over its games read like any finished game. GameService asks this of every reader that
-        holds no seat of the game (composition injects it).
+        Once the match is over its games read like any finished game.
+        GameService asks this of every reader that holds no seat of the game (composition injects it).
         """
+        # The match's other tables play the same deal.
+        # A reader other than the game's seats would learn it: a spectator, or a bot reading another table's game.
         info = self.store.game_of(game_id)
         match_id = info.get("match_id") if info else None
         if not match_id or self.store.match_over(match_id):
@@ -194,11 +197,14 @@ class ArenaBoards(ArenaCore):
         return True
 
     def sealed_among(self, game_ids: list[str], in_play: dict[str, bool] | None = None) -> set[str]:
-        """The games of ``game_ids`` that are sealed (what :meth:`sealed` says of each), in a few reads:
-        one for the games' marks, one for their matches' ends, and the last event of each match that
-        is not recorded as over. The listing asks this of each batch of the index it reads;
-        ``in_play`` (match id -> whether its log says it is in play), which it keeps for one
-        listing, spares a second read of a match's log."""
+        """The games of ``game_ids`` that are sealed (what :meth:`sealed` says of each), in a few reads.
+
+        ``in_play``: match id -> whether its log says it is in play, a memo the caller keeps.
+        """
+        # The reads: one for the games' marks, one for their matches' ends.
+        # Then the last event of each match that is not recorded as over.
+        # The listing asks this of each batch of the index it reads.
+        # It keeps in_play for one listing, which spares a second read of a match's log.
         in_play = {} if in_play is None else in_play
         by_match: dict[str, list[str]] = {}
         for game_id, info in self.store.games_of(list(game_ids)).items():

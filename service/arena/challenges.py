@@ -40,20 +40,11 @@ class ArenaChallenges(ArenaCore):
     """The use cases of /challenges."""
 
     def challenge(self, body: dict, token: str | None, address: str = "unknown", made: Made | None = None) -> dict:
-        """A challenge to a bot account: by a bot (its token) or a person (a name), to a game or a match.
+        """A challenge to a bot account, by a bot (``token``) or a person (a name), to a game or a match.
 
-        A three-hand challenge names its third participant (``with``: a built-in policy or another
-        bot account). Everything is checked before the challenge is stored: a refusal stores nothing.
-        It waits CHALLENGE_TTL_MS for its answer, then reads as ``expired``; a bot has at most
-        challenges_per_bot pending to it, a challenger (a bot, or a person's client ``address``)
-        challenges_per_challenger pending of its own.
-
-        ``made``: the request's Idempotency-Key made it (service.store.creations.Made): the
-        challenge's id is derived from the key, a person's token from the key and the request,
-        and the challenge keeps the request's fingerprint. A retry of a challenge whose first
-        answer was lost (a 503: its write may have landed) finds it under that id and answers as
-        the first would have (the same id and token; its bot told again), instead of making a
-        second challenge; the caps do not count it twice.
+        Three-hand names a third participant in ``with``: a built-in policy or a bot account.
+        A refusal stores nothing. ``address``: a person's client address.
+        ``made``: the request's Idempotency-Key made it; a retry gets the first answer (same id and token).
         """
         challenged, variant = self._account(body["to"])["name"], body["variant"]
         if token:
@@ -98,7 +89,10 @@ class ArenaChallenges(ArenaCore):
             raise InvalidMatch(f"a challenge to a bot account gives it at least {MIN_ACCOUNT_MOVE_TIME_S} s "
                                "a move (`move_time_s`): the turn clock plays a basic move for a slower one")
         self._rule_options(variant, body.get("options"), move_time, board=kind == "match")
+        # Everything is checked before the challenge is stored.
+        # With a key (made), the challenge's id is derived from the key.
         challenge_id, now = made.game_id() if made is not None else secrets.token_urlsafe(12), self.clock_ms()
+        # it waits CHALLENGE_TTL_MS for its answer, then reads as expired
         challenge = {"challenge_id": challenge_id, "from": challenger, "from_kind": "person" if person else "bot",
                      "to": challenged, "with": others, "kind": kind, "variant": variant,
                      "options": body.get("options") or {}, "boards": body.get("boards"),
@@ -106,15 +100,23 @@ class ArenaChallenges(ArenaCore):
                      "game_id": None, "match_id": None, "created": now, "expires": now + CHALLENGE_TTL_MS}
         answer = dict(challenge)
         if person:
+            # with a key, a person's token is derived from the key and the request
             seat_token = made.token("challenge") if made is not None else issue_token()
             challenge["person_token_hash"] = hash_token(seat_token)
             answer["token"] = seat_token
         challenge["by"] = f"addr:{address}" if person else f"bot:{challenger}"
         if made is not None:
+            # the challenge keeps the request's fingerprint
             challenge["fingerprint"] = made.fingerprint
+            # A first answer may be lost while its write landed (a 503).
+            # The retry then finds the challenge under that id, instead of making a second one.
+            # It answers as the first would have, and its bot is told again.
             kept = self._challenge_made(challenge_id, made)
             if kept is not None:
                 return self._challenge_found(kept, answer)
+        # A bot has at most challenges_per_bot pending to it.
+        # A challenger (a bot, or a person's client address) has challenges_per_challenger pending of its own.
+        # The caps do not count a retry twice.
         saved = self.store.add_challenge(challenge, per_bot=self.challenges_per_bot,
                                          per_challenger=self.challenges_per_challenger, now_ms=now)
         if saved == 0 and made is not None:
@@ -165,16 +167,16 @@ class ArenaChallenges(ArenaCore):
     def answer_challenge(self, challenge_id: str, token: str | None, accept: bool, made: Made | None = None) -> dict:
         """The challenged bot accepts (the game or match starts) or declines.
 
-        ``made``: the answer's Idempotency-Key made it (service.store.creations.Made): the
-        challenge records the key's ``log_key`` with the answer (and with an accept's claim). A
-        retry of an answer whose first reply was lost (a 503: its write may have landed) finds
-        its own answer recorded and answers with it, or takes its own claim over at once,
-        instead of 409 ``challenge_not_pending``.
+        ``made``: the answer's Idempotency-Key made it (service.store.creations.Made).
+        A retry whose first reply was lost answers with its own answer, not 409 ``challenge_not_pending``.
         """
         current = self.challenge_view(challenge_id)
         bot = self.bot_of(token)
         if bot != current["to"]:
             raise NotChallenged("only the bot this challenge is addressed to may answer it")
+        # The challenge records the key's log_key with the answer (and with an accept's claim).
+        # A first reply may be lost while its write landed (a 503).
+        # The retry then finds its own answer recorded, or takes its own claim over at once.
         answered = self._answered_by(challenge_id, made)
         if answered is not None:
             return answered
@@ -236,16 +238,18 @@ class ArenaChallenges(ArenaCore):
     def finish_accept(self, claimed: dict, key: Made | None = None) -> dict:
         """The rest of an accept that claimed the challenge: make its game or match and record it.
 
-        Its claim may have been taken over meanwhile (it was slow): the game or match it makes
-        is the same one as the taker's (made_id), so it records it under whichever claim is
-        current, or answers with it if the other accept recorded it first. A taker that failed
-        put the challenge back to pending: the slow accept records it from there. One that was
-        withdrawn or declined meanwhile is refused before anything is made. ``key``: the
-        accept's Idempotency-Key made it, recorded with the answer (answer_challenge); an accept
-        with a key that failed leaves it with the challenge (``failed_with``), so that its retry,
-        finding the game or match made, tells its bots, whom the failed sending may not have told.
+        A challenge withdrawn or declined meanwhile is refused before anything is made.
+        ``key``: the accept's Idempotency-Key made it, recorded with the answer (answer_challenge).
         """
+        # The claim may have been taken over meanwhile (this accept was slow).
+        # The game or match it makes is the same one as the taker's (made_id).
+        # So it records it under whichever claim is current.
+        # Or it answers with it, if the other accept recorded it first.
+        # A taker that failed put the challenge back to pending: the slow accept records it from there.
         challenge_id, since = claimed["challenge_id"], claimed["accepting_since"]
+        # An accept with a key that failed leaves the key with the challenge (failed_with).
+        # Its retry, finding the game or match made, then tells its bots.
+        # The failed sending may not have told them.
         retell = key is not None and claimed.get("failed_with") == key.log_key
 
         def ours(c: dict) -> bool:
@@ -290,11 +294,9 @@ class ArenaChallenges(ArenaCore):
     def withdraw_challenge(self, challenge_id: str, token: str | None, made: Made | None = None) -> dict:
         """The challenger withdraws its pending challenge; the challenged bot is told (``challenge_withdrawn``).
 
-        A bot withdraws with its own token, a person with the token its challenge's answer gave
-        (compared with the hash kept with the challenge, in constant time). The move from pending
-        is the same WATCH-guarded one as an answer's, so of a withdrawal and an answer at once only
-        one succeeds and the other is refused as not pending. ``made``: as answer_challenge's, a
-        retry of the withdrawal whose reply was lost finds it and answers with it.
+        A bot withdraws with its own token, a person with the token its challenge's answer gave.
+        Of a withdrawal and an answer at once, only one succeeds; the other is refused as not pending.
+        ``made``: as answer_challenge's; a retry whose reply was lost answers with the withdrawal.
         """
         full = self.store.challenge(challenge_id) if isinstance(challenge_id, str) else None
         if full is None:
@@ -306,6 +308,7 @@ class ArenaChallenges(ArenaCore):
             if not token:
                 raise ChallengeTokenRequired("withdrawing a person's challenge needs the token its answer gave: "
                                              "'Authorization: Bearer <challenge's token>'")
+            # compared with the hash kept with the challenge, in constant time
             if not hmac.compare_digest(hash_token(token), full["person_token_hash"]):
                 raise NotChallenger("only the challenger may withdraw this challenge")
         answered = self._answered_by(challenge_id, made)
@@ -316,6 +319,7 @@ class ArenaChallenges(ArenaCore):
         status = public_view(full, self.clock_ms())["status"]
         if status != "pending":
             raise ChallengeNotPending(f"the challenge was {status} already")
+        # the move from pending is the same WATCH-guarded one as an answer's: of the two at once, one succeeds
         decided = self.store.decide_challenge(challenge_id, "withdrawn", answered_with(made), may=self._pending)
         if decided is None:
             raise ChallengeNotPending("the challenge was answered or withdrawn already")

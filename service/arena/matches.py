@@ -53,16 +53,10 @@ class ArenaMatches(ArenaCore):
                      made: Made | None = None) -> dict:
         """Start a duplicate match from a validated POST /matches body.
 
-        Consent: each bot account named either sends the request (its token, ``token``) or
-        accepts matches (``accepts_matches`` of its profile); a bot account's time per move is at
-        least MIN_ACCOUNT_MOVE_TIME_S. Bounds: the caller (the bot sending it, else ``address``)
-        and the server have at most matches_per_caller and matches_in_play of them in play.
-
-        ``made``: the request's Idempotency-Key made it (service.store.creations.Made): the
-        match's id is derived from the key, and its log records the creation under the key's
-        ``log_key``. A retry of a creation whose first answer was lost (a 503: its write may have
-        landed) finds the match there and answers with it (counted in play again, its bots told
-        again), instead of starting a second match.
+        Each bot account named sends the request (``token``) or accepts matches (``accepts_matches`` of its profile).
+        A bot account's time per move is at least MIN_ACCOUNT_MOVE_TIME_S.
+        The caller (that bot, else ``address``) has at most matches_per_caller in play, the server matches_in_play.
+        ``made``: the request's Idempotency-Key made it (service.store.creations.Made).
         """
         variant = body["variant"]
         caller = self.bot_of(token) if token else None
@@ -77,8 +71,12 @@ class ArenaMatches(ArenaCore):
             raise InvalidMatch(f"a match seating a bot account gives it at least {MIN_ACCOUNT_MOVE_TIME_S} s "
                                "a move (`move_time_s`): the turn clock plays a basic move for a slower one")
         self._rule_options(variant, body.get("options"), move_time, board=True)  # checked before it counts
+        # With a key (made), the match's id is derived from the key.
+        # Its log records the creation under the key's log_key.
         match_id = made.game_id() if made is not None else secrets.token_urlsafe(12)
         who = f"bot:{caller}" if caller else f"addr:{address}"
+        # A first answer may be lost while its write landed (a 503).
+        # The retry then finds the match there and answers with it, instead of starting a second match.
         if made is not None and self._match_landed(match_id, made):
             # the first request with this key started the match, and its answer was lost: this is
             # it, counted in play again (that request's failure may have uncounted it), no cap asked
@@ -106,12 +104,10 @@ class ArenaMatches(ArenaCore):
                     retell: bool = False) -> dict:
         """Start a match of checked participants (``seat_tokens``: a person's token hash by participant index).
 
-        ``match_id``: the match's id if it is fixed (a challenge's, ``challenge_id``, which the
-        bots' match_started names, or one derived from an Idempotency-Key, ``made``, whose
-        ``log_key`` the log records with the match's first event), else a new random one. A fixed
-        id may be made twice (two accepts of one challenge): the first seed saved is the match's,
-        the second maker appends nothing and answers with the match the first one made (telling
-        its bots again if ``retell``: the retry of an accept that failed, maybe before it told them).
+        ``match_id``: the match's id if it is fixed, else a new random one.
+        It is fixed for a challenge (``challenge_id``, which the bots' match_started names) or by an
+        Idempotency-Key (``made``).
+        ``retell``: tell the bots again if the match was made already.
         """
         options = self._rule_options(variant, options, move_time, board=True)
         seed = secrets.token_bytes(32)
@@ -125,15 +121,20 @@ class ArenaMatches(ArenaCore):
 
         created = created_from(seed)  # checked before anything is written
         # the secrets first: a match whose log exists always has its seed (and its persons' token hashes)
+        # A fixed id may be made twice (two accepts of one challenge).
+        # The first seed saved is the match's.
         kept = self.store.save_match_seed(match_id, seed, self.clock_ms(), seat_tokens)
         if kept != seed:
             created = created_from(kept)  # its commitments and boards are the kept seed's
+        # the log records made's log_key with the match's first event
         key, fingerprint = (made.log_key, made.fingerprint) if made is not None else (None, None)
         try:
             self.matches.append(match_id, [created], 0, key, fingerprint=fingerprint)
         except ConcurrencyError:
             # made already by another maker of this id, which told its bots (unless it failed
-            # meanwhile, and this is its retry: retell): move it on and show it
+            # meanwhile, and this is its retry: retell): move it on and show it.
+            # The second maker appends nothing and answers with the match the first one made.
+            # retell is for the retry of an accept that failed, maybe before it told them.
             if retell:
                 return self._match_started(match_id, variant, participants, boards, challenge_id)
             return self.match_view(match_id)
@@ -194,11 +195,12 @@ class ArenaMatches(ArenaCore):
     def match_turns(self, match_id: str, token: str) -> dict:
         """The games of the match in play where the person whose token this is is to act.
 
-        The match is moved on first, as its view does. The token's hash is compared with the hash
-        of each person of the match (every one, in constant time); a token that holds no person's
-        place (a bot's, another match's, any other) is refused alike, and learns nothing of the seats.
+        The match is moved on first, as its view does.
+        A token that holds no person's place (a bot's, another match's, any other) is refused alike (Forbidden).
         """
         state = self.advance(match_id)
+        # The token's hash is compared with the hash of each person of the match: every one, in constant time.
+        # So a token refused learns nothing of the seats.
         presented, participant = hash_token(token), None
         for index, stored in self.store.match_seat_tokens(match_id).items():
             if hmac.compare_digest(presented, stored):
