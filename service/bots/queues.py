@@ -153,12 +153,13 @@ def enqueue_turn_clock(queue: Queue, game_id: str, version: int, timeout_s: floa
 def enqueue_board_game(queue, key_prefix: str, game_id: str, version: int, *, force: bool = False) -> bool:
     """Enqueue ``play_board_game(game_id, version)`` on ``queue`` once per version; True if enqueued.
 
-    ``queue`` is the board queue (GINBOX_BOARD_QUEUE), never the turn queue: a whole game takes
-    seconds to minutes, and a bot's turn in a person's game must not wait behind it. The game
-    joins the waiting set of the turn jobs, so that the sweeper enqueues its board job again if
-    it is lost with its worker. ``force`` first deletes a job of that id known to be lost (the
-    sweeper's case).
+    ``queue`` is the board queue (GINBOX_BOARD_QUEUE), never the turn queue.
+    The game joins the waiting set of the turn jobs.
+    ``force`` first deletes a job of that id known to be lost (the sweeper's case).
     """
+    # A whole game takes seconds to minutes.
+    # A bot's turn in a person's game must not wait behind it: hence the board queue.
+    # The waiting set lets the sweeper enqueue the board job again if it is lost with its worker.
     WaitingSet(queue.connection, key_prefix).start(game_id, int(time.time() * 1000))
     job_id = board_job_id(game_id, version)
     if force:

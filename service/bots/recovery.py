@@ -1,9 +1,8 @@
 """Finding lost bot jobs: what the queues, RQ's registries and the live workers say of a job.
 
-The sweeper of ``ginbox worker`` asks the scheduler (``BotScheduler.requeue_if_lost``) about each
-game that waited on a bot too long; these are the reads behind the answer. RQ keeps a job whose
-worker was killed as started for minutes, so a job counts as running only while a live worker
-(its heartbeat, service.bot_metrics) holds it.
+These are the reads behind ``BotScheduler.requeue_if_lost``.
+The sweeper of ``ginbox worker`` asks it about each game that waited on a bot too long.
+A job counts as running only while a live worker (its heartbeat, service.bot_metrics) holds it.
 """
 
 from __future__ import annotations
@@ -94,7 +93,8 @@ def job_will_run(queue, job_id: str, in_play) -> bool:
         if status == JobStatus.SCHEDULED:
             return True  # a retry waiting for its back-off; promote_scheduled releases it
         if status == JobStatus.STARTED:
-            # started by a worker: lost only if that worker is dead (killed with its job)
+            # started by a worker: lost only if that worker is dead (killed with its job).
+            # RQ keeps a job whose worker was killed as started for minutes.
             return job_id in in_play()
         if status != JobStatus.QUEUED:
             return False
@@ -111,12 +111,13 @@ def job_will_run(queue, job_id: str, in_play) -> bool:
 def forget_lost_runs(queue, id_prefix: str) -> int:
     """Delete the jobs ``<id_prefix><version>`` the queue's registry of started jobs still holds; how many.
 
-    Called once a game's job is known to be lost: nothing played the game for ``bot_stall_s``,
-    and no live worker runs any of its jobs. RQ keeps a job whose worker was killed in that
-    registry until its timeout and a minute more have passed (11 minutes for a board game), so
-    /metrics counted it as running (``ginbox_bot_jobs_running``), and RQ's clean-up would later
-    fail it or run it again.
+    Call it only once a game's job is known to be lost: nothing played the game for ``bot_stall_s``,
+    and no live worker runs any of its jobs.
     """
+    # RQ keeps a job whose worker was killed in that registry until its timeout and a minute more
+    # have passed: 11 minutes for a board game.
+    # Meanwhile /metrics counted it as running (ginbox_bot_jobs_running).
+    # And RQ's clean-up would later fail it or run it again.
     registry = queue.started_job_registry
     entries = [e.decode() if isinstance(e, bytes) else e for e in queue.connection.zrange(registry.key, 0, -1)]
     lost = {}

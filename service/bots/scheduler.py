@@ -53,15 +53,12 @@ def schedule_bots(queue: Queue, game_id: str, state, *, key_prefix: str = "ginbo
 
 
 class BotScheduler:
-    """What the games call after every append (``scheduler(game_id, state, whole=False)``): the one
-    owner of the bot queues, the turn clocks and the waiting set.
+    """The one owner of the bot queues, the turn clocks and the waiting set, called after every append.
 
-    ``queue`` takes the turn jobs and clocks; ``board_queue`` (by default ``<queue>-boards`` on the
-    same connection) the whole board games of matches, and the turn jobs of the games of built-in
-    bots alone. A board game of built-in policies alone is played whole by one job
-    (``plays_whole``), not a job per turn; the appends of that job (``whole``) schedule nothing,
-    but mark the game's wait as fresh (at most once a second), so that the sweeper, which measures
-    a stall from the wait's start, leaves a long game in play to its job.
+    The games call it as ``scheduler(game_id, state, whole=False)``.
+    ``queue`` takes the turn jobs and clocks.
+    ``board_queue`` (by default ``<queue>-boards`` on the same connection) takes the whole board
+    games of matches, and the turn jobs of the games of built-in bots alone.
     """
 
     def __init__(self, queue: Queue, key_prefix: str, board_queue: Queue | None = None):
@@ -73,6 +70,10 @@ class BotScheduler:
         self._marked: dict[str, int] = {}
 
     def __call__(self, game_id: str, state, *, whole: bool = False) -> None:
+        # A board game of built-in policies alone is played whole by one job (plays_whole), not a job per turn.
+        # The appends of that job (whole) schedule nothing.
+        # They mark the game's wait as fresh instead, at most once a second.
+        # So the sweeper, which measures a stall from the wait's start, leaves a long game in play to its job.
         if not plays_whole(state):
             schedule_bots(self.queue, game_id, state, key_prefix=self.key_prefix, board_queue=self.board_queue)
         elif not whole:
@@ -96,11 +97,12 @@ class BotScheduler:
     def requeue_if_lost(self, game_id: str, state, now_ms: int) -> bool:
         """Enqueue again the job of a game that waited on a bot too long, if it was lost; True if it did.
 
-        A job waiting in its queue (or for a retry's back-off), or that a live worker runs, will
-        play; the wait is then measured again from ``now_ms``. Any other job was lost (its worker
-        was killed, or the queue went with a Redis restart), and is enqueued again: it is safe to
-        run twice.
+        A job waiting in its queue (or for a retry's back-off), or that a live worker runs, will play.
+        The wait is then measured again from ``now_ms``.
+        Any other job was lost, and is enqueued again.
         """
+        # A lost job's worker was killed, or its queue went with a Redis restart.
+        # Enqueuing it again is safe: a job is safe to run twice.
         in_play = None
 
         def live_jobs() -> set[str]:
