@@ -89,8 +89,7 @@ def random_tables(n: int, variant: str = "gin-rami"):
 # --------------------------------------------------------------------------- every policy
 
 
-# slow for the expert alone: it searches every one of the positions (about 13 s)
-@pytest.mark.parametrize("name", ["random", "basic", "advanced", pytest.param("expert", marks=pytest.mark.slow)])
+@pytest.mark.parametrize("name", ["random", "basic", "advanced", "expert"])
 def test_every_policy_picks_one_of_the_seats_legal_moves(name):
     policy = ExpertPolicy(**EXPERT_FIXED) if name == "expert" else make_policy(name)
     rng = random.Random(5)
@@ -365,7 +364,7 @@ def count_searches(monkeypatch) -> list:
     return searches
 
 
-# slow: the full expert searches every position (about 20 s)
+# slow: the full expert searches every position (10 to 20 s)
 @pytest.mark.slow
 def test_advanced_is_the_expert_without_the_playout_search(monkeypatch):
     """advanced plays exactly the expert's rules (ExpertPolicy with rollouts=False) and never
@@ -386,7 +385,7 @@ def test_advanced_is_the_expert_without_the_playout_search(monkeypatch):
     assert any(played["advanced"] != played["full"] for played in picks)
 
 
-# slow: the full expert searches every position (about 25 s)
+# slow: the full expert searches every position (12 to 25 s)
 @pytest.mark.slow
 def test_an_expert_out_of_time_stops_its_search_at_once_and_plays_the_rules_choice(monkeypatch):
     """The time budget holds even before the search's minimum of playouts: an expert whose budget

@@ -163,8 +163,6 @@ def test_a_person_challenging_from_ipv6_counts_by_the_addresses_network(client):
     assert challenge(client, addr="2001:db8:0:1::1").status_code == 201
 
 
-# slow: three stream nodes of notes (300 by default), written one at a time (about 9 s)
-@pytest.mark.slow
 def test_a_bots_stream_keeps_its_last_entries_and_a_trimmed_id_reads_on_from_the_oldest(client, app,  # noqa: F811
                                                                                           redis_conn):
     token = register(client, "alpha")
