@@ -1,10 +1,32 @@
-"""Fixtures for the contract tests (same app and validating client as the integration tests)."""
+"""Fixtures for the contract tests (same app and validating client as the integration tests).
+
+The fast loop does not collect the schemathesis module: all its tests are slow, and collecting
+them alone takes seconds in every test process.
+"""
 
 from __future__ import annotations
 
 import pytest
 
 from support.apiclient import ValidatingClient, load_openapi, make_app
+
+#: modules whose every test is marked slow and whose collection alone takes seconds
+#: (schemathesis draws its coverage cases for each operation while it collects)
+SLOW_TO_COLLECT = {"test_schemathesis.py"}
+
+
+def pytest_ignore_collect(collection_path, config):
+    """Leave out the SLOW_TO_COLLECT modules when the -m expression deselects slow tests."""
+    if collection_path.name not in SLOW_TO_COLLECT or not config.option.markexpr:
+        return None
+    try:
+        from _pytest.mark.expression import Expression
+
+        wanted = Expression.compile(config.option.markexpr).evaluate(lambda name, **kwargs: name == "slow")
+    except Exception:  # pytest's expression module is internal: should it change, collect as before
+        return None
+    # the fast loop (-m "not slow") would deselect every one of their tests after paying for them
+    return True if not wanted else None
 
 
 @pytest.fixture

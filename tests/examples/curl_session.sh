@@ -6,7 +6,7 @@
 # It prints each command exactly as the README shows it (with localhost:8000), runs it against
 # the server given as argument, and prints the answer as "# " comment lines, shortened to the
 # fields the README talks about. Code blocks are separated by one empty line. A test
-# (tests/integration/test_readme_session.py) checks that the README's code blocks in that section
+# (tests/integration/http/test_readme_session.py) checks that the README's code blocks in that section
 # are this script's output, up to the random parts (game id, tokens, commitment, timestamps).
 #
 # The game is dealt from the explicit decks of new_game.json, with seat 1 as first dealer, so

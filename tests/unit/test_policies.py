@@ -364,6 +364,8 @@ def count_searches(monkeypatch) -> list:
     return searches
 
 
+# slow: the full expert searches every position (10 to 20 s)
+@pytest.mark.slow
 def test_advanced_is_the_expert_without_the_playout_search(monkeypatch):
     """advanced plays exactly the expert's rules (ExpertPolicy with rollouts=False) and never
     calls the search, on positions where the full expert does search and sometimes moves
@@ -383,6 +385,8 @@ def test_advanced_is_the_expert_without_the_playout_search(monkeypatch):
     assert any(played["advanced"] != played["full"] for played in picks)
 
 
+# slow: the full expert searches every position (12 to 25 s)
+@pytest.mark.slow
 def test_an_expert_out_of_time_stops_its_search_at_once_and_plays_the_rules_choice(monkeypatch):
     """The time budget holds even before the search's minimum of playouts: an expert whose budget
     is spent before it searches plays one playout and keeps the rules' move (the same move as

@@ -11,7 +11,7 @@ import yaml
 
 from support.apiclient import ValidatingClient, load_openapi, make_app
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 HTTP_METHODS = {"get", "post", "put", "patch", "delete"}
 
 

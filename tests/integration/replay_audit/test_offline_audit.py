@@ -43,6 +43,9 @@ def module_api(redis_url):
     return ValidatingClient(make_app(redis_url, f"gbt{uuid.uuid4().hex[:12]}"), load_openapi())
 
 
+# Playing this game over the validating client takes 3 to 18 s (its deals are random, and it takes
+# one to ten games to get two hands), paid by whichever test of each test process asks for it
+# first: every test that uses it is marked slow for that.
 @pytest.fixture(scope="module")
 def played(module_api) -> list[dict]:
     """A gin rami game to 50 whose two seats sent client seeds, played to the end: its export lines
@@ -126,6 +129,7 @@ def test_the_installed_command_passes_a_real_export_and_needs_no_server_library(
         assert subprocess.run([str(script), "audit", str(bad)], capture_output=True, timeout=120).returncode == 1
 
 
+@pytest.mark.slow  # slow: needs the played game (see played)
 def test_a_changed_card_in_any_deal_fails(exported, tmp_path, capsys):
     deals = [i for i, ln in enumerate(exported) if ln["type"] == "hand_dealt"]
     for i in deals:
@@ -137,6 +141,7 @@ def test_a_changed_card_in_any_deal_fails(exported, tmp_path, capsys):
         assert code == 1 and f"deal_{hand_no}" in _failed(checks) and "replay" in _failed(checks)
 
 
+@pytest.mark.slow  # slow: needs the played game (see played)
 def test_a_changed_seed_fails(exported, tmp_path, capsys):
     lines = json.loads(json.dumps(exported))
     lines[0]["data"]["seed"] = "00" * 32
@@ -148,6 +153,7 @@ def test_a_changed_seed_fails(exported, tmp_path, capsys):
     assert code == 1 and "commitment" in _failed(checks) and "deal_1" in _failed(checks)
 
 
+@pytest.mark.slow  # slow: needs the played game (see played)
 def test_a_changed_client_seed_fails(exported, tmp_path, capsys):
     lines = json.loads(json.dumps(exported))
     next(ln for ln in lines if ln["type"] == "client_seed_sent")["data"]["client_seed"] = "ann's seed!"
@@ -156,6 +162,7 @@ def test_a_changed_client_seed_fails(exported, tmp_path, capsys):
     assert "commitment" not in _failed(checks)
 
 
+@pytest.mark.slow  # slow: needs the played game (see played)
 def test_reordered_events_fail(exported, tmp_path, capsys):
     lines = json.loads(json.dumps(exported))
     i = next(i for i, ln in enumerate(lines) if ln["type"] == "card_discarded")
@@ -167,6 +174,7 @@ def test_reordered_events_fail(exported, tmp_path, capsys):
     assert code == 1 and _failed(checks) == {"replay"}
 
 
+@pytest.mark.slow  # slow: needs the played game (see played)
 def test_a_missing_event_fails(exported, tmp_path, capsys):
     for kind in ("card_drawn", "client_seed_sent"):
         lines = json.loads(json.dumps(exported))
@@ -177,6 +185,7 @@ def test_a_missing_event_fails(exported, tmp_path, capsys):
         assert code == 1 and "replay" in _failed(checks), kind
 
 
+@pytest.mark.slow  # slow: needs the played game (see played)
 def test_a_duplicated_event_fails(exported, tmp_path, capsys):
     for kind in ("card_discarded", "client_seed_sent"):
         lines = json.loads(json.dumps(exported))
@@ -188,6 +197,7 @@ def test_a_duplicated_event_fails(exported, tmp_path, capsys):
         assert code == 1 and "replay" in _failed(checks), kind
 
 
+@pytest.mark.slow  # slow: needs the played game (see played)
 def test_a_changed_score_fails(exported, tmp_path, capsys):
     lines = json.loads(json.dumps(exported))
     scored = next(ln for ln in lines if ln["type"] == "hand_scored")
@@ -201,6 +211,7 @@ def test_a_changed_score_fails(exported, tmp_path, capsys):
     assert code == 1 and _failed(checks) == {"replay"}
 
 
+@pytest.mark.slow  # slow: needs the played game (see played)
 def test_an_unfinished_or_unreadable_export_fails(exported, tmp_path, capsys):
     code, checks = _audit(tmp_path, exported[:-1], capsys)
     assert code == 1 and "seed_revealed" in _failed(checks)
@@ -246,6 +257,7 @@ def test_a_game_recorded_before_client_seeds_replays_audits_and_answers_the_same
 
 
 
+@pytest.mark.slow  # slow: needs the played game (see played)
 def test_the_export_can_come_on_standard_input(exported):
     text = "".join(json.dumps(ln) + "\n" for ln in exported)
     done = subprocess.run([sys.executable, "-m", "service.cli", "audit", "-"], input=text, capture_output=True,

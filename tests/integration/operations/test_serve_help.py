@@ -9,7 +9,7 @@ import pytest
 
 from service.cli import main
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+README = Path(__file__).resolve().parents[3] / "README.md"
 
 
 def _options(help_text: str) -> dict[str, str]:

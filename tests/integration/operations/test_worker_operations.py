@@ -51,6 +51,8 @@ def test_a_worker_asked_to_stop_says_so_and_exits_0(redis_url, key_prefix, tmp_p
     assert out_path.read_text().splitlines()[-1] == f"ginbox worker: pid {proc.pid} stopped"
 
 
+# slow: Redis stays down for 6 s and the worker starts and stops (about 10 s)
+@pytest.mark.slow
 def test_a_redis_outage_is_a_few_lines_in_the_worker_log_not_one_a_second(tmp_path):
     from service.redis_process import RedisServerProcess
 

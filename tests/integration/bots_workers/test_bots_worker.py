@@ -35,7 +35,7 @@ from service.rules.events import (
 )
 from support.arena_fixtures import app, client, settings, workers  # noqa: F401 (fixtures)
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 GAME_DEADLINE_S = 240
 
 

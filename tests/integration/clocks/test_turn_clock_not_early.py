@@ -39,6 +39,8 @@ def _event_logs(client, game_ids) -> dict[str, list[dict]]:
     return {g: client.get(f"/games/{g}/events?limit=1000").get_json()["events"] for g in game_ids}
 
 
+# slow: waits for 80 one-second clocks to play (about 17 s)
+@pytest.mark.slow
 def test_no_clock_plays_before_the_published_deadline(settings, redis_url, key_prefix, tmp_path):
     app = create_app(settings, bot_scheduler=make_bot_scheduler(settings))
     client = ValidatingClient(app)

@@ -23,7 +23,7 @@ from support.gameplay import create_game
 
 def _spec_pattern(field: str) -> str:
     """The pattern openapi.yaml gives a field of BotRegistration (itself or through its $ref)."""
-    doc = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text(encoding="utf-8"))
+    doc = yaml.safe_load((Path(__file__).resolve().parents[3] / "openapi.yaml").read_text(encoding="utf-8"))
     schemas = doc["components"]["schemas"]
     prop = schemas["BotRegistration"]["properties"][field]
     for part in (prop, *prop.get("allOf", ())):

@@ -26,7 +26,7 @@ from support.decks import build_deck
 from support.gameplay import create_game
 from support.problems import problem as _problem
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 SPEC = yaml.safe_load(SPEC_PATH.read_text(encoding="utf-8"))
 SCHEMAS = SPEC["components"]["schemas"]
 

@@ -17,7 +17,7 @@ from service.rules import duplicate as D
 from service.rules.ratings import rate_period
 from support.arena_fixtures import app, client, settings, workers  # noqa: F401 (fixtures)
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 MATCH_DEADLINE_S = 400
 
 

@@ -21,7 +21,7 @@ from service.metrics import bot_turn, init_metrics, observe_bot_turn
 from service.redis_process import RedisServerProcess
 from support.apiclient import ValidatingClient
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 
 def samples(text: str) -> dict[tuple, float]:

@@ -102,6 +102,8 @@ def test_a_board_game_abandoned_on_a_seats_move_is_that_seats_forfeit(app, clien
     assert match["board_results"][0]["scores"] == {"beta": 0, "alpha": 0}
 
 
+# slow: a randomly dealt game played move by move over HTTP until a hand scores (1 to 23 s)
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_a_rated_game_is_lost_by_the_seat_that_resigns_even_ahead_on_points(client, tokens):
     # a game to 1000: beta (seat 0, the challenger) plays until a hand scores, then whoever leads resigns

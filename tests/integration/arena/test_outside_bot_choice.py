@@ -49,6 +49,8 @@ def choose_before(api: Api, view: dict) -> dict:
     return max(discards, key=lambda m: (m["card"] in unmatched, VALUES[m["card"][0]], m["card"]))
 
 
+# slow: five whole games of each variant, every decision worked out twice (about 13 s each)
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 @pytest.mark.parametrize("variant, players", [("gin-rami", 2), ("three-hand", 3)])
 def test_the_bot_plays_the_same_moves_as_when_it_asked_the_server(app, base, variant, players):  # noqa: F811
