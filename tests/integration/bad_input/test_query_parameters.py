@@ -20,7 +20,7 @@ SPEC = yaml.safe_load(SPEC_PATH.read_text(encoding="utf-8"))
 METHODS = {"get", "post", "put", "patch", "delete"}
 #: operations whose query string is nobody's business: pages for browsers
 PAGES = {"getLobbyPage", "getPlayPage", "getWatchPage", "getReplayPage", "getMatchPage", "getPageAsset",
-         "getFavicon", "getDocs", "getDocsWithSlash", "getDocsAsset"}
+         "getFavicon", "getDocs", "getDocsWithSlash", "getDocsAsset", "listGuides", "getGuide", "getGuideImage"}
 #: a value the spec allows for each query parameter it lists (the two streams' ``after`` differ in type)
 VALID = {"status": "playing", "variant": "gin-rami", "cursor": "0" * 15 + "A" * 16, "limit": "5",
          "after": "0", "version": "1", "once": "1", "token": "not-a-token"}
