@@ -26,9 +26,7 @@ import time
 
 from rq import get_current_job
 
-from service.bots import board_job_id
 from workers import jobs
-from service.bots import is_board_run, workers_jobs
 
 
 def play_board_game(game_id: str, version: int) -> str:
@@ -58,6 +56,4 @@ def played_by_another(ctx, game_id: str) -> bool:
     """Whether a live worker other than this job's own runs a board job of the game."""
     job = get_current_job()
     me = job.worker_name if job is not None else None
-    runs = board_job_id(game_id, 0)[:-1]
-    running = workers_jobs(ctx.queue.connection, ctx.settings.key_prefix, int(time.time() * 1000))
-    return any(name != me and is_board_run(job_id, runs) for name, job_id in running.items())
+    return ctx.scheduler.board_game_run_elsewhere(game_id, me, int(time.time() * 1000))

@@ -16,7 +16,15 @@ from service.bots.queues import (
     enqueue_turn_clock,
     turn_queue_for,
 )
-from service.bots.recovery import forget_lost_runs, forget_taken, is_board_run, job_will_run, jobs_in_play, promote_scheduled
+from service.bots.recovery import (
+    forget_lost_runs,
+    forget_taken,
+    is_board_run,
+    job_will_run,
+    jobs_in_play,
+    promote_scheduled,
+    workers_jobs,
+)
 from service.bots.waiting import WaitingSet
 from service.rules.actors import bot_to_act, human_clock, is_bot, plays_whole
 
@@ -140,3 +148,9 @@ class BotScheduler:
         forget_taken(queue, job_id)
         enqueue_bot_turn(queue, game_id, state.version, force=True)
         return True
+
+    def board_game_run_elsewhere(self, game_id: str, worker: str | None, now_ms: int) -> bool:
+        """Whether a live worker other than ``worker`` runs a board job of the game, at any version."""
+        runs = board_job_id(game_id, 0)[:-1]
+        running = workers_jobs(self.queue.connection, self.key_prefix, now_ms)
+        return any(name != worker and is_board_run(job_id, runs) for name, job_id in running.items())

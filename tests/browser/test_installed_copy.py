@@ -22,7 +22,8 @@ from service.app import create_app
 from service.config import Settings
 app = create_app(Settings(redis_url=sys.argv[1], key_prefix=sys.argv[2]))
 client = app.test_client()
-pages = {p: client.get(p) for p in ["/", "/play/AAAAAAAAAAAAAAAA", "/watch/AAAAAAAAAAAAAAAA", "/replay/AAAAAAAAAAAAAAAA"]}
+pages = {p: client.get(p) for p in ["/", "/play/AAAAAAAAAAAAAAAA", "/watch/AAAAAAAAAAAAAAAA", "/replay/AAAAAAAAAAAAAAAA",
+                                    "/guides", "/guides/RULES", "/guides/PLAY"]}
 files = {name: client.get("/web/" + name) for name in sys.argv[3:]}
 print(json.dumps({"module": service.__file__,
                   "pages": {p: [r.status_code, r.mimetype] for p, r in pages.items()},

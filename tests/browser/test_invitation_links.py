@@ -1,6 +1,6 @@
 """Invitation links written by hand, as the documents describe them, open the invited seat.
 
-README.md and openapi.yaml give the link's form (`/play/<game_id>#seat=<seat>&secret=…`); the
+The README, the guides and openapi.yaml give the link's form (`/play/<game_id>#seat=<seat>&secret=…`); the
 test reads every form they write, builds the link from it exactly, and a guest who opens it takes
 the seat. The form the documents gave before, `#invite=…` with no seat, still works: the page
 claims the open invited seat the secret opens (here the second of two, so a wrong first guess
@@ -26,10 +26,10 @@ _SECRET = re.compile(r"<invite>|…|\.\.\.|(?<==)$")
 
 
 def documented_fragments() -> set[str]:
-    """Every invitation link's fragment README.md and openapi.yaml write out."""
+    """Every invitation link's fragment the README, the guides and openapi.yaml write out."""
     found = set()
-    for name in ("README.md", "openapi.yaml"):
-        found.update(_FORM.findall((ROOT / name).read_text(encoding="utf-8")))
+    for path in (ROOT / "README.md", ROOT / "openapi.yaml", *sorted((ROOT / "service" / "docs").glob("*.md"))):
+        found.update(_FORM.findall(path.read_text(encoding="utf-8")))
     return found
 
 

@@ -307,8 +307,8 @@ def test_every_way_gunicorn_is_started_loads_its_settings_from_service_metrics()
     dockerfile = (REPO / "Dockerfile").read_text(encoding="utf-8")
     cmd = dockerfile[dockerfile.index("CMD"):]
     assert '"--config", "python:service.metrics"' in cmd
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    production = [ln for ln in readme.splitlines() if ln.startswith("gunicorn ")]
+    guide = (REPO / "service" / "docs" / "OPERATE.md").read_text(encoding="utf-8")
+    production = [ln for ln in guide.splitlines() if ln.startswith("gunicorn ")]
     assert production and all("--config python:service.metrics" in ln for ln in production)
     cli = (REPO / "service" / "cli.py").read_text(encoding="utf-8")
     assert '"--config", "python:service.metrics"' in cli

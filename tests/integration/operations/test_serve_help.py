@@ -9,7 +9,8 @@ import pytest
 
 from service.cli import main
 
-README = Path(__file__).resolve().parents[3] / "README.md"
+#: where the settings are documented: the operator's guide's configuration tables
+OPERATE = Path(__file__).resolve().parents[3] / "service" / "docs" / "OPERATE.md"
 
 
 def _options(help_text: str) -> dict[str, str]:
@@ -34,11 +35,11 @@ def test_serve_help_describes_every_option_with_its_variable_and_default(capsys)
     options = _options(capsys.readouterr().out)
     assert {"--host", "--port", "--processes", "--worker-class", "--connections", "--threads",
             "--workers-bots"} <= set(options)
-    readme = README.read_text()
+    guide = OPERATE.read_text()
     for option, text in options.items():
         if option == "--help":
             continue
         assert text, f"{option} has no help text"
         variable = re.search(r"\$(GINBOX_[A-Z_]+)", text)
         assert variable and ", else " in text, f"{option}: its variable and default are not named: {text!r}"
-        assert f"`{variable.group(1)}`" in readme, f"README's Configuration table does not list {variable.group(1)}"
+        assert f"`{variable.group(1)}`" in guide, f"OPERATE.md's configuration tables do not list {variable.group(1)}"
