@@ -37,7 +37,7 @@ PACKAGE = "ginbox_client"
 GENERATOR_CONFIG = {
     # the icon is SVG, which is XML text
     "content_type_overrides": {"application/x-ndjson": "text/plain", "application/yaml": "text/plain",
-                               "image/svg+xml": "text/plain"},
+                               "image/svg+xml": "text/plain", "image/png": "application/octet-stream"},
     "post_hooks": [],
 }
 
