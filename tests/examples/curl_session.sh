@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# The README's "A session with curl", runnable against a live server:
+# The API tour's "A game with curl" (service/docs/API.md), runnable against a live server:
 #
 #     bash tests/examples/curl_session.sh http://127.0.0.1:8000
 #
-# It prints each command exactly as the README shows it (with localhost:8000), runs it against
+# It prints each command exactly as the guide shows it (with localhost:8000), runs it against
 # the server given as argument, and prints the answer as "# " comment lines, shortened to the
-# fields the README talks about. Code blocks are separated by one empty line. A test
-# (tests/integration/http/test_readme_session.py) checks that the README's code blocks in that section
-# are this script's output, up to the random parts (game id, tokens, commitment, timestamps).
+# fields the guide talks about. Code blocks are separated by one empty line. The guide marks the
+# section that shows them with "<!-- runnable: tests/examples/curl_session.sh -->" and
+# "<!-- /runnable -->"; a test (tests/integration/docs/test_runnable_sections.py) checks that the
+# code blocks of every section so marked are this script's output, up to the random parts (game
+# id, tokens, commitment, timestamps, a view tag's digest).
 #
 # The game is dealt from the explicit decks of new_game.json, with seat 1 as first dealer, so
 # every card, version and answer is the same on every run. Needs only curl and python3.
