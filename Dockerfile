@@ -1,5 +1,5 @@
 # A slim image running the ginbox API under gunicorn; the same image runs a bot worker
-# with `docker run IMAGE ginbox worker`. Redis runs in its own container (see README).
+# with `docker run IMAGE ginbox worker`. Redis runs in its own container (see service/docs/OPERATE.md).
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \

@@ -1,4 +1,4 @@
-"""Settings from the environment: the one place that reads them (README lists each)."""
+"""Settings from the environment: the one place that reads them (service/docs/OPERATE.md lists each)."""
 
 from __future__ import annotations
 

@@ -91,7 +91,7 @@ def free_port(host: str = "127.0.0.1") -> int:
         return s.getsockname()[1]
 
 
-#: the stream node sizes the embedded Redis runs with (README: also advised for a Redis of your own)
+#: the stream node sizes the embedded Redis runs with (service/docs/OPERATE.md: also advised for a Redis of your own)
 STREAM_NODE_MAX_BYTES = 16384
 STREAM_NODE_MAX_ENTRIES = 1000
 

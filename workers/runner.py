@@ -77,7 +77,7 @@ QUEUE_KINDS = ("turns", "boards")
 def parse_queues(text: str) -> tuple[str, ...]:
     """``"turns"``, ``"boards"`` or both (``"turns,boards"``, ``"boards,turns"``) as the kinds served,
     turns first whatever the order given: a turn waiting behind a board game is what the turn
-    queue exists to avoid (README, "Bot workers and their queues")."""
+    queue exists to avoid (service/docs/OPERATE.md, "Bot workers and their queues")."""
     kinds = {part.strip() for part in (text or "").split(",") if part.strip()}
     unknown = kinds - set(QUEUE_KINDS)
     if not kinds or unknown:

@@ -21,18 +21,18 @@ from service.api.problems import ApiError
 
 bp = Blueprint("guides", __name__)
 
-#: the guides, in the order the index lists them, with the reader each is for
+#: the guides, in the order the index lists them: (title, what it covers)
 GUIDES = {
-    "PLAY": "Play in the browser: the lobby, the table, box gin's three roles, replay and audit",
-    "API": "API tour, for client authors: a game from creation to its end",
-    "BOTS": "Write a bot: the smallest bot, then the arena (accounts, events, challenges, matches)",
-    "RULES": "The rules of box gin and gin rami, as the server plays them",
-    "FAIRNESS": "Provably fair dealing: how a deal is committed to and checked",
-    "OPERATE": "Operate a server: settings, production, Redis, workers, Docker, failures",
-    "SECURITY": "Security: what the server promises and how each promise is tested",
-    "ARCHITECTURE": "Architecture: the rooms of the code and what each may import",
-    "TESTING": "Testing: the tiers, the fast loop, CI",
-    "BENCHMARKS": "Benchmarks: the current figures and the command that prints each",
+    "PLAY": ("Play in the browser", "the lobby, the table, box gin's three roles, replay and audit"),
+    "API": ("API tour", "for client authors: a game from creation to its end"),
+    "BOTS": ("Write a bot", "the smallest bot, then the arena: accounts, events, challenges, matches"),
+    "RULES": ("Rules", "box gin and gin rami, as the server plays them"),
+    "FAIRNESS": ("Fairness", "how each deal is committed to, and how to check it"),
+    "OPERATE": ("Operate", "settings, production, Redis, workers, Docker, failures"),
+    "SECURITY": ("Security", "what the server promises, and how each promise is tested"),
+    "ARCHITECTURE": ("Architecture", "the rooms of the code, and what each may import"),
+    "TESTING": ("Testing", "the tiers, the fast loop, CI"),
+    "BENCHMARKS": ("Benchmarks", "the current figures, and the command that prints each"),
 }
 _IMAGE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}\.png$")
 #: a relative link of a guide: a guide's file (``API.md#x``), an image, or another file of the repository
@@ -81,8 +81,8 @@ def render(name: str) -> bytes:
 @bp.get("/guides")
 def guides_index():
     """The list of guides."""
-    items = "".join(f'      <li><a href="/guides/{name}">{html.escape(what.split(":")[0])}</a>: '
-                    f'{html.escape(what.split(":", 1)[1].strip())}</li>\n' for name, what in GUIDES.items())
+    items = "".join(f'      <li><a href="/guides/{name}">{html.escape(title)}</a>: {html.escape(what)}</li>\n'
+                    for name, (title, what) in GUIDES.items())
     main = (f'  <header class="top"><h1>ginbox guides</h1><a href="/">Lobby</a> <a href="/docs">API</a></header>\n'
             f'  <main id="main" class="guide">\n    <p>One guide for each reader and task.</p>\n'
             f'    <ul id="guides">\n{items}    </ul>\n  </main>\n')

@@ -80,5 +80,5 @@ class RedisSnapshotStore(SnapshotStore):
 
     def delete(self, game_id) -> None:
         check_game_id(game_id)
-        # the set's members, not the key: a Redis user without DEL may do this (README, security)
+        # the set's members, not the key: a Redis user without DEL may do this (service/docs/SECURITY.md, Redis ACL)
         self.redis.zremrangebyrank(game_key(self.prefix, game_id, "snap"), 0, -1)

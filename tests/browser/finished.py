@@ -1,4 +1,4 @@
-"""A finished game to replay: the README's first hand (RULES.md worked example), played to a game of 1.
+"""A finished game to replay: the API tour's first hand (RULES.md worked example), played to a game of 1.
 
 ann (seat 0) is dealt 7C KC AD 2D 7D 7H 9H 4S 5S 6S, bob (seat 1) 9C TC JC 4D 2H 5H 8H 7S QS KS;
 the upcard is QH. Both pass; ann draws 3D and knocks discarding KC with 9H alone (9). Bob keeps

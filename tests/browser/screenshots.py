@@ -1,4 +1,4 @@
-"""Regenerate the README's screenshots of the pages from a real game.
+"""Regenerate the guides' screenshots (service/docs/img) of the pages from a real game.
 
     .venv/bin/python tests/browser/screenshots.py [--out service/docs/img]
 

@@ -87,7 +87,7 @@ def test_bad_input_in_the_lobby_shows_the_problem_and_creates_nothing(live_serve
 
 def test_the_next_hand_begins_by_saying_how_the_last_one_ended(live_server, new_browser):
     """Beside the turn line, read out as it changes, who scored what in the hand just ended (the
-    README's hand: ann knocks with 9 against bob's 35 after lay-offs and scores 26)."""
+    the API tour's hand: ann knocks with 9 against bob's 35 after lay-offs and scores 26)."""
     api = Api(live_server)
     game_id, (ann, bob) = first_hand_played(api, target_score=100)
     driver = new_browser()

@@ -1,4 +1,4 @@
-"""A board game given up is a forfeit (service/rules/duplicate.py, README: Arena, forfeits).
+"""A board game given up is a forfeit (service/rules/duplicate.py, service/docs/BOTS.md: Forfeits).
 
 A board game of a duplicate match that ends by a resignation, or is abandoned while a seat's move
 was awaited, is scored for the board as a forfeit by that seat: every other seat of the table

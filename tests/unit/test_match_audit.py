@@ -39,7 +39,7 @@ T95_ONE_DOF = 12.706  # Student's t, two-sided 95%, one degree of freedom
 
 
 def game_id(board: int, table: int) -> str:
-    """README: a board's game id is fixed by (match, board, table)."""
+    """service/docs/BOTS.md: a board's game id is fixed by (match, board, table)."""
     return base64.urlsafe_b64encode(hashlib.sha256(f"{MATCH_ID}/{board}/{table}".encode()).digest()[:12]).decode()
 
 
@@ -72,7 +72,7 @@ def export(log: list) -> list[str]:
 
 def table_points(log: list) -> list[int]:
     """A table's points: each hand's winner its points; a resigning seat forfeits the largest bonus plus
-    its least deadwood to the other seat (README: forfeits)."""
+    its least deadwood to the other seat (service/docs/BOTS.md: Forfeits)."""
     points = [0, 0]
     for e in log:
         if type(e) is events.HandScored and e.winner is not None:

@@ -1,4 +1,4 @@
-"""The README's outside bot: it plays whole games through the public HTTP API only, waits when a
+"""The bot guide's complete bot (service/docs/BOTS.md): it plays whole games through the public HTTP API only, waits when a
 real server (gunicorn) asks it to (429, 503), and stops with its documented exit codes."""
 
 from __future__ import annotations

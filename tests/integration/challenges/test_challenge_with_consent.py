@@ -1,7 +1,7 @@
 """A three-hand challenge seats its third participant (``with``) only with that bot's consent.
 
 Only the challenged bot answers a challenge, so a bot account named in ``with`` is seated, made
-to play and rated on the terms of a match (README, "Consent and bounds"): it sends the challenge
+to play and rated on the terms of a match (service/docs/BOTS.md, "Consent and bounds"): it sends the challenge
 itself (impossible: the challenger is another place), or its profile says ``accepts_matches``.
 Anything else is 403 ``match_not_consented`` when the challenge is made, nothing stored, and the
 bot told nothing. Consent withdrawn after the challenge was made is asked again when it is

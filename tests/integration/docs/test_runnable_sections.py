@@ -28,6 +28,8 @@ from support.servers import REPO, ApiServer, service_env
 DOCUMENTS = [REPO / "README.md", *sorted((REPO / "service" / "docs").glob("*.md"))]
 _OPEN = re.compile(r"^<!-- runnable: (\S+) -->$")
 _CLOSE = "<!-- /runnable -->"
+#: a runnable program of the bot guide: tests/integration/docs/test_bot_guide.py runs those
+_PYTHON = re.compile(r"^<!-- runnable-python: [a-z0-9-]+ -->$")
 # a fence opens a code block (```sh, ~~~): a marker shown inside one is an example, not a marker
 _FENCE = re.compile(r"^(`{3,}|~{3,})\s*(\S*)")
 
@@ -89,7 +91,7 @@ def marked_sections(doc: Path) -> tuple[list[Section], list[str]]:
                 problems.append(f"{where}:{section.line}: the runnable section holds no ```sh block")
             sections.append(section)
             section = None
-        elif line.lstrip().startswith("<!-- runnable"):
+        elif line.lstrip().startswith("<!-- runnable") and not _PYTHON.match(line.strip()):
             problems.append(f"{where}:{number}: not a marker: {line.strip()!r} "
                             f"(write '<!-- runnable: tests/examples/SCRIPT.sh -->' or '{_CLOSE}' on a line of its own)")
     if section is not None:

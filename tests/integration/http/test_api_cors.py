@@ -66,7 +66,7 @@ def test_an_empty_setting_turns_cors_off(redis_url, key_prefix):
 
 
 def test_every_header_a_browser_client_is_told_to_read_is_exposed(redis_url, key_prefix):
-    """README and openapi.yaml tell pages to read these: the next page's Link, a version's ETag,
+    """The API tour and openapi.yaml tell pages to read these: the next page's Link, a version's ETag,
     a new resource's Location, Retry-After, the 401 challenge and the request id."""
     client = make_app(redis_url, key_prefix).test_client()
     for _ in range(2):

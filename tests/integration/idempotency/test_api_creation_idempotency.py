@@ -322,7 +322,7 @@ def test_the_creation_operations_document_the_key(path):
 
 def test_under_the_recommended_acl_a_refused_request_frees_its_key_and_a_retry_is_replayed(
         redis_conn, redis_server, redis_url, key_prefix):
-    """The README's ACL grants no DEL: a claim is still given up, and a record still kept."""
+    """The security guide's ACL grants no DEL: a claim is still given up, and a record still kept."""
     if redis_server[1] is None:
         pytest.fail("this test creates an ACL user, so it needs the Redis server the tests start themselves")
     from service.app import create_app

@@ -31,7 +31,7 @@ def settings(redis_url, key_prefix):
 
 
 def bot_process(base: str, token: str, tmp_path, name: str, *args: str) -> subprocess.Popen:
-    # the token in the environment, as the README shows: out of the process list, and safe whatever it begins with
+    # the token in the environment, as the bot guide shows: out of the process list, and safe whatever it begins with
     return subprocess.Popen([sys.executable, "-m", "workers.arena_bot", base, "--threads", "16",
                              "--deadline", "600", *args],
                             cwd=REPO, env={**os.environ, "GINBOX_BOT_TOKEN": token}, stdout=subprocess.PIPE,

@@ -1,4 +1,4 @@
-"""A board game given up is a forfeit, through the API on a real Redis (README: Arena, forfeits).
+"""A board game given up is a forfeit, through the API on a real Redis (service/docs/BOTS.md: Forfeits).
 
 A match's board game that a seat resigns, or that is abandoned while the seat's move is awaited,
 scores for the board as a forfeit by that seat: the other seat scores the largest bonus of the

@@ -1,4 +1,4 @@
-"""``ginbox match`` checks its own arguments before it sends anything (README, "ginbox match"):
+"""``ginbox match`` checks its own arguments before it sends anything (service/docs/BOTS.md, "ginbox match"):
 the wrong number of participants for the variant, or a board count outside 1 to 1000, exits 2
 with one line that says what is wrong, and no request reaches the server."""
 

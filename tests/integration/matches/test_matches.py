@@ -1,6 +1,6 @@
 """Duplicate matches on a real Redis with real ``ginbox worker`` processes.
 
-The smallest request of the README plays to the end; each board is recorded once, from the
+The smallest request of the bot guide plays to the end; each board is recorded once, from the
 game that was played (its final log), and the audit checks every board against the seed the
 match revealed; a worker killed mid-match loses no board and plays none twice; bad requests
 create nothing.

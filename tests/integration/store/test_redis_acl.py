@@ -1,4 +1,4 @@
-"""The Redis ACL the README recommends: the service works, and cannot delete or trim events."""
+"""The Redis ACL service/docs/SECURITY.md recommends: the service works, and cannot delete or trim events."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from service.config import Settings
 from service.connections import redis_client
 from support.apiclient import ValidatingClient
 
-# The ACL of the README's security notes, with the key prefix of this test in place of "ginbox".
+# The ACL of the security guide, with the key prefix of this test in place of "ginbox".
 EVENT_USER_RULES = (
     "on {password} resetkeys ~{prefix}:* resetchannels "
     "+@all -xdel -xtrim -del -unlink -rename -renamenx -restore -migrate -copy -move -swapdb "
