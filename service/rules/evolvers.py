@@ -4,7 +4,7 @@ It keeps the books of RULES.md §1: The deal; The first turn; A turn; Knocking; 
 The end of the game.
 §2: roles after each hand, and Advice kept as events by older games.
 §3: the alternating deal.
-Extensions: Resigning; Abandoned games (the game stops where it is).
+Extensions: Resigning; Abandoned games.
 """
 
 from __future__ import annotations
