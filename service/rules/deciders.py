@@ -1,7 +1,7 @@
 """Deciding a command: whether it is legal now, and the events it causes.
 
-RULES.md §1: The first turn (the upcard); A turn (draw, then discard); Knocking; Gin; A drawn
-hand (the stock runs down, or the §4 turn limit).
+It implements RULES.md §1: The first turn (the upcard); A turn (draw, then discard); Knocking;
+Gin; A drawn hand (the stock runs down, or the §4 turn limit).
 §2: claiming an open seat; who plays each hand; Advice.
 §3: Gin and big gin.
 Extensions: Resigning; Abandoned games.

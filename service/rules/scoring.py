@@ -2,7 +2,7 @@
 
 RULES.md §1: Laying off (the defender's melds and lay-offs); The end of the game.
 §2: Scoring a hand (knock, undercut); three-hand roles after each hand.
-§3: gin rami's gin and big gin bonuses, and the alternating deal.
+§3: gin rami's gin and big gin bonuses (§4 options), and the alternating deal.
 """
 
 from __future__ import annotations

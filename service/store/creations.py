@@ -218,7 +218,8 @@ class Slot:
 # The retry makes the very same game id and tokens.
 # Its write is recorded in the game's own log under a name derived from the key.
 # That is the log's idempotency record, which the append script checks and writes atomically with the events.
-# Finding it there, with the same fingerprint, means the first request landed, and the retry answers as it would have.
+# Finding it there, with the same fingerprint, means the first request landed.
+# The retry then answers as it would have.
 # So a lost answer never makes a second game, nor leaves a claimed seat whose token nobody can get.
 class Made:
     """What a creation sent with an Idempotency-Key makes, derived from the key (see the comment above).
