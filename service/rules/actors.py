@@ -1,13 +1,15 @@
-"""Who acts now, as the bots and the clocks see it: the bot seat to move or advise, the human seat
-whose turn clock runs, and the games that bots play alone (RULES.md §2 for the advisor's turn).
+"""Who acts now, as the bots and the clocks see it (RULES.md §2 for the advisor's turn).
 
-Pure functions of a game's state (its players, roles, ``to_act`` and options). The scheduler
-(service.bots) and the bot jobs (workers.jobs) decide with them.
+It names the bot seat to move or advise, the human seat whose turn clock runs, and the games
+that bots play alone.
+Each is a pure function of a game's state: its players, roles, ``to_act`` and options.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+# The scheduler (service.bots) and the bot jobs (workers.jobs) decide with these functions.
 
 
 def is_bot(player: Any) -> bool:

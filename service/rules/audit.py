@@ -1,10 +1,9 @@
 """The audit of a game's log against its revealed seed.
 
-Implements the check RULES.md §1 (The deal) and §2 (Roles) promise: the seed matches the
-commitment published at creation, every deal and cut the log says came from the seed did
-(fairness module; with derivation 2 from the seed and every seat's client seed, each sent
-before the first cut or deal), and the whole log is what the rules produce, command by command, to the
-recorded final scores (of a game won, resigned or abandoned: Extensions).
+It is the check RULES.md §1 (The deal) and §2 (Roles) promise.
+The seed matches the commitment published at creation.
+Every deal and cut the log says came from the seed did (fairness module).
+The whole log is what the rules produce, command by command, to the recorded final scores.
 """
 
 from __future__ import annotations
@@ -92,6 +91,8 @@ def _deal_key(checks: list, log: list, created: Any, seed: bytes) -> tuple[bytes
     derivation 2, checks that every client seed came before the first cut or deal, once a seat."""
     if created.derivation == DERIVATION_SERVER_SEED:
         return seed, "seed"
+    # With derivation 2 the decks and cuts come from the seed and every seat's client seed.
+    # Each client seed must be sent before the first cut or deal.
     nseats = len(created.players)
     client_seeds: list = [None] * nseats
     problems = []
@@ -234,7 +235,8 @@ def _verify(checks: list, log_events: Iterable[Any], seed: bytes | str) -> dict:
         ok = True
         ended = [e for e in log if type(e) in (events.GameEnded, events.GameResigned, events.GameAbandoned)]
         if ended:
-            # an abandoned game has no winner
+            # The final scores are those of a game won, resigned or abandoned (RULES.md, Extensions).
+            # An abandoned game has no winner.
             ok = list(ended[-1].scores) == state.scores and getattr(ended[-1], "winner", None) == state.winner
             detail += f"; recorded final scores {list(ended[-1].scores)}"
         _check(checks, "replay", ok, detail)
@@ -344,13 +346,15 @@ def _numbering(records: list) -> tuple[bool, str]:
 
 
 def verify_export(lines: Iterable[str]) -> dict:
-    """Audit a finished game from its export alone (GET /games/{id}/export: one JSON object a
-    line, the log's events numbered by ``version``, then the advice log): the numbering, the
-    lines' fields, the seed revealed at the end, everything :func:`verify` checks, and the advice.
+    """Audit a finished game from its export alone, with no server and no store.
 
-    Needs no server and no store: {"ok": bool, "checks": [{name, ok, detail}], "not_checked": str}
-    ("not_checked" only once there are events to check: what no check covers, NOT_CHECKED).
+    ``lines`` are those of GET /games/{id}/export: one JSON object a line, the log's events
+    numbered by ``version``, then the advice log.
+    Returns {"ok": bool, "checks": [{name, ok, detail}], "not_checked": str}.
+    "not_checked" (NOT_CHECKED: what no check covers) comes once there are events to check.
     """
+    # The checks: the numbering, the lines' fields, the seed revealed at the end, everything
+    # verify checks, and the advice.
     checks: list[dict] = []
     records, advice = [], []
     for n, line in enumerate(lines, start=1):

@@ -1,9 +1,9 @@
 """Card codes, values and the 52-card deck (RULES.md §1 "Cards").
 
-Inside the engine a card is an int 0..51: ``suit * 13 + rank_index`` with suits in
-the order C D H S and ranks A 2 .. T J Q K (ace low, rank_index 0). A hand is a
-52-bit mask: bit ``card`` is set when the card is held. On the wire a card is its
-code, rank then suit: ``"AS"``, ``"TD"``, ``"QH"``.
+Inside the engine a card is an int 0..51: ``suit * 13 + rank_index``.
+Suits run CDHS, ranks A23456789TJQK (ace low, rank_index 0).
+A hand is a 52-bit mask holding bit ``card`` for each card held.
+On the wire a card is its code, rank then suit: ``"AS"``, ``"TD"``, ``"QH"``.
 """
 
 from __future__ import annotations
@@ -81,18 +81,16 @@ def to_index(card: int | str) -> int:
 
 
 def mask(cards: Iterable[int | str]) -> int:
-    """The mask of some cards (indexes or codes); raises CardError on a duplicate.
-
-    A list or tuple of distinct codes goes first to the compiled ``codes_mask`` when it is built
-    (``_speedups.c``), which answers None for anything else. Without it, or after a None, a list
-    or tuple of codes (or of indexes) is summed in one pass at C speed: distinct powers of two add
-    without a carry, so the sum has as many bits as there are cards exactly when no card repeats.
-    Anything else (a mix, a bad card, a duplicate) takes the checking loop, which names the fault.
-    """
+    """The mask of some cards (indexes or codes); raises CardError on a duplicate."""
+    # A list or tuple of distinct codes goes first to the compiled codes_mask when it is built (_speedups.c).
+    # That answers None for anything else.
     if _codes_mask is not None:
         m = _codes_mask(cards)
         if m is not None:
             return m
+    # Without it, or after a None, a list or tuple of codes (or of indexes) is summed in one pass at C speed.
+    # Distinct powers of two add without a carry.
+    # So the sum has as many bits as there are cards exactly when no card repeats.
     if type(cards) is list or type(cards) is tuple:
         try:
             m = sum(map(_bit_of_code, cards))
@@ -106,6 +104,7 @@ def mask(cards: Iterable[int | str]) -> int:
                     m = -1  # True and False hash as 1 and 0 but are not card indexes
         if m >= 0 and m.bit_count() == len(cards):
             return m
+    # Anything else (a mix, a bad card, a duplicate) takes the checking loop, which names the fault.
     return _checked_mask(cards)
 
 

@@ -1,17 +1,7 @@
 """How the store keeps an event: the packed form of its wire form (RULES.md has nothing to say here).
 
-``events.encode`` gives an event's wire form, ``{"type", "v", "data"}``: what the API shows and
-the export writes. A log keeps hundreds of events a game, so the store keeps each one packed: the
-JSON array ``[type, v, value of each field in the class's order ...]``, with the type written
-short where it has a short name (PACKED_TYPES), and every list of card codes written as one
-string ``"~" + the codes`` (a 52-card deck: 105 characters instead of 260). A string value that
-itself starts with "~" is written with a second "~" in front. ``unpack`` gives back exactly the
-wire form that was packed (fields left out when None stay left out), so every answer built from
-a log is the same whichever form the log holds. A stored JSON object is the wire form itself:
-logs written before the packed form read as they are.
-
-This module is the store's default codec: ``encode``/``decode`` (the events' own) and
-``pack``/``unpack``.
+An event's wire form (``events.encode``) is ``{"type", "v", "data"}``: the API shows it, the export writes it.
+Its packed form is the JSON array ``[type, v, value of each field in the class's order ...]``.
 """
 
 from __future__ import annotations
@@ -22,10 +12,12 @@ from typing import Any
 
 from .events import REGISTRY, UnknownEventType, decode, encode
 
+# The store's default codec: encode/decode (the events' own) and pack/unpack.
 __all__ = ["PACKED_TYPES", "decode", "encode", "pack", "unpack"]
 
 _FIELDS = {cls: tuple(f.name for f in dataclasses.fields(cls)) for cls in REGISTRY.values()}
 
+# A log keeps hundreds of events a game, so the store keeps each one packed.
 #: short names of the types in the packed form; a type without one keeps its own name
 PACKED_TYPES = {
     "game_created": "gc", "seat_claimed": "sc", "cards_cut": "cu", "roles_assigned": "ro",
@@ -39,9 +31,12 @@ _CARD_CODES = frozenset(r + s for r in "A23456789TJQK" for s in "CDHS")
 
 
 def _pack_value(value: Any) -> Any:
+    # A string value that itself starts with "~" is written with a second "~" in front.
     if isinstance(value, str):
         return "~" + value if value.startswith("~") else value
     if isinstance(value, list):
+        # Every list of card codes is written as one string, "~" + the codes.
+        # A 52-card deck then takes 105 characters instead of 260.
         if value and all(isinstance(v, str) and v in _CARD_CODES for v in value):
             return "~" + "".join(value)
         return [_pack_value(v) for v in value]
@@ -60,7 +55,7 @@ def _unpack_value(value: Any) -> Any:
 
 
 def pack(wire: dict) -> str:
-    """The packed JSON text of an event's wire form (see above)."""
+    """The packed JSON text of an event's wire form (see the module's docstring)."""
     cls = REGISTRY.get((wire["type"], wire["v"]))
     if cls is None:
         raise UnknownEventType(f"unknown event type {wire['type']!r} version {wire['v']!r}")
@@ -81,8 +76,10 @@ _LAYOUTS.update({(cls.TYPE, cls.V): _LAYOUTS[(PACKED_TYPES.get(cls.TYPE, cls.TYP
 
 
 def unpack(text: str | bytes) -> dict:
-    """The wire form ``{"type", "v", "data"}`` of a stored event, packed or not."""
+    """The wire form ``{"type", "v", "data"}`` of a stored event, packed or not: exactly the one packed."""
     stored = json.loads(text)
+    # A stored JSON object is the wire form itself.
+    # So logs written before the packed form read as they are.
     if isinstance(stored, dict):
         return stored
     if not isinstance(stored, list) or len(stored) < 2:
@@ -101,6 +98,8 @@ def unpack(text: str | bytes) -> dict:
                 value = value[1:] if value[1:2] == "~" else [value[i:i + 2] for i in range(1, len(value), 2)]
         elif value.__class__ is list:
             value = [_unpack_value(v) for v in value]
+        # Fields left out of the wire form when None stay left out.
+        # So every answer built from a log is the same whichever form the log holds.
         if not (value is None and name in omit):
             data[name] = value
     for name in names[len(values):]:

@@ -1,11 +1,10 @@
 """What a player (or the seating desk) asks the engine to do (RULES.md §1 turns, §2 advice).
 
-Commands are frozen dataclasses named in the imperative. A command checks its own shape when it
-is made (RulesError ``invalid_command``: a card that is not a string, melds that are not lists
-of strings, advice that is empty or too long), so a command is well formed however it was built
--- from the wire, by a bot or by a test -- and the deciders check only whether it is legal now.
-Their wire form is a dict ``{"type": ..., ...fields}``; :func:`command_from_dict` parses it
-(raising ``unknown_command`` / ``invalid_command``) and :func:`command_to_dict` writes it.
+Commands are frozen dataclasses named in the imperative.
+A command checks its own shape when it is made, and raises RulesError ``invalid_command``.
+The wire form is a dict ``{"type": ..., ...fields}``.
+:func:`command_from_dict` parses it, raising ``unknown_command`` or ``invalid_command``.
+:func:`command_to_dict` writes it.
 """
 
 from __future__ import annotations
@@ -22,6 +21,10 @@ MAX_ADVICE_LENGTH = 500
 MAX_ADVICE_PER_VERSION = 3
 
 
+# A command checks its shape when it is made.
+# It rejects a card that is not a string, melds that are not lists of strings, advice empty or too long.
+# So a command is well formed however it was built: from the wire, by a bot or by a test.
+# The deciders then check only whether it is legal now.
 def _bad(message: str) -> RulesError:
     return RulesError("invalid_command", message)
 
@@ -164,13 +167,15 @@ class Resign:
 class AbandonGame:
     """End a game nobody has moved in for ``idle_s`` seconds, with no winner (an extension).
 
-    Not a wire command (absent from COMMAND_TYPES): only the server's sweeper issues it, with the
-    idle time it measured (the engine knows no clock: time comes in as data). With ``drawn_hands``
-    the server's bot worker ends a game of built-in bots alone whose last ``drawn_hands`` hands
-    were all drawn (exactly as many as its results end with).
+    Not a wire command (absent from COMMAND_TYPES).
+    Only the server's sweeper issues it, with the idle time it measured.
+    With ``drawn_hands``, the server's bot worker ends a game of built-in bots alone whose last
+    ``drawn_hands`` hands were all drawn.
     """
 
+    # The engine knows no clock: time comes in as data.
     idle_s: int
+    # exactly as many drawn hands as the game's results end with
     drawn_hands: Optional[int] = None
 
 

@@ -1,12 +1,10 @@
 """Deciding a command: whether it is legal now, and the events it causes.
 
-Implements RULES.md §1 (The first turn: the upcard; A turn: draw, then discard; Knocking; Gin;
-A drawn hand: the stock runs down, or the §4 turn limit), §2 (claiming an open seat; who plays
-each hand; Advice), §3 (Gin and big gin) and the Extensions (Resigning, Abandoned games). Scoring a knock is ``scoring``'s.
-
-``decide(state, actor, command)`` checks a command and returns the events it causes, or raises
-RulesError; it never changes the state. A hand that ends is followed, in the same list of
-events, by the next deal (or by GameEnded).
+It implements RULES.md §1: The first turn (the upcard); A turn (draw, then discard); Knocking;
+Gin; A drawn hand (the stock runs down, or the §4 turn limit).
+§2: claiming an open seat; who plays each hand; Advice.
+§3: Gin and big gin.
+Extensions: Resigning; Abandoned games.
 """
 
 from __future__ import annotations
@@ -47,6 +45,7 @@ from .events import (
     UpcardPassed,
     UpcardTaken,
 )
+# Scoring a knock is scoring's.
 from .scoring import card_codes, normalise_melds, score_hand
 from .setup import deal, is_seat, start_events
 from .state import DISCARD, DRAW, UPCARD, GameState
@@ -385,7 +384,11 @@ _OTHER_DECIDERS = {
 
 
 def decide(state: GameState | None, actor: int | None, command: Command) -> list:
-    """The events ``command`` by ``actor`` causes; raises RulesError if it is illegal now."""
+    """The events ``command`` by ``actor`` causes; raises RulesError if it is illegal now.
+
+    It never changes the state.
+    A hand that ends is followed, in the same list of events, by the next deal (or by GameEnded).
+    """
     if state is None:
         raise conflict("game_not_started", "there is no game")
     t = type(command)

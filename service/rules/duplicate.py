@@ -1,35 +1,8 @@
 """Duplicate matches: boards, tables, scores and a match's own event log (pure: the standard library only).
 
-A **board** is one deal fixed in advance: a seed of its own, derived from the match's secret seed
-(:func:`board_seed`), from which every deck the board's games deal is shuffled (RULES.md §1 The
-deal, as for any game's seed). The match publishes the SHA-256 of every board's seed when it is
-created, and reveals its own seed when it ends, so anyone can check that each board was fixed
-before it was played.
-
-Each board is played at several **tables**, the participants seated differently at each:
-
-- gin-rami: two tables, the second with the seats swapped; seat 1 deals first at both, so each
-  participant holds each hand of the board once;
-- three-hand: three tables, the participants rotated over box (seat 0), captain (seat 1) and
-  advisor (seat 2), so each holds each role once.
-
-A board is played to the first hand that scores (a drawn hand is dealt again from the board's
-seed, the same way at every table). A participant's **table score** is the points its seat won
-minus the mean of the other seats' points; its **board score** is the sum of its table scores
-over the board's tables. Board scores of one board sum to zero: a participant who does better
-than the others with the same cards scores above zero, whatever the luck of the deal.
-
-A table whose game ends by a resignation, or is abandoned while a seat's move was awaited, is
-scored as a **forfeit** by that seat (:func:`board_points`): every other seat of the table scores
-the largest bonus a hand can score under the game's options (gin, big gin, undercut) plus the
-forfeiting seat's least deadwood at that moment (of every card it holds; the three-hand advisor,
-who holds none, forfeits the larger of the box's and the captain's). A resignation is thus never
-better than playing on and losing the hand to a gin, and it counts in board scores, standings and
-ratings as a hand lost. A game's own scores are not changed: the forfeit is the board's.
-
-The match is event-sourced like a game: ``match_created``, ``games_started``, ``board_played``,
-``match_finished`` (plain ``{"type", "v", "data"}`` dicts; :class:`MatchCodec` is the codec an
-EventStore records them with), folded by :func:`evolve` and decided by the ``decide_*`` functions.
+A **board** is one deal fixed in advance (RULES.md §1 The deal), played at several **tables**.
+A participant's **board score** sums its **table scores**; a seat that gives up **forfeits**.
+The match's log is folded by :func:`evolve` and decided by the ``decide_*`` functions.
 """
 
 from __future__ import annotations
@@ -51,6 +24,7 @@ MAX_BOARDS = 1000
 #: tables of a board per variant
 TABLES = {GIN_RAMI: 2, THREE_HAND: 3}
 PARTICIPANTS = {GIN_RAMI: 2, THREE_HAND: 3}
+# A drawn hand is dealt again from the board's seed, the same way at every table.
 #: a board's game ends with the first hand that scores
 BOARD_OPTIONS = {"target_score": 1}
 #: the seat that deals first at every gin-rami table
@@ -58,6 +32,8 @@ FIRST_DEALER = 1
 #: roles of every three-hand table (the participants move, the seats' roles stay)
 ROLES = {"box": 0, "captain": 1, "advisor": 2}
 
+# The match is event-sourced like a game.
+# Its events are plain {"type", "v", "data"} dicts; MatchCodec is the codec an EventStore records them with.
 MATCH_CREATED = "match_created"
 GAMES_STARTED = "games_started"
 BOARD_PLAYED = "board_played"
@@ -73,16 +49,26 @@ _Z95 = 1.959964
 # -- boards and tables -----------------------------------------------------------------------------
 
 
+# A board's seed is its own, derived from the match's secret seed.
+# Every deck the board's games deal is shuffled from it (RULES.md §1 The deal, as for any game's seed).
 def board_seed(match_seed: bytes, board: int) -> bytes:
     """The secret seed of board ``board`` (0-based): HMAC-SHA256 of the match's seed."""
     return hmac.new(bytes(match_seed), b"board:" + board.to_bytes(4, "big"), hashlib.sha256).digest()
 
 
+# The match publishes the SHA-256 of every board's seed when it is created.
+# It reveals its own seed when it ends.
+# So anyone can check that each board was fixed before it was played.
 def board_commitments(match_seed: bytes, boards: int) -> list[str]:
     """The SHA-256 (hex) of every board's seed: what a match publishes when it is created."""
     return [fairness.commitment(board_seed(match_seed, b)) for b in range(boards)]
 
 
+# Each board is played at several tables, the participants seated differently at each.
+# gin-rami: two tables, the second with the seats swapped.
+# Seat 1 deals first at both, so each participant holds each hand of the board once.
+# three-hand: three tables, the participants rotated over box (seat 0), captain (seat 1) and advisor (seat 2).
+# So each holds each role once.
 def seating(variant: str, table: int) -> list[int]:
     """The participant (by index) at each seat of ``table``."""
     n = PARTICIPANTS[variant]
@@ -126,6 +112,8 @@ def forfeiting_seats(state, awaited=()) -> tuple:
 
 def forfeit(state, seat: int) -> int:
     """What ``seat`` forfeits: the largest bonus of the game's options plus its least deadwood."""
+    # The bonus is the largest a hand can score under the game's options: gin, big gin, undercut.
+    # The deadwood is the seat's least at that moment, of every card it holds.
     options = state.options
     bonus = max(options["gin_bonus"], options.get("big_gin_bonus") or 0, options["undercut_bonus"])
     if state.box is not None and seat == state.advisor:
@@ -139,6 +127,11 @@ def forfeit(state, seat: int) -> int:
 def board_points(state, awaited=()) -> list[int]:
     """Points each seat of a finished board game scores: its hands' (:func:`seat_points`) and, where
     a seat forfeited (:func:`forfeiting_seats`), its forfeit to every other seat."""
+    # A table whose game ends by a resignation, or is abandoned while a seat's move was awaited,
+    # is scored as a forfeit by that seat.
+    # A resignation is thus never better than playing on and losing the hand to a gin.
+    # It counts in board scores, standings and ratings as a hand lost.
+    # A game's own scores are not changed: the forfeit is the board's.
     points = seat_points(state.results, state.nseats)
     for seat in forfeiting_seats(state, awaited):
         lost = forfeit(state, seat)
@@ -302,6 +295,10 @@ def decide_finish(state: MatchState, match_seed: bytes) -> dict | None:
 
 def board_scores(state: MatchState) -> dict[int, list[float]]:
     """Each complete board's score per participant (boards with a table still playing are left out)."""
+    # A participant's board score is the sum of its table scores over the board's tables.
+    # Board scores of one board sum to zero.
+    # So a participant who does better than the others with the same cards scores above zero,
+    # whatever the luck of the deal.
     out: dict[int, list[float]] = {}
     n = PARTICIPANTS[state.variant]
     for board in range(state.boards):

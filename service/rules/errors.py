@@ -6,11 +6,9 @@ from __future__ import annotations
 class RulesError(Exception):
     """An illegal command, spec or option, with a stable code and a human message.
 
-    ``conflict`` is True when the *state* forbids the command (it might be legal at another
-    moment: not your turn, wrong phase, game over, seat taken, game not started) and False when
-    the command itself is illegal (a card not in hand, too much deadwood, invalid melds, an
-    unknown command or option). ``forbidden`` is True when the seat's role never allows the
-    command (the three-hand advisor's moves: the advisor sits out the hand).
+    ``conflict`` is True when the *state* forbids the command, which might be legal at another moment.
+    It is False when the command itself is illegal.
+    ``forbidden`` is True when the seat's role never allows the command.
     """
 
     def __init__(self, code: str, message: str, conflict: bool = False, forbidden: bool = False):
@@ -27,14 +25,17 @@ class RulesError(Exception):
 
 def conflict(code: str, message: str) -> RulesError:
     """A RulesError raised because of the state of the game."""
+    # Such as: not your turn, wrong phase, game over, seat taken, game not started.
     return RulesError(code, message, conflict=True)
 
 
 def invalid(code: str, message: str) -> RulesError:
     """A RulesError raised because the command itself is illegal."""
+    # Such as: a card not in hand, too much deadwood, invalid melds, an unknown command or option.
     return RulesError(code, message, conflict=False)
 
 
 def forbidden(code: str, message: str) -> RulesError:
     """A RulesError raised because the seat's role never allows the command."""
+    # Such as the three-hand advisor's moves: the advisor sits out the hand.
     return RulesError(code, message, forbidden=True)

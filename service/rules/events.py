@@ -1,11 +1,9 @@
 """What happened in a game: past-tense events and their versioned wire form (RULES.md §1-§3).
 
-Every event is a frozen dataclass with a ``TYPE`` name and a schema version ``V``, declared with
-``@event(type, version)``. Cards are
-codes (``"TD"``); sequences are tuples inside the engine and lists on the wire.
-:func:`encode` gives ``{"type", "v", "data"}`` (JSON-able); :func:`decode` reads it back and
-raises :class:`UnknownEventType` for a type or version it does not know. The log of events
-alone replays a game: the deal of every hand is recorded in full (``HandDealt.deck``).
+Every event is a frozen dataclass declared with ``@event(type, version)``.
+Cards are codes (``"TD"``); sequences are tuples inside the engine and lists on the wire.
+:func:`encode` gives ``{"type", "v", "data"}`` (JSON-able).
+:func:`decode` reads it back, raising :class:`UnknownEventType` for an unknown type or version.
 """
 
 from __future__ import annotations
@@ -39,14 +37,9 @@ class UnknownEventType(RulesError):
 class GameCreated:
     """A game was created: variant, every option value, players, the seed and its commitment.
 
-    ``seed`` (hex) and ``decks`` (explicit decks for the first hands) are secrets: views hide
-    them until the game is over. ``commitment`` is the SHA-256 of the seed, public from the start.
-    ``invites`` ({"<seat>": SHA-256 hex of its invite secret}, an extension) names the seats only
-    an invited player may claim; None (and absent on the wire) for a public game, as in games
-    recorded before invites existed.
-    ``fairness`` is the derivation of decks and cuts the game uses (fairness module): 2 for
-    games with client seeds; None (absent on the wire) in games recorded before them, which use
-    derivation 1, the server's seed alone.
+    ``seed`` (hex) and ``decks`` are secrets, which views hide until the game is over.
+    ``commitment``, the SHA-256 of the seed, is public from the start.
+    ``fairness`` is the derivation of decks and cuts the game uses (fairness module).
     """
 
     variant: str
@@ -56,10 +49,15 @@ class GameCreated:
     seed: str
     players: tuple
     randomly_dealt: bool
+    #: explicit decks for the first hands
     decks: Optional[tuple] = None
     roles: Optional[dict] = None
     first_dealer: Optional[int] = None
+    #: the seats only an invited player may claim (an extension): {"<seat>": SHA-256 hex of its invite secret}.
+    #: None (and absent on the wire) for a public game, as in games recorded before invites existed.
     invites: Optional[dict] = None
+    #: 2 for games with client seeds.
+    #: None (absent on the wire) in games recorded before them, which use derivation 1, the server's seed alone.
     fairness: Optional[int] = None
     #: fields added after version 1 was first written: left out of the wire form while None, so
     #: that events without them encode exactly as they always did
@@ -145,6 +143,7 @@ class HandDealt:
     hand_no: int
     dealer: int
     non_dealer: int
+    # The deal of every hand is recorded in full, so the log of events alone replays a game.
     deck: tuple
     source: str
 
@@ -205,8 +204,11 @@ class _HandScoredV1Fields:
     defender: int
     outcome: str
     knocker_deadwood: int
+    #: the defender's own melds
     defender_melds: tuple
+    #: pairs (card, index of the knocker's meld in ``knocker_melds``), in card order
     layoffs: tuple
+    #: the defender's remaining deadwood cards
     defender_deadwood_cards: tuple
     defender_deadwood: int
     winner: int
@@ -226,28 +228,25 @@ class HandScoredV1(_HandScoredV1Fields):
 class HandScored(_HandScoredV1Fields):
     """The knocked hand was scored (§2 Scoring, §3), with all a replay needs to explain it.
 
-    The defender's own ``defender_melds``, ``layoffs`` (pairs (card, index of the knocker's
-    meld in ``knocker_melds``), in card order) and remaining ``defender_deadwood_cards``.
-    ``outcome``: "knock" (the knocker won), "undercut", "gin" or "big_gin"; ``winner`` scored
-    ``points``; ``scores`` are the cumulative scores per seat afterwards.
-
-    Version 2 adds: the knocker's ``discard``, ``knocker_melds`` and ``knocker_deadwood_cards``
-    (as in Knocked); ``hands``, each seat's cards at the end of the hand (null for the seat that
-    sat out); ``turns``, the turns the hand lasted (§1 A turn: draws, the upcard taken
-    included); ``defender_deadwood_before_layoffs``, the defender's deadwood with their own melds
-    only (equal to ``defender_deadwood`` against gin); ``next_dealer``, who deals the next hand
-    (null when the hand ended the game). In an event upcast from version 1 these are None:
-    version 1 did not record them, and an event alone cannot tell them (the evolver works them
-    out from the state when it replays; see evolvers._hand_scored).
+    ``outcome``: "knock" (the knocker won), "undercut", "gin" or "big_gin".
+    ``winner`` scored ``points``; ``scores`` are the cumulative scores per seat afterwards.
+    The fields below are version 2's; in an event upcast from version 1 they are None.
     """
 
+    #: the knocker's ``discard``, ``knocker_melds`` and ``knocker_deadwood_cards``, as in Knocked
     discard: Optional[str] = None
     knocker_melds: Optional[tuple] = None
     knocker_deadwood_cards: Optional[tuple] = None
+    #: each seat's cards at the end of the hand (null for the seat that sat out)
     hands: Optional[tuple] = None
+    #: the turns the hand lasted (§1 A turn: draws, the upcard taken included)
     turns: Optional[int] = None
+    #: the defender's deadwood with their own melds only (equal to ``defender_deadwood`` against gin)
     defender_deadwood_before_layoffs: Optional[int] = None
+    #: who deals the next hand (null when the hand ended the game)
     next_dealer: Optional[int] = None
+    # Version 1 did not record these fields, and an event alone cannot tell them.
+    # The evolver works them out from the state when it replays (see evolvers._hand_scored).
     #: the fields version 2 added; an event upcast from version 1 has them all None
     ADDED_IN_V2: ClassVar[tuple] = (
         "discard", "knocker_melds", "knocker_deadwood_cards", "hands", "turns",
@@ -262,14 +261,13 @@ class HandScored(_HandScoredV1Fields):
 
 
 def upcast_hand_scored_v1(old: HandScoredV1) -> HandScored:
-    """A version 1 HandScored in the version 2 shape, its added fields None.
-
-    Why None rather than values: the upcaster sees one event, and what version 2 adds (the hands,
-    the turns, the defender's deadwood before lay-offs, the next dealer, even the knocker's melds,
-    which are in the Knocked event before it) needs the state of the game. The evolver has that
-    state: it works them out when it replays, so views of old games show them all the same; the
-    audit compares an upcast event on its version 1 fields only.
-    """
+    """A version 1 HandScored in the version 2 shape, its added fields None."""
+    # None rather than values: the upcaster sees one event.
+    # What version 2 adds needs the state of the game: the hands, the turns, the defender's deadwood
+    # before lay-offs, the next dealer, even the knocker's melds (in the Knocked event before it).
+    # The evolver has that state: it works them out when it replays.
+    # So views of old games show them all the same.
+    # The audit compares an upcast event on its version 1 fields only.
     return HandScored(**{f.name: getattr(old, f.name) for f in dataclasses.fields(HandScoredV1)})
 
 
@@ -323,19 +321,20 @@ class GameResigned:
 
 @event("game_abandoned")
 class GameAbandoned:
-    """Nobody moved for ``idle_s`` seconds (an extension): the game is over with no winner, the
-    hand in play is not scored and ``scores`` stand; reveals the seed (hex).
+    """Nobody moved for ``idle_s`` seconds (an extension): the game is over with no winner.
 
-    ``drawn_hands`` (an extension; None, and absent on the wire, otherwise): a game of built-in bots
-    alone ended by the server after that many drawn hands in a row, the hands it ended on (the
-    server's GINBOX_ABANDON_DRAWN_HANDS): such a game may redeal for ever. ``idle_s`` is then the
-    time since the move before, which is short.
+    The hand in play is not scored and ``scores`` stand; it reveals the seed (hex).
+    ``drawn_hands`` (an extension) says the server ended a game of built-in bots alone after that
+    many drawn hands in a row (the server's GINBOX_ABANDON_DRAWN_HANDS).
     """
 
+    #: with ``drawn_hands``, the time since the move before, which is short
     idle_s: int
     hand_no: int
     scores: tuple
     seed: str
+    # A game of built-in bots alone may redeal for ever.
+    #: the drawn hands the game ended on; None, and absent on the wire, otherwise
     drawn_hands: Optional[int] = None
     OMIT_IF_NONE: ClassVar[tuple] = ("drawn_hands",)
 

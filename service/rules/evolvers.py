@@ -1,13 +1,10 @@
 """Evolving a state: what each event changes, and the replay of a whole log.
 
-Implements the bookkeeping of RULES.md §1 (The deal: ten cards each, the upcard, the stock;
-The first turn; A turn; Knocking; A drawn hand; The end of the game), §2 (roles after each
-hand, Advice kept as events by older games), §3 (the alternating deal) and the Extensions
-(Resigning, Abandoned games: the game stops where it is).
-
-``evolve(state, event)`` applies one event without any check, so a replay cannot fail
-halfway: whether an event may happen is ``decide``'s question (deciders module). Each evolver
-changes a copy (state.clone); only this module and ``state`` write a state's fields.
+It keeps the books of RULES.md §1: The deal; The first turn; A turn; Knocking; A drawn hand;
+The end of the game.
+§2: roles after each hand, and Advice kept as events by older games.
+§3: the alternating deal.
+Extensions: Resigning; Abandoned games.
 """
 
 from __future__ import annotations
@@ -45,6 +42,8 @@ from .scoring import replay_details
 from .state import DISCARD, DRAW, GAME_OVER, HAND_OVER, UPCARD, GameState, clone, new_state
 
 
+# Each evolver changes a copy (state.clone).
+# Only this module and state write a state's fields.
 def _game_created(_: Any, e: GameCreated) -> GameState:
     # games recorded before client seeds did not wait for any: their option reads null
     options = {**dict(e.options), "client_seed_wait_s": e.options.get("client_seed_wait_s")}
@@ -107,6 +106,7 @@ def _dealer_chosen(s: GameState, e: DealerChosen) -> GameState:
 
 
 def _hand_dealt(s: GameState, e: HandDealt) -> GameState:
+    # The deal (RULES.md §1): ten cards each, the upcard, the stock.
     n = clone(s)
     deck = tuple(INDEX_OF[c] for c in e.deck)
     non_dealer_hand = dealer_hand = 0
@@ -330,6 +330,8 @@ _EVOLVERS = {
 
 def evolve(state: GameState | None, event: Event) -> GameState:
     """The state after ``event``; never checks and never fails on a log that decide produced."""
+    # It applies one event without any check, so a replay cannot fail halfway.
+    # Whether an event may happen is decide's question (deciders module).
     return _EVOLVERS[type(event)](state, event)
 
 

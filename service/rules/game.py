@@ -1,23 +1,26 @@
 """Game flow, the engine's entry point: start, decide, evolve, replay and legal_moves.
 
-Implements RULES.md §1-§4 by composing the modules that hold each part: ``setup`` (the spec,
-cuts and deals: §1 The deal, §2 Roles, §3 first dealer), ``deciders`` (whether a command is
-legal and the events it causes: §1 turns, knocking, drawn hands; §2 seats and advice; §3 big
-gin), ``scoring`` (§2 and §3 scoring, the end of the game, rotation), ``evolvers`` (what each
-event changes), ``legal`` (every legal move) and ``state`` (the fields and snapshots).
-
+It implements RULES.md §1-§4 by composing the modules that hold each part.
 ``decide(state, actor, command)`` checks a command and returns the events it causes, or raises
-RulesError; it never changes the state. ``evolve(state, event)`` applies one event without any
-check, so a replay cannot fail halfway.
+RulesError; it never changes the state.
+``evolve(state, event)`` applies one event without any check.
 """
 
 from __future__ import annotations
 
 from .commands import Command
+# deciders: whether a command is legal and the events it causes.
+# That is §1 turns, knocking, drawn hands; §2 seats and advice; §3 big gin.
+# The scoring module holds §2 and §3 scoring, the end of the game and rotation.
 from .deciders import check_advice, decide, drawn_hands_in_a_row
+# evolvers: what each event changes.
+# evolve checks nothing, so a replay cannot fail halfway.
 from .evolvers import evolve, replay
+# legal: every legal move.
 from .legal import knock_options, legal_moves
+# setup: the spec, cuts and deals (§1 The deal, §2 Roles, §3 first dealer).
 from .setup import GameSpec, start
+# state: the fields and snapshots.
 from .state import (
     DISCARD,
     DRAW,

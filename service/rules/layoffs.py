@@ -57,12 +57,8 @@ def layoff_options(defender: int, meld: Sequence[int]) -> list[int]:
 def resolve_layoffs(defender_mask: int, knocker_melds: Sequence[Sequence[int | str]]) -> Layoff:
     """The defender's own melds and lay-offs that leave the least deadwood (RULES.md §1 "Laying off").
 
-    Lay-offs go onto the knocker's melds: the fourth card of a set of three, and cards
-    extending a run at either end, each laid-off card extending the run for the next.
-    Among the choices leaving the least deadwood the one taken lays off the fewest
-    cards (own melds come first), then the lowest sorted tuple of laid-off cards, then
-    gives each card (lowest first) the lowest meld index; own melds are the canonical
-    best_arrangement of the cards kept. Meld indexes refer to ``knocker_melds`` as given.
+    Own melds are the canonical best_arrangement of the cards kept.
+    Meld indexes refer to ``knocker_melds`` as given.
     The lay-offs are listed in an order they can be laid one at a time (see _laying_order).
     """
     melds = [tuple(sorted(_cards.to_index(c) for c in meld)) for meld in knocker_melds]
@@ -70,6 +66,8 @@ def resolve_layoffs(defender_mask: int, knocker_melds: Sequence[Sequence[int | s
         for card in meld:
             if defender_mask >> card & 1:
                 raise ValueError(f"{_cards.code(card)} is in both the defender's hand and a knocker meld")
+    # Lay-offs go onto the knocker's melds: the fourth card of a set of three, and cards extending a run
+    # at either end, each laid-off card extending the run for the next.
     options = [layoff_options(defender_mask, meld) for meld in melds]
 
     # every assignment of disjoint lay-off options, one per knocker meld
@@ -80,6 +78,7 @@ def resolve_layoffs(defender_mask: int, knocker_melds: Sequence[Sequence[int | s
             owners = tuple(
                 k for card in _cards.cards_of(used) for k, part in enumerate(per_meld) if part >> card & 1
             )
+            # each card (lowest first) goes to the lowest meld index
             if used not in found or owners < found[used]:
                 found[used] = owners
             return
@@ -91,6 +90,8 @@ def resolve_layoffs(defender_mask: int, knocker_melds: Sequence[Sequence[int | s
 
     walk(0, 0, [])
 
+    # Among the choices leaving the least deadwood, the one taken lays off the fewest cards (own melds come first).
+    # Then it is the lowest sorted tuple of laid-off cards.
     best_key = None
     best_laid = 0
     for laid in found:

@@ -1,8 +1,8 @@
 """Legal moves: the one list of what a seat may do now, for the API, the bots and the tests.
 
-Implements the choices of RULES.md §1 (The first turn: take or pass the upcard; A turn: draw
-from the stock or the discard pile, then discard any card but the one just taken; Knocking at
-the knock limit of §4) and §3 (big gin, where the options allow it).
+It implements the choices of RULES.md §1: The first turn (take or pass the upcard); A turn
+(draw, then discard); Knocking at the knock limit of §4.
+§3: big gin, where the options allow it.
 """
 
 from __future__ import annotations
@@ -53,6 +53,7 @@ def legal_moves(state: GameState | None, seat: int | None) -> list:
     if state is None or state.status != "playing" or seat not in state.to_act:
         return []
     phase = state.phase
+    # A turn (RULES.md §1): draw from the stock or the discard pile, then discard any card but the one just taken.
     if phase == DRAW:
         if state.turns == 0 and state.passes == 2:
             return [DRAW_STOCK]

@@ -1,13 +1,8 @@
-"""The audit of a finished duplicate match from what anyone can download: the match
-(GET /matches/{id}, once it is over) and every table's game export (GET /games/{id}/export).
+"""The audit of a finished duplicate match from what anyone can download, with no server.
 
-Implements the checks FAIRNESS.md (A duplicate match's boards, Checking a match) promises, with
-no server: the match's revealed seed hashes to its commitment; each game passes its own audit
-(:func:`audit.verify_export`); the games are exactly the match's, one a table, none missing,
-none extra; each board's seed derives from the match's seed and hashes to the commitment
-published at the start, and every table of the board was dealt from it, the same cards at each
-table; each table's points follow from its game (forfeits included: duplicate.board_points),
-each board's scores from its tables' points, and the standings from the board scores.
+It reads the match (GET /matches/{id}, once it is over) and every table's game export
+(GET /games/{id}/export).
+It makes the checks FAIRNESS.md (A duplicate match's boards, Checking a match) promises.
 """
 
 from __future__ import annotations
@@ -368,9 +363,11 @@ def verify_match(match_text: str, exports: Iterable[tuple[str, list[str]]]) -> d
     _check(checks, "match", True, f"match {doc['match_id']}: {variant}, {', '.join(p['name'] for p in doc['participants'])}, "
                                   f"{doc['boards']} board{'s' if doc['boards'] != 1 else ''} of {tables} tables, over")
     seed = bytes.fromhex(doc["seed"])
+    # The match's revealed seed hashes to its commitment.
     _check(checks, "commitment", commitment(seed) == doc["commitment"],
            f"sha256(match seed) = {commitment(seed)}; committed {doc['commitment']}")
 
+    # The games are exactly the match's: one a table, none missing, none extra.
     exports = list(exports)
     logs = [(name, _read_log(lines)) for name, lines in exports]
     try:
@@ -382,6 +379,7 @@ def verify_match(match_text: str, exports: Iterable[tuple[str, list[str]]]) -> d
            if problems else f"{len(exports)} exports, one for each of the match's {doc['boards'] * tables} games "
                             f"({doc['boards']} boards of {tables} tables), none extra")
     # board by board: each table's own audit, then the board's deal and points
+    # Each game passes its own audit (audit.verify_export).
     all_points: dict = {}
     for b in range(doc["boards"]):
         for t in range(tables):
@@ -389,12 +387,16 @@ def verify_match(match_text: str, exports: Iterable[tuple[str, list[str]]]) -> d
                 name, lines = exports[placed[b, t]]
                 report = verify_export(lines)
                 _check(checks, f"game_{b}_{t}", report["ok"], _own_audit(name, report))
+        # Each board's seed derives from the match's seed and hashes to the commitment published at the start.
+        # Every table of the board was dealt from it, the same cards at each table.
         at = {t: logs[placed[b, t]][1] for t in range(tables) if (b, t) in placed}
         try:
             ok, detail = _board_deal(doc, seed, b, at)
         except _MALFORMED as err:
             ok, detail = False, _malformed(err)
         _check(checks, f"board_{b}", ok, detail)
+        # Each table's points follow from its game, forfeits included (duplicate.board_points).
+        # Each board's scores follow from its tables' points.
         try:
             points, ok, detail = _board_points(doc, b, at)
         except _MALFORMED as err:
@@ -407,6 +409,7 @@ def verify_match(match_text: str, exports: Iterable[tuple[str, list[str]]]) -> d
         name, lines = exports[i]
         report = verify_export(lines)
         _check(checks, f"export_{i + 1}", report["ok"], _own_audit(name, report))
+    # The standings follow from the board scores.
     try:
         ok, detail = _standings(doc, all_points)
     except _MALFORMED as err:

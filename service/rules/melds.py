@@ -1,25 +1,7 @@
 """Sets, runs and least deadwood: pure card maths (lay-offs build on it in ``layoffs``).
 
-Implements RULES.md §1 "Cards" (ace low only), "Melds" and "Knocking" (the knock limit and
+It implements RULES.md §1 "Cards" (ace low only), "Melds" and "Knocking" (the knock limit and
 the knocker's canonical arrangement).
-
-How the fast path works. A hand is a 52-bit mask laid out suit-major (cards.py), so it
-splits into four 13-bit suit fields. Only two kinds of meld exist: runs, which live inside
-one suit field, and sets, which take one rank from three or four fields. Two tables over
-all 8192 suit patterns are built at import:
-
-* ``RUN_DW[p]``: the least deadwood of pattern ``p`` using runs only. Within one suit the
-  cards that can be melded are exactly those lying in a block of 3+ consecutive ranks,
-  and melding all of them is optimal since every value is positive.
-* ``DISCARD_DW[p]``: the least ``RUN_DW`` of ``p`` after removing one of its cards
-  (``_NO_CARD`` for the empty pattern).
-
-A set is only possible on a rank held in 3 or 4 suits. When there is none (most hands)
-the deadwood is four table look-ups; otherwise every choice of sets is enumerated (per
-such rank: no set, the set of three, or with four held the set of four or each set of
-three), the set cards are removed and the four look-ups are summed; the least sum wins.
-Every arrangement is some choice of sets plus runs inside the remaining suit fields, so
-this minimum is the least deadwood.
 """
 
 from __future__ import annotations
@@ -75,6 +57,16 @@ class Arrangement:
 
 
 # --------------------------------------------------------------------------- tables
+
+# How the fast path works.
+# A hand is a 52-bit mask laid out suit-major (cards.py), so it splits into four 13-bit suit fields.
+# Only two kinds of meld exist.
+# Runs live inside one suit field; sets take one rank from three or four fields.
+# Two tables over all 8192 suit patterns are built at import.
+# RUN_DW[p] is the least deadwood of pattern p using runs only.
+# Within one suit the cards that can be melded are exactly those lying in a block of 3+ consecutive ranks.
+# Melding all of them is optimal, since every value is positive.
+# DISCARD_DW[p] is the least RUN_DW of p after removing one of its cards (_NO_CARD for the empty pattern).
 
 
 def _run_covered(p: int) -> int:
@@ -148,6 +140,8 @@ def _set_candidates(m: int, t: int) -> list[int]:
 
 def deadwood_mask(m: int) -> int:
     """Least deadwood of a hand mask."""
+    # A set is only possible on a rank held in 3 or 4 suits.
+    # When there is none (most hands), the deadwood is four table look-ups.
     a = m & _SUIT
     b = m >> 13 & _SUIT
     c = m >> 26 & _SUIT
@@ -161,6 +155,11 @@ def deadwood_mask(m: int) -> int:
 
 def _least_with_sets(m: int, t: int) -> int:
     """Least deadwood of hand mask ``m`` whose ranks ``t`` are held three or four times."""
+    # Every choice of sets is enumerated.
+    # Per such rank: no set, the set of three, or with four held the set of four or each set of three.
+    # The set cards are removed and the four look-ups are summed; the least sum wins.
+    # Every arrangement is some choice of sets plus runs inside the remaining suit fields.
+    # So this minimum is the least deadwood.
     run_dw = RUN_DW
     best = _NO_CARD
     for x in _set_candidates(m, t):
@@ -171,17 +170,17 @@ def _least_with_sets(m: int, t: int) -> int:
 
 
 def deadwood_after_discard_mask(m: int) -> int:
-    """Least deadwood left after discarding the best card of a (non-empty) hand mask.
-
-    Why the per-set-choice formula covers everything: take any discard ``x`` and any
-    arrangement of ``m - x``. Its sets are on ranks held 3+ times in ``m - x``, hence in
-    ``m``, and each is the three or four held cards of its rank in ``m`` or a three-subset
-    of four, so it is one of the enumerated set choices, none containing ``x``. Its runs
-    lie within the suit fields left after removing those sets and ``x``; in ``x``'s suit
-    their deadwood is at least ``RUN_DW[field - x] >= DISCARD_DW[field]`` and in the other
-    suits at least ``RUN_DW[field]``. So the formula is a lower bound, and each of its
-    values is reached by a real discard and arrangement, so it is the minimum.
-    """
+    """Least deadwood left after discarding the best card of a (non-empty) hand mask."""
+    # Why the per-set-choice formula covers everything.
+    # Take any discard x and any arrangement of m - x.
+    # Its sets are on ranks held 3+ times in m - x, hence in m.
+    # Each is the three or four held cards of its rank in m, or a three-subset of four.
+    # So it is one of the enumerated set choices, none containing x.
+    # Its runs lie within the suit fields left after removing those sets and x.
+    # In x's suit their deadwood is at least RUN_DW[field - x] >= DISCARD_DW[field].
+    # In the other suits it is at least RUN_DW[field].
+    # So the formula is a lower bound.
+    # Each of its values is reached by a real discard and arrangement, so it is the minimum.
     if not m:
         raise ValueError("an empty hand has no card to discard")
     a = m & _SUIT
@@ -222,18 +221,19 @@ _codes_mask = _cards._codes_mask
 def _on_cards(on_mask: Callable[[int], int]):
     """Decorator: the declared function of some cards (indexes or codes) is ``on_mask`` of their mask.
 
-    A list or tuple of distinct codes goes to its mask first through the compiled ``codes_mask``
-    where it is built (``_speedups.c``: two table look-ups a code, some 50 ns for ten), else, or
-    when that answers None, in one C-level sum (as ``cards.mask`` does, without the call), whose
-    ``map`` and duplicate check cost some 350 ns for ten codes, more than half a ``deadwood_mask``
-    call. The mask then goes to ``on_mask``; these steps stand in the function itself, not in a
-    function of the cards' mask that it calls, because the call they save keeps the pure Python
-    path within 1.5x of the mask path. Anything else (indexes, another iterable, a repeated or
-    unknown card) goes through ``cards.mask``, which refuses what is not a set of cards.
+    What is not a set of cards is refused, as ``cards.mask`` refuses it.
     """
 
     def decorate(declared: Callable) -> Callable[[Iterable[int | str]], int]:
         def on_cards(cards: Iterable[int | str]) -> int:
+            # A list or tuple of distinct codes goes to its mask first through the compiled codes_mask,
+            # where it is built (_speedups.c): two table look-ups a code, some 50 ns for ten.
+            # Else, or when that answers None, it goes in one C-level sum, as cards.mask does, without the call.
+            # That sum's map and duplicate check cost some 350 ns for ten codes, more than half a deadwood_mask call.
+            # The mask then goes to on_mask.
+            # These steps stand here, not in a function of the cards' mask that this one calls.
+            # The call they save keeps the pure Python path within 1.5x of the mask path.
+            # Anything else (indexes, another iterable, a repeated or unknown card) goes through cards.mask.
             if _codes_mask is None or (m := _codes_mask(cards)) is None:
                 if type(cards) is not list and type(cards) is not tuple:
                     return on_mask(_cards.mask(cards))
@@ -336,6 +336,11 @@ def best_arrangement_mask(m: int) -> Arrangement:
     best: Arrangement | None = None
     for melds, dead, dead_value in _arrangements(m):
         melds.sort()
+        # The canonical order, in turn: (1) deadwood value; (2) number of deadwood cards.
+        # (3) Number of melds, so a long run or a set of four is kept whole rather than split.
+        # (4) The melds compared as a sorted tuple of sorted card-index tuples.
+        # A card index is suit * 13 + rank, suits C D H S.
+        # So (4) picks the arrangement whose first meld starts at the lowest card.
         key = (dead_value, len(dead), len(melds), melds)
         if best_key is None or key < best_key:
             best_key = key
@@ -347,11 +352,8 @@ def best_arrangement_mask(m: int) -> Arrangement:
 def best_arrangement(cards: Iterable[int | str]) -> Arrangement:
     """The least-deadwood arrangement, chosen by a canonical order that depends only on the cards.
 
-    Among all arrangements (separate melds, the rest deadwood) the one returned is the
-    least by, in turn: (1) deadwood value; (2) number of deadwood cards; (3) number of
-    melds, so a long run or a set of four is kept whole rather than split; (4) the melds
-    compared as a sorted tuple of sorted card-index tuples (card index = suit * 13 +
-    rank, suits C D H S), i.e. the arrangement whose first meld starts at the lowest card.
+    Ties on deadwood value go to the fewest deadwood cards, then the fewest melds, then the
+    lowest melds compared as a sorted tuple of sorted card-index tuples.
     Melds are returned in that sorted order, each with its cards ascending.
     """
     return best_arrangement_mask(_cards.mask(cards))

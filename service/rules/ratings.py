@@ -1,14 +1,13 @@
-"""Glicko-2 ratings (Glickman, "Example of the Glicko-2 system", 2013): one rating period's update.
+"""Glicko-2 ratings: one rating period's update.
 
 A rating is (rating, deviation, volatility) on the Glicko scale (1500, 350, 0.06 for a newcomer).
-:func:`update` takes a player's rating and the results of one rating period -- each an opponent's
-rating and the score against them (1 a win, 0.5 a draw, 0 a loss) -- and returns the new rating,
-following the paper's steps 1 to 8; the paper's worked example is a unit test
-(tests/unit/test_ratings_glicko2.py). Pure: the standard library only.
+:func:`update` takes a player's rating and the results of one rating period, and returns the new rating.
+Each result is an opponent's rating and the score against them (1 a win, 0.5 a draw, 0 a loss).
 """
 
 from __future__ import annotations
 
+# Pure: the standard library only.
 import math
 from dataclasses import dataclass
 
@@ -53,6 +52,8 @@ def _e(mu: float, mu_j: float, phi_j: float) -> float:
 
 def update(player: Rating, results: list[tuple[Rating, float]], tau: float = TAU) -> Rating:
     """The player's rating after one rating period with ``results`` [(opponent, score)] (steps 1-8)."""
+    # It follows the paper's steps 1 to 8 (Glickman, "Example of the Glicko-2 system", 2013).
+    # The paper's worked example is a unit test (tests/unit/test_ratings_glicko2.py).
     # step 2: to the Glicko-2 scale
     mu = (player.rating - DEFAULT_RATING) / SCALE
     phi = player.deviation / SCALE

@@ -1,9 +1,8 @@
 """Scoring a hand, and what follows it: the end of the game, or the roles and dealer of the next.
 
-Implements RULES.md §1 (Laying off: the defender's melds and lay-offs, none against gin;
-The end of the game), §2 (Scoring a hand: knock, undercut; three-hand roles after each hand)
-and §3 (gin rami: gin and big gin bonuses, whether gin adds the defender's deadwood, the
-alternating deal), with the bonuses of the §4 options.
+RULES.md §1: Laying off (the defender's melds and lay-offs); The end of the game.
+§2: Scoring a hand (knock, undercut); three-hand roles after each hand.
+§3: gin rami's gin and big gin bonuses (§4 options), and the alternating deal.
 """
 
 from __future__ import annotations
@@ -80,6 +79,7 @@ def score_hand(state: GameState, knocker: int, laid: tuple, knocker_deadwood: in
     ``laid``: the knocker's melds (normalise_melds); ``kind``: "knock", "gin" or "big_gin";
     ``knocked``: the Knocked event this scores (its discard leaves the knocker's final hand).
     """
+    # The bonuses are those of the §4 options.
     options = state.options
     defender = _opponent(state, knocker)
     defender_hand = state.hands[defender]
@@ -101,6 +101,7 @@ def score_hand(state: GameState, knocker: int, laid: tuple, knocker_deadwood: in
         defender_melds, layoffs, defender_cards = arrangement.melds, (), arrangement.deadwood_cards
         bonus = options["gin_bonus"] if kind == "gin" else options["big_gin_bonus"]
         winner, outcome = knocker, kind
+        # §3: whether gin adds the defender's deadwood is an option
         points = bonus + (defender_deadwood if options["gin_adds_deadwood"] else 0)
     scores = state.scores
     scores[winner] += points

@@ -21,26 +21,27 @@ from .events import CardsCut, DealerChosen, GameCreated, HandDealt, RolesAssigne
 class GameSpec:
     """What a new game needs (RULES.md §4 options; §1 explicit decks; §2 explicit roles).
 
-    ``players``: one entry per seat, a dict (opaque to the engine) or None for an open seat.
-    ``seed``: the secret bytes every random deal and cut derives from (fairness module).
-    ``decks``: explicit decks (52 codes, top first) for hands 1, 2, ...; later hands use the seed.
-    ``roles``: three-hand {"box": seat, "captain": seat, "advisor": seat} instead of a cut.
-    ``first_dealer``: gin-rami first dealer instead of a cut.
-    ``invites``: {open seat: SHA-256 hex of its invite secret} for seats only an invited player
-    may claim (an extension); the engine records the hashes and never sees a secret.
-    ``fairness``: the derivation of decks and cuts (fairness module): 2 mixes in every seat's
-    client seed (the service creates its games so); None or 1, the seed alone, as games
-    recorded before client seeds.
+    Each field's meaning is written beside it.
     """
 
     variant: str
+    #: one entry per seat: a dict (opaque to the engine), or None for an open seat
     players: list
     options: dict | None = None
+    #: the secret bytes every random deal and cut derives from (fairness module)
     seed: bytes | None = None
+    #: explicit decks (52 codes, top first) for hands 1, 2, ...; later hands use the seed
     decks: list | None = None
+    #: three-hand {"box": seat, "captain": seat, "advisor": seat} instead of a cut
     roles: dict | None = None
+    #: the gin-rami first dealer instead of a cut
     first_dealer: int | None = None
+    #: {open seat: SHA-256 hex of its invite secret} for seats only an invited player may claim (an extension).
+    #: The engine records the hashes and never sees a secret.
     invites: dict | None = None
+    #: the derivation of decks and cuts (fairness module): 2 mixes in every seat's client seed.
+    #: None or 1: the seed alone, as games recorded before client seeds.
+    # The service creates its games with 2.
     fairness: int | None = None
 
 

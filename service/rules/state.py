@@ -1,10 +1,8 @@
 """The state of a game: its fields, each declared once, and its snapshots.
 
-Holds what RULES.md §1 (the deal, the stock, the discard pile, turns, knocking), §2 (roles,
+It holds what RULES.md §1 (the deal, the stock, the discard pile, turns, knocking), §2 (roles,
 scores, advice) and §3 (the alternating deal, big gin) need to remember between two events.
-``FIELDS`` declares every field with its value in a new game, how a copy gets it and how a
-snapshot stores it; the slots, the copy made for each event, the state of a new game, equality
-and the snapshot dict are all derived from it.
+``FIELDS`` declares each field's value in a new game, a copy and a snapshot.
 """
 
 from __future__ import annotations
@@ -102,6 +100,8 @@ def _per_seat_zero(s: GameState) -> tuple:
 
 # The order is that of a snapshot's keys. Names with "_" are stored as immutable values behind a
 # property of the same name without it that returns a fresh list or dict.
+# The slots, the copy made for each event, the state of a new game, equality and the snapshot
+# dict are all derived from FIELDS.
 FIELDS = (
     # what the game is: fixed at creation (§4 options)
     Field("variant", GIVEN),

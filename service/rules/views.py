@@ -1,15 +1,8 @@
 """What each viewer may see of a state and of an event (hidden information, RULES.md §1-§3).
 
-A seated player sees their own hand; the number of cards the opponent holds and the cards the
-opponent is known to hold because they took them from the discard pile; the whole discard pile;
-the stock's size; scores, roles, phase, their legal moves and the results of finished hands
-(cards laid down at a hand's end are public). In three-hand (§2) the advisor sees the captain's
-view plus the advice, and the captain sees the advice too. A spectator (viewer None) sees only
-what is public. The seed, the deck orders and the explicit decks stay hidden until the game is
-over; then everyone sees everything, unless the game is ``sealed``: a board of a match in play,
-whose other tables are dealt from the same seed. A sealed game reads for its seats as if it were
-not over (what the rules show at a hand's end, and never the seed, the stock, the decks or a hand
-not laid down) until the match ends.
+A seated player sees their own hand and what is public; a spectator (viewer None) only what is public.
+The seed, the deck orders and the explicit decks stay hidden until the game is over.
+Then everyone sees everything, unless the game is ``sealed``.
 """
 
 from __future__ import annotations
@@ -60,20 +53,32 @@ def sees_advice(state: GameState, viewer: int | None, sealed: bool = False) -> b
 def view_state(state: GameState, viewer: int | None, advice_log: Iterable[dict] = (), sealed: bool = False) -> dict:
     """The JSON-able view of ``state`` for seat ``viewer`` (None = spectator).
 
-    ``advice_log``: the entries of the game's advice log (service.store.advice) up to this state; the
-    view shows those its viewer may see, after any that older logs kept as events. ``sealed``: the
-    game is a board of a match in play, so its secrets stay hidden even once it is over.
+    ``advice_log``: the entries of the game's advice log (service.store.advice) up to this state.
+    The view shows those its viewer may see.
+    ``sealed``: the game is a board of a match in play, so its secrets stay hidden even once it is over.
     """
+    # A sealed game's other tables are dealt from the same seed.
+    # So it reads for its seats as if it were not over, until the match ends.
+    # They see what the rules show at a hand's end.
+    # They never see the seed, the stock, the decks or a hand not laid down.
     over = state.status == "over" and not sealed
+    # A seated player sees their own hand.
+    # They see the number of cards the opponent holds.
+    # They see the cards the opponent is known to hold because they took them from the discard pile.
+    # They see the whole discard pile, the stock's size, scores, roles, phase and their legal moves.
+    # They see the results of finished hands: cards laid down at a hand's end are public.
     owner = _seat_of_view(state, viewer)
     dealt = state.hand_no > 0
     hand = cards.codes_of(state.hands[owner]) if dealt and owner is not None else None
     drawn = None
     if owner is not None and owner in state.to_act and state.drawn >= 0:
         drawn = DECK[state.drawn]
+    # In three-hand (§2) the advisor sees the captain's view plus the advice.
+    # The captain sees the advice too.
     advice = [
         dict(a) for a in state.advice if over or _sees_advice(state, viewer, a)
     ]
+    # the advice log's entries come after any that older logs kept as events
     for entry in advice_log:
         if over or (entry["hand_no"] == state.hand_no and _sees_advice(state, viewer, entry)):
             advice.append(dict(entry))
@@ -139,9 +144,9 @@ def view_event(event: Any, viewer: int | None, state_before: GameState | None, r
                sealed: bool = False) -> dict | None:
     """The event's encode() form redacted for ``viewer``, or None if they may see nothing of it.
 
-    ``state_before`` is the state the event applies to (None for GameCreated). ``reveal`` True
-    shows everything: for a log read after the game is over. ``sealed`` True (a board of a match
-    in play) shows nothing secret, even of a game that is over: not even the seed its end reveals.
+    ``state_before`` is the state the event applies to (None for GameCreated).
+    ``reveal`` True shows everything, for a log read after the game is over.
+    ``sealed`` True (a board of a match in play) hides every secret, even the seed a game's end reveals.
     """
     enc = encode(event)
     if not sealed and (reveal or (state_before is not None and state_before.status == "over")):

@@ -1,24 +1,8 @@
 """The advice log: the advisor's messages of a three-hand game, beside the game's event log.
 
-Advice changes nothing in play, and only the captain and the advisor may see it while the game
-runs. Were it an event of the game's log, each piece would move the game's version: the players'
-``If-Match`` moves would fail under a stream of advice, and the box (who may not see advice)
-would learn when it was given from versions it cannot account for. So advice has a log of its
-own, append-only like the game's, and the game's version never moves for it.
-
-Each entry is keyed by the game version it was given at and its rank among the advice given at
-that version (``<version>-<seq>``, which is also its Redis Stream id): at most ``limit`` pieces
-per version, checked by the append itself. An append names the game version the advice was
-decided on; if the game has moved on since, it is refused (the service checks the advice again
-on the new state), so every entry is tied to a state where the engine allowed it.
-
-Redis keys (hash tag of the game, so a game's keys stay in one Cluster slot)::
-
-    <prefix>:{<game_id>}:advice        stream: id "<version>-<seq>", field a (JSON entry)
-    <prefix>:{<game_id>}:advice-idem   hash: idempotency key -> "<version>-<seq>:<fingerprint>"
-
-The game's current version is read from the event store's meta hash
-(``<prefix>:{<game_id>}:meta``, field ``version``), in the same script.
+It is append-only, and the game's version never moves for it.
+An entry's key ``<version>-<seq>`` is the game version it was given at and its rank there.
+An append holds at most ``limit`` pieces per version.
 """
 
 from __future__ import annotations
@@ -55,6 +39,11 @@ class AdviceRecord:
         return {**self.entry, "version": self.version, "seq": self.seq, "ts": self.ts}
 
 
+# Advice changes nothing in play, and only the captain and the advisor may see it while the game runs.
+# Were it an event of the game's log, each piece would move the game's version.
+# The players' If-Match moves would then fail under a stream of advice.
+# And the box (who may not see advice) would learn when it was given from versions it cannot account for.
+# So advice has a log of its own, append-only like the game's, and the game's version never moves for it.
 class AdviceLog(ABC):
     """Append-only advice per game, bounded per game version."""
 
@@ -74,6 +63,19 @@ class AdviceLog(ABC):
 
 
 # -- Redis ---------------------------------------------------------------------------------------
+
+# Redis keys (hash tag of the game, so a game's keys stay in one Cluster slot):
+#
+#     <prefix>:{<game_id>}:advice        stream: id "<version>-<seq>", field a (JSON entry)
+#     <prefix>:{<game_id>}:advice-idem   hash: idempotency key -> "<version>-<seq>:<fingerprint>"
+#
+# An entry's key <version>-<seq> is also its Redis Stream id.
+# The append itself checks the limit of pieces per version.
+# An append names the game version the advice was decided on.
+# If the game has moved on since, it is refused, and the service checks the advice again on the new state.
+# So every entry is tied to a state where the engine allowed it.
+# The game's current version is read from the event store's meta hash (<prefix>:{<game_id>}:meta,
+# field version), in the same script.
 
 # KEYS: advice stream, advice idem, game meta
 # ARGV: expected version, limit, idempotency key ('' none), fingerprint, entry JSON, ts

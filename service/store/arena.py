@@ -1,28 +1,8 @@
 """The arena's Redis adapters: bot accounts, each bot's event stream, the matches' keys, ratings, challenges.
 
 A match's own log is a :class:`~service.store.redis_store.RedisEventStore` under a key prefix of its
-own (``<prefix>:match``, with the match codec of service.rules.duplicate), so that matches never
-appear among the games. Everything else is here:
-
-- ``<p>:arena:bots`` (name -> profile JSON, with the SHA-256 of the bot's token),
-  ``<p>:arena:bot-tokens`` (token hash -> name) and ``<p>:arena:bot-names`` (the name in lower
-  case -> name: a name is taken in any case), written together by one script;
-- ``<p>:arena:bot:{<name>}:stream``: the bot's events (a Redis Stream: its entry ids are the SSE ids);
-- ``<p>:arena:bot:{<name>}:games`` and ``:matches``: what the bot was seated in (sorted by time);
-- ``<p>:arena:game-of`` (game id -> its match, board and table, or that it is a rated game);
-- ``<p>:arena:match-seeds`` (match id -> its secret seed, until the match ends and reveals it);
-- ``<p>:arena:match:{<id>}:seat-tokens`` (participant index -> the SHA-256 of a person's token:
-  the person's seats in every game of the match play with it, and it never enters a log);
-- ``<p>:arena:match:{<id>}:finished`` (game index -> points: the match's games seen to end);
-- ``<p>:arena:ratings:<variant>`` (name -> Glicko-2 rating JSON) and ``<p>:arena:rated`` (the
-  rating periods applied, so that none is applied twice);
-- ``<p>:arena:challenge:{<id>}`` (a challenge's JSON, kept CHALLENGE_KEEP_MS past its expiry or
-  its answer; the challenges of an older server stay in the hash ``<p>:arena:challenges`` and
-  move to their own key when answered), ``<p>:arena:bot:{<name>}:challenges-pending`` and
-  ``<p>:arena:challenger:<who>:pending`` (challenge id -> when it expires, ms: the pending
-  challenges to a bot and of one challenger, for their caps) and ``<p>:arena:matches`` (match ids by time);
-- ``<p>:arena:in-play`` and ``<p>:arena:in-play:<caller>`` (match id -> when it was made: the
-  matches of POST /matches not yet over, server-wide and per caller, for their caps).
+own (``<prefix>:match``, with the match codec of service.rules.duplicate).
+Everything else is here, under ``<prefix>:arena``; each key is described where it is used.
 """
 
 from __future__ import annotations
@@ -34,6 +14,11 @@ from redis.exceptions import WatchError
 
 from service.store.redis_wait import xread_waiting
 
+# A match's log has a key prefix of its own so that matches never appear among the games.
+
+# <p>:arena:bots (name -> profile JSON, with the SHA-256 of the bot's token),
+# <p>:arena:bot-tokens (token hash -> name) and <p>:arena:bot-names (the name in lower case -> name:
+# a name is taken in any case) are written together by this script.
 # KEYS: bots, bot-tokens, bot-names; ARGV: name, profile JSON, token hash, the name in lower case.
 # bot-names (lower-case name -> name) is filled from bots on first use, so that the accounts an
 # older server registered hold their names too (names are ASCII: Lua's lower is enough)
@@ -50,7 +35,10 @@ redis.call('HSET', KEYS[2], ARGV[3], ARGV[1])
 return 1
 """
 
-
+# <p>:arena:match-seeds: match id -> its secret seed, until the match ends and reveals it.
+# <p>:arena:match:{<id>}:seat-tokens: participant index -> the SHA-256 of a person's token.
+# The person's seats in every game of the match play with it, and it never enters a log.
+# <p>:arena:matches: match ids by time.
 _SAVE_SEED = """
 local kept = redis.call('HGET', KEYS[1], ARGV[1])
 if kept then return kept end
@@ -66,6 +54,11 @@ STREAM_MAX_LEN = 10_000
 #: how long a challenge is kept once answered, withdrawn or expired (then it is gone: no such challenge)
 CHALLENGE_KEEP_MS = 7 * 24 * 3600 * 1000
 
+# <p>:arena:challenge:{<id>}: a challenge's JSON, kept CHALLENGE_KEEP_MS past its expiry or its answer.
+# The challenges of an older server stay in the hash <p>:arena:challenges, and move to their own key when answered.
+# <p>:arena:bot:{<name>}:challenges-pending and <p>:arena:challenger:<who>:pending: challenge id -> when
+# it expires, in ms.
+# They are the pending challenges to a bot and of one challenger, for their caps.
 # KEYS: the challenge's key, the challenged bot's pending set, the challenger's pending set;
 # ARGV: now ms, expires ms, cap per bot, cap per challenger, id, JSON, key TTL ms. Drops the
 # expired ids of both sets, then refuses (-1: the bot's cap, -2: the challenger's; a cap of 0 is
@@ -81,6 +74,8 @@ redis.call('ZADD', KEYS[3], ARGV[2], ARGV[5])
 return 1
 """
 
+# <p>:arena:in-play and <p>:arena:in-play:<caller>: match id -> when it was made.
+# They are the matches of POST /matches not yet over, server-wide and per caller, for their caps.
 # KEYS: the server's in-play set, the caller's, matches-over; ARGV: cap overall, cap per caller,
 # match id, now ms. Drops the matches over from both sets, then refuses (-1: the caller's cap,
 # -2: the server's; a cap of 0 is none) or adds the match to both. A match the caller has counted
@@ -173,6 +168,7 @@ class RedisArenaStore:
         raw = self.redis.hget(self._k("bot-tokens"), token_hash)
         return None if raw is None else _s(raw)
 
+    # <p>:arena:bot:{<name>}:games and :matches: what the bot was seated in, sorted by time.
     def seat_bot(self, name: str, kind: str, item_id: str, ts_ms: int) -> None:
         """Remember that the bot was seated in a game (``kind`` "games") or a match ("matches")."""
         self.redis.zadd(self._bot(name, kind), {item_id: ts_ms}, nx=True)
@@ -187,6 +183,8 @@ class RedisArenaStore:
         return int(count), [_s(i) for i in ids]
 
     # -- each bot's stream ------------------------------------------------------------------------
+
+    # <p>:arena:bot:{<name>}:stream: the bot's events, a Redis Stream whose entry ids are the SSE ids.
 
     def notify(self, name: str, kind: str, data: dict) -> str:
         """Add an event to the bot's stream; its id. The stream keeps about its last ``stream_max_len``
@@ -207,6 +205,7 @@ class RedisArenaStore:
 
     # -- games and matches ------------------------------------------------------------------------
 
+    # <p>:arena:game-of: game id -> its match, board and table, or that it is a rated game.
     def mark_game(self, game_id: str, info: dict) -> None:
         """Record what a game belongs to (a match's board and table, or a rated game)."""
         self.redis.hset(self._k("game-of"), game_id, json.dumps(info, sort_keys=True))
@@ -222,6 +221,7 @@ class RedisArenaStore:
         rows = self.redis.hmget(self._k("game-of"), game_ids)
         return {gid: json.loads(raw) for gid, raw in zip(game_ids, rows) if raw is not None}
 
+    # <p>:arena:match:{<id>}:finished: game index -> points: the match's games seen to end.
     def mark_finished(self, match_id: str, index: int, points: list[int]) -> None:
         """Record that the match's game ``index`` is over with these points (what advance records)."""
         self.redis.hset(self._k("match", "{" + match_id + "}", "finished"), str(index), json.dumps(points))
@@ -285,6 +285,9 @@ class RedisArenaStore:
         return [_s(m) for m in self.redis.zrevrange(self._k("matches"), 0, limit - 1)]
 
     # -- ratings ----------------------------------------------------------------------------------
+
+    # <p>:arena:ratings:<variant>: name -> Glicko-2 rating JSON.
+    # <p>:arena:rated: the rating periods applied, so that none is applied twice.
 
     def ratings(self, variant: str) -> dict[str, dict]:
         return {_s(k): json.loads(v) for k, v in self.redis.hgetall(self._k("ratings", variant)).items()}
@@ -351,15 +354,18 @@ class RedisArenaStore:
 
     def decide_challenge(self, challenge_id: str, status: str, extra: dict,
                          may: Callable[[dict], bool] | None = None) -> dict | None:
-        """Move a challenge to ``status`` once, if ``may`` says it can move (by default: it is pending);
-        None if it cannot. ``extra`` is merged in, and a key it sets to None is removed (an accept's
-        ``accepting_since`` once it is done). WATCH-guarded: of two moves at once, only one finds it
-        movable. Answered (accepted, declined) or withdrawn, it leaves the pending counts and is kept
-        CHALLENGE_KEEP_MS more; one an older server stored moves to its own key."""
+        """Move a challenge to ``status`` once, if ``may`` says it can move; None if it cannot.
+
+        By default ``may`` lets a pending challenge move.
+        ``extra`` is merged in, and a key it sets to None is removed (an accept's ``accepting_since``
+        once it is done).
+        Of two moves at once, only one finds it movable.
+        """
         key, legacy = self._challenge_key(challenge_id), self._k("challenges")
         while True:
             with self.redis.pipeline(transaction=True) as pipe:
                 try:
+                    # WATCH-guarded: what lets only one of two moves at once find it movable
                     pipe.watch(key, legacy)
                     raw = pipe.get(key)
                     old = raw is None
@@ -372,6 +378,8 @@ class RedisArenaStore:
                         return None
                     challenge = {**challenge, "status": status, **extra}
                     challenge = {k: v for k, v in challenge.items() if not (k in extra and v is None)}
+                    # Answered (accepted, declined) or withdrawn, it leaves the pending counts.
+                    # It is then kept CHALLENGE_KEEP_MS more.
                     final = status not in ("pending", "accepting")
                     pipe.multi()
                     body = json.dumps(challenge, sort_keys=True)
@@ -380,6 +388,7 @@ class RedisArenaStore:
                     else:
                         pipe.set(key, body, keepttl=True)
                     if old:
+                        # one an older server stored moves to its own key
                         pipe.hdel(legacy, challenge_id)
                     if final and "by" in challenge:
                         for pending in self._pending_keys(challenge):

@@ -1,9 +1,9 @@
 """The EventStore interface: one append-only log of events per game, the source of truth.
 
 Events go in as domain objects and are written as JSON ``{"type", "v", "data"}`` through a
-codec (by default ``service.rules.events``); the store adds the version (1, 2, ... per game)
-and a timestamp. Nothing ever rewrites or removes a recorded event. Snapshots and the game
-index are derived data: they can be deleted and rebuilt from the logs.
+codec (by default ``service.rules.events``).
+The store adds the version (1, 2, ... per game) and a timestamp.
+Nothing ever rewrites or removes a recorded event.
 """
 
 from __future__ import annotations
@@ -48,12 +48,14 @@ def default_fingerprint(encoded_events: list[dict]) -> str:
 def scoped_idempotency_key(scope: str, key: str) -> str:
     """The name under which ``key``, chosen by ``scope`` (a seat), is recorded in its game.
 
-    A game's idempotency keys are one table; the callers that send them (the seats) choose
-    them independently, so each key is recorded under its scope: the same key chosen by two
-    seats names two records, and one seat's request can never answer, or be refused for,
-    another's. The scope ends at the first space (a scope holds none), so no two pairs give
-    one name, and a key recorded without a scope (holding no space) is never one of them.
+    ``scope`` is a non-empty str without whitespace, ``key`` a non-empty str; else ValueError.
     """
+    # A game's idempotency keys are one table.
+    # The callers that send them (the seats) choose them independently, so each key is recorded under its scope.
+    # The same key chosen by two seats names two records.
+    # So one seat's request can never answer, or be refused for, another's.
+    # The scope ends at the first space (a scope holds none), so no two pairs give one name.
+    # And a key recorded without a scope (holding no space) is never one of them.
     if not isinstance(scope, str) or not scope or any(c.isspace() for c in scope):
         raise ValueError(f"an idempotency scope is a non-empty str without whitespace, not {scope!r}")
     if not isinstance(key, str) or not key:
@@ -152,15 +154,16 @@ class Recorded:
 
 
 class Appended(NamedTuple):
-    """What EventStore.append_outcome answers: the game's version after the append, and whether the
-    append was the replay of an earlier one with the same idempotency key (``replayed``: nothing was
-    appended, and the version is that first append's).
+    """What EventStore.append_outcome answers: the game's version after the append, and whether it replayed.
 
-    The versions alone cannot tell a replay: a creation's retry has events of its own (another seed)
-    that may be as many as the first request's, and a move's retry has as many as its first sending.
+    ``replayed``: the append was the replay of an earlier one with the same idempotency key.
+    Nothing was appended then, and the version is that first append's.
     """
 
     version: int
+    # The versions alone cannot tell a replay.
+    # A creation's retry has events of its own (another seed) that may be as many as the first request's.
+    # A move's retry has as many as its first sending.
     replayed: bool = False
 
 
@@ -168,9 +171,9 @@ class EventStore(ABC):
     """An append-only event log per game with optimistic concurrency and idempotent appends.
 
     The recorder, and nothing else: append, read a range, read from a version (or wait for what
-    comes after it). What is derived from the logs has interfaces of its own -- the game index
-    (:class:`GameIndex`, a projection the store keeps up to date as it appends, ``self.index``)
-    and the snapshots (:class:`SnapshotStore`, which only shorten replays).
+    comes after it).
+    What is derived from the logs has interfaces of its own: the game index (:class:`GameIndex`,
+    ``self.index``) and the snapshots (:class:`SnapshotStore`).
     """
 
     codec: Any
@@ -198,11 +201,11 @@ class EventStore(ABC):
     ) -> Appended:
         """Append events if the game is at ``expected_version``; the new version, not replayed.
 
-        An idempotency key already used for this game with the same fingerprint answers the
-        version of that first append, replayed, and appends nothing, even if ``expected_version``
-        is stale by now; with another fingerprint it raises IdempotencyConflict. Otherwise a version
-        mismatch raises ConcurrencyError. ``meta`` (status, variant, created) is what the game
-        index records of the game (:class:`GameIndex`); the same append brings it up to date.
+        A key this game used before, with the same fingerprint, answers that append's version,
+        replayed (nothing is appended), even if ``expected_version`` is stale.
+        With another fingerprint it raises IdempotencyConflict.
+        Otherwise a version mismatch raises ConcurrencyError.
+        The same append records ``meta`` (status, variant, created) in the game index.
         """
 
     @abstractmethod
@@ -285,6 +288,7 @@ class EventStore(ABC):
         return Recorded(version=version, ts=ts, event=event, raw={**stored, "ts": ts, "version": version})
 
 
+# Snapshots and the game index are derived data: they can be deleted and rebuilt from the logs.
 class GameIndex(ABC):
     """The games newest first, filtered by status and variant: a projection of the logs.
 
@@ -306,9 +310,10 @@ class GameIndex(ABC):
 
         A summary is ``{"game_id", "variant", "status", "created", "updated", "version",
         "summary"}``; ``summary`` is the latest the appends gave (None if none did).
-        ``hidden``, asked of the page's game ids before their summaries are read, names those to
-        leave out: the page then holds fewer, and the cursor still points past all ``limit``.
+        ``hidden`` names the page's game ids to leave out.
+        The page then holds fewer, and the cursor still points past all ``limit``.
         """
+        # hidden is asked of the page's game ids before their summaries are read
 
     @staticmethod
     def cursor_after(entry: dict) -> str:

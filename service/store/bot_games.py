@@ -1,28 +1,6 @@
 """The games of built-in bots alone in play, per caller and server-wide, for the caps on them (POST /games).
 
-A game whose every seat is a built-in bot costs the bot workers a job per turn until it ends,
-however long that is (a target of 100,000 points is thousands of hands), while the rate limit
-counts it as one request. So each caller (a bot account's token, else the client address) has
-at most a few in play at once, and the server at most a few dozen: bot accounts register freely,
-and each is a caller of its own. The counts live in::
-
-    <prefix>:bot-games:<caller>   sorted set: game id -> when it was claimed (ms since the epoch)
-    <prefix>:bot-games-in-play    the same, for every caller's games
-
-A game is claimed before it is created and counts until it is over. Nothing has to tell the
-count when a game ends: each claim first drops the caller's games whose meta hash
-(``<prefix>:{<game_id>}:meta``, written by every append) says ``over``, and the claims whose game
-was never created (its process died between the claim and the game's first append) once they
-are CLAIM_STALE_MS old. So no slot is held for ever, whoever ends the game (its last hand, the
-sweeper's abandonment, a resignation) and whatever dies on the way.
-
-The drop is a read and a ZREM (dropping what is over is right whenever it is done); the check
-and the add are one script on the one key, so that concurrent creations never pass the cap
-together. The caller's count is claimed first, then the server's; a refusal by the server's gives
-the caller's place back, so neither count ever passes its cap, and the server's never holds a
-game it refused. On a Redis Cluster the game's meta and the two counts each live in a slot of
-their own: each script touches one key, and the reads are plain commands, never inside a script.
-
+A game is claimed before it is created and counts until it is over.
 ``InMemoryBotGames`` keeps the same counts in dicts, for the use-case tests.
 """
 
@@ -40,6 +18,8 @@ CLAIM_STALE_MS = 60_000
 #: stuck, and the set is only a few ids: it keeps no address for ever)
 KEEP_MS = 7 * 24 * 3600 * 1000
 
+# On a Redis Cluster the game's meta and the two counts each live in a slot of their own.
+# So each script touches one key, and the reads are plain commands, never inside a script.
 # KEYS: the caller's set; ARGV: cap, game id, now ms, keep ms. 0 (and nothing written) if the
 # caller has ``cap`` games counted already, else 1 once the game is counted.
 _CLAIM = """
@@ -50,6 +30,11 @@ return 1
 """
 
 
+# A game whose every seat is a built-in bot costs the bot workers a job per turn until it ends,
+# however long that is: a target of 100,000 points is thousands of hands.
+# Yet the rate limit counts it as one request.
+# So each caller (a bot account's token, else the client address) has at most a few in play at once.
+# And the server has at most a few dozen: bot accounts register freely, and each is a caller of its own.
 class BotGameCounts:
     """The per-caller and server-wide counts of games of built-in bots alone in play.
 
@@ -59,6 +44,10 @@ class BotGameCounts:
 
     prefix: str
 
+    # The counts live in:
+    #
+    #     <prefix>:bot-games:<caller>   sorted set: game id -> when it was claimed (ms since the epoch)
+    #     <prefix>:bot-games-in-play    the same, for every caller's games
     def key(self, caller: str) -> str:
         return f"{self.prefix}:bot-games:{caller}"
 
@@ -83,6 +72,9 @@ class BotGameCounts:
         """Count ``game_id`` as in play for ``caller`` and the server: None once it is counted, else
         the count that refused it, writing nothing: "caller" if the caller has ``cap`` in play
         already, "server" if the server has ``server_cap`` (a cap of 0: no cap, nothing counted)."""
+        # The caller's count is claimed first, then the server's.
+        # A refusal by the server's gives the caller's place back.
+        # So neither count ever passes its cap, and the server's never holds a game it refused.
         with self._guard():
             if cap > 0 and not self._take(self.key(caller), cap, game_id, now_ms):
                 return "caller"
@@ -98,6 +90,13 @@ class BotGameCounts:
             self._drop(self.key(caller), game_id)
             self._drop(self.server_key, game_id)
 
+    # Nothing has to tell the count when a game ends.
+    # Each claim first drops the caller's games whose meta hash (<prefix>:{<game_id>}:meta, written by
+    # every append) says over.
+    # It drops too the claims whose game was never created, once they are CLAIM_STALE_MS old.
+    # Their process died between the claim and the game's first append.
+    # So no slot is held for ever, whoever ends the game (its last hand, the sweeper's abandonment,
+    # a resignation) and whatever dies on the way.
     def _live(self, key: str, now_ms: int) -> list[str]:
         """The games of the count at ``key``, once those over (or never made) are dropped."""
         raise NotImplementedError
@@ -138,6 +137,8 @@ class RedisBotGames(BotGameCounts):
 
     def _take(self, key: str, cap: int, game_id: str, now_ms: int) -> bool:
         # its games over are dropped first; the script checks the cap and counts in one step
+        # The drop is a read and a ZREM: dropping what is over is right whenever it is done.
+        # The check and the add are one script on the one key, so concurrent creations never pass the cap together.
         self._live(key, now_ms)
         return bool(int(self._claim(keys=[key], args=[cap, game_id, now_ms, self.keep_ms])))
 

@@ -1,50 +1,9 @@
 """The answers of the requests that create things, kept under their Idempotency-Key, encrypted.
 
-A creation's answer holds secrets shown once (a seat's token, a bot account's token), and the
-server keeps tokens only as SHA-256 hashes. So the answer is never kept in the clear: it is
-sealed with AES-GCM under a key derived (HKDF-SHA256) from the client's Idempotency-Key, the
-request's scope and the server's secret (a pepper), and stored under a name derived the same way
-with another label. Neither the Idempotency-Key nor the AES key is stored: a retry that sends the
-key again finds the record and opens it.
-
-What a copy of Redis reveals: with ``GINBOX_SECRET`` set (the same on every API process), nothing
-(the pepper is in no key, so not even a guessed Idempotency-Key opens a record). Without it, the
-pepper is generated once and kept in Redis (``<prefix>:idem-secret``), so a copy holds it, and
-whoever guesses a record's Idempotency-Key can open that record offline. That is why a creation's
-key must be long and unguessable (``CREATION_KEY``: at least 22 of the 64 characters of
-base64url, 132 bits if random; a random UUID's 36 qualify): short keys are refused, so a guess is
-no cheaper than guessing the seat token itself.
-
-One Redis string per (scope, key), ``<prefix>:idem:<hex>``, holds either
-
-- a claim, ``P<lease id>`` with a short TTL (CLAIM_LEASE_MS): the first request with the key is
-  being answered, and any other one with it is told to wait (so two requests at once never
-  both create); or
-- the record, ``R<nonce><ciphertext>`` with a long TTL (RECORD_TTL_S): the first successful
-  answer (status, the headers that matter, body) and the fingerprint of the request it answered.
-
-- an unsettled mark, ``U<nonce><ciphertext>`` with the record's TTL: the request that held the
-  claim failed on Redis itself (a timeout, a lost connection: answered ``redis_unavailable``),
-  so whether its writes landed is unknown. The mark holds the fingerprint of that request, sealed:
-  the same request again takes the claim over and is answered afresh, another one with the key is
-  refused (``idempotency_key_reused``), so the key never stands for a second outcome.
-
-A claim is given up when its request is refused (nothing is recorded of a refusal), replaced by
-the record when it succeeds, and by the unsettled mark when its outcome is unknown; each only
-while it is still the claim of that request.
-
-Retrying a request whose outcome is unknown is safe because what a creation makes is derived from
-its key (``Made``): the game's id from the scope and the key, its tokens and invite secrets from
-those and the request's fingerprint, under the server's secret (HKDF, as the record's key). The
-retry makes the very same game id and tokens, and its write is recorded in the game's own log
-under a name derived from the key (the log's idempotency record, which the append script checks
-and writes atomically with the events): finding it there, with the same fingerprint, means the
-first request landed, and the retry answers as it would have. So a lost answer never makes a
-second game, nor leaves a claimed seat whose token nobody can get.
-
+A creation's Idempotency-Key must be long and unguessable (``CREATION_KEY``).
 ``CreationRecords`` keeps the slots on Redis; ``InMemoryCreationRecords`` keeps them in a dict,
-for the use-case tests. A slot speaks to either through three steps: ``put_new``, ``held`` and
-``replace``.
+for the use-case tests.
+A slot speaks to either through three steps: ``put_new``, ``held`` and ``replace``.
 """
 
 from __future__ import annotations
@@ -71,6 +30,15 @@ RECORD_TTL_S = 24 * 3600
 CLAIM_LEASE_MS = 30_000
 #: what a request refused because the key is claimed is told to wait (seconds)
 IN_USE_RETRY_AFTER_S = 1
+# What a copy of Redis reveals.
+# With GINBOX_SECRET set (the same on every API process), nothing.
+# The pepper is then in no key, so not even a guessed Idempotency-Key opens a record.
+# Without it, the pepper is generated once and kept in Redis (<prefix>:idem-secret), so a copy holds it.
+# Then whoever guesses a record's Idempotency-Key can open that record offline.
+# That is why a creation's key must be long and unguessable.
+# CREATION_KEY asks at least 22 of the 64 characters of base64url: 132 bits if random.
+# A random UUID's 36 qualify.
+# Short keys are refused, so a guess is no cheaper than guessing the seat token itself.
 #: what a creation's Idempotency-Key is made of: 22 to 200 letters, digits, '-' or '_' (the
 #: base64url alphabet; a UUID's hex digits and hyphens are among them)
 CREATION_KEY = re.compile(r"^[A-Za-z0-9_-]{22,200}$")
@@ -80,9 +48,24 @@ _SALT = b"ginbox idempotency v2"
 #: the pepper generated once, when GINBOX_SECRET is not set: (prefix:) this name
 SECRET_KEY_NAME = "idem-secret"
 _SECRET_BYTES = 32
+# One Redis string per (scope, key), <prefix>:idem:<hex>, holds one of three values.
+# A claim, P<lease id>, has a short TTL (CLAIM_LEASE_MS): the first request with the key is being answered.
+# Any other one with it is told to wait, so two requests at once never both create.
+# The record, R<nonce><ciphertext>, has a long TTL (RECORD_TTL_S).
+# It holds the first successful answer (status, the headers that matter, body) and the fingerprint of
+# the request it answered.
+# An unsettled mark, U<nonce><ciphertext>, has the record's TTL.
+# It says the request that held the claim failed on Redis itself (a timeout, a lost connection:
+# answered redis_unavailable), so whether its writes landed is unknown.
+# The mark holds the fingerprint of that request, sealed.
+# The same request again takes the claim over and is answered afresh.
+# Another one with the key is refused (idempotency_key_reused), so the key never stands for a second outcome.
 _CLAIM, _RECORD, _UNSETTLED = b"P", b"R", b"U"
 _NONCE_BYTES = 12
 
+# A claim is given up when its request is refused: nothing is recorded of a refusal.
+# It is replaced by the record when it succeeds, and by the unsettled mark when its outcome is unknown.
+# Each happens only while it is still the claim of that request.
 # KEYS: the slot   ARGV: the claim, then the value that replaces it and its TTL (ms) ('': the claim
 # is given up: an expiry of 0 removes it at once, since the recommended Redis ACL grants no DEL)
 # -> 1 when the slot still held this claim (and was replaced or given up), else 0
@@ -142,6 +125,13 @@ class Undecipherable(Exception):
     """The record under a key does not open with it (it was altered): nothing can be replayed."""
 
 
+# A creation's answer holds secrets shown once (a seat's token, a bot account's token).
+# The server keeps tokens only as SHA-256 hashes, so the answer is never kept in the clear.
+# It is sealed with AES-GCM under a key derived (HKDF-SHA256) from the client's Idempotency-Key,
+# the request's scope and the server's secret (a pepper).
+# It is stored under a name derived the same way with another label.
+# Neither the Idempotency-Key nor the AES key is stored.
+# A retry that sends the key again finds the record and opens it.
 class Slot:
     """Where the answer of one (scope, Idempotency-Key) is kept: its name in the records and its cipher."""
 
@@ -221,14 +211,28 @@ class Slot:
             raise Undecipherable(self.name) from err
 
 
+# Retrying a request whose outcome is unknown is safe, because what a creation makes is derived from its key.
+# The game's id comes from the scope and the key.
+# Its tokens and invite secrets come from those and the request's fingerprint, under the server's
+# secret (HKDF, as the record's key).
+# The retry makes the very same game id and tokens.
+# Its write is recorded in the game's own log under a name derived from the key.
+# That is the log's idempotency record, which the append script checks and writes atomically with the events.
+# Finding it there, with the same fingerprint, means the first request landed.
+# The retry then answers as it would have.
+# So a lost answer never makes a second game, nor leaves a claimed seat whose token nobody can get.
 class Made:
-    """What a creation sent with an Idempotency-Key makes, derived from the key (see the module's doc).
+    """What a creation sent with an Idempotency-Key makes, derived from the key (see the comment above).
 
-    ``game_id()`` and ``log_key`` depend on the scope and the key alone, so that a request with
-    another body finds what the first request with the key wrote, and is refused (the log records
-    the first one's fingerprint under ``log_key``); ``token`` depends on the fingerprint too. Every value is a derivation under the
-    server's secret: knowing the key alone, without the secret, tells nothing of them.
+    ``game_id()`` and ``log_key`` depend on the scope and the key alone; ``token`` depends on the
+    fingerprint too.
+    Every value is a derivation under the server's secret.
+    Knowing the key alone, without the secret, tells nothing of them.
     """
+
+    # game_id() and log_key ignore the fingerprint so that a request with another body finds what
+    # the first request with the key wrote.
+    # It is then refused: the log records the first one's fingerprint under log_key.
 
     def __init__(self, slot: Slot, fingerprint: str):
         self._slot = slot

@@ -1,15 +1,9 @@
 """InMemoryArenaStore: the arena's keys in dicts, with RedisArenaStore's methods and answers.
 
-For the use-case tests, which build the arena without Redis. What Redis does in one script or
-under WATCH (a name taken in any case, the first seed of a match, the caps of matches and
-challenges, a challenge moved once) is done here under one lock. Profiles, marks, challenges and
-ratings are kept as the JSON Redis would hold, so every read hands out a fresh copy, as a Redis
-reply does.
-
-Two things run out, as their keys do on Redis: a challenge is forgotten CHALLENGE_KEEP_MS past
-its expiry or its answer, timed by ``clock`` (ms since the epoch); and a bot's stream keeps its
-last ``stream_max_len`` entries. Stream ids are ``<ms>-<seq>`` from ``clock``, each after the
-last, as XADD makes them. The challenges an older server kept in one hash have no counterpart.
+It is for the use-case tests, which build the arena without Redis.
+A challenge is forgotten CHALLENGE_KEEP_MS past its expiry or its answer, timed by ``clock`` (ms
+since the epoch).
+A bot's stream keeps its last ``stream_max_len`` entries.
 """
 
 from __future__ import annotations
@@ -36,6 +30,8 @@ class InMemoryArenaStore:
         self.prefix = f"{prefix}:arena"
         self.stream_max_len = stream_max_len
         self.clock = clock or system_clock
+        # Profiles, marks, challenges and ratings are kept as the JSON Redis would hold.
+        # So every read hands out a fresh copy, as a Redis reply does.
         self._bots: dict[str, str] = {}  # name -> profile JSON (with its token hash)
         self._bot_tokens: dict[str, str] = {}  # token hash -> name
         self._bot_names: dict[str, str] = {}  # the name in lower case -> name
@@ -53,6 +49,9 @@ class InMemoryArenaStore:
         self._rated: set[str] = set()
         self._challenges: dict[str, tuple[str, int]] = {}  # id -> (JSON, when forgotten, ms)
         self._pending: dict[str, dict[str, int]] = {}  # "bot:<name>" or "by:<who>" -> id -> expires (ms)
+        # What Redis does in one script or under WATCH is done here under one lock.
+        # That is a name taken in any case, the first seed of a match, the caps of matches and
+        # challenges, and a challenge moved once.
         self._lock = threading.RLock()
         self._appended = threading.Condition(self._lock)
 
@@ -114,9 +113,11 @@ class InMemoryArenaStore:
         with self._appended:
             stream = self._streams.setdefault(name, [])
             now = self.clock()
+            # Stream ids are <ms>-<seq> from clock, each after the last, as XADD makes them.
             last = stream[-1][0] if stream else (0, 0)
             entry_id = (now, 0) if now > last[0] else (last[0], last[1] + 1)
             stream.append((entry_id, kind, body))
+            # the stream runs out as its key does on Redis
             del stream[:-self.stream_max_len]
             self._appended.notify_all()
         return f"{entry_id[0]}-{entry_id[1]}"
@@ -257,6 +258,9 @@ class InMemoryArenaStore:
             return True
 
     # -- challenges -------------------------------------------------------------------------------
+
+    # The challenges an older server kept in one hash have no counterpart here.
+    # A challenge runs out as its key does on Redis.
 
     @staticmethod
     def _pending_names(challenge: dict) -> list[str]:

@@ -1,23 +1,9 @@
 """RedisGameIndex: the game index on Redis, a projection that the append script keeps.
 
-The index lives under its own hash tag ``{#index}`` ('#' never occurs in a game id)::
-
-    <prefix>:{#index}:all, :status:<s>, :variant:<v>, :sv:<s>:<v>
-        sorted sets, all scores 0, members "<inverted created, 15 digits>:<game_id>", so that
-        ZRANGEBYLEX walks the games newest first
-    <prefix>:{#index}:where       hash: game id -> "<version>\\n<status>\\n<variant>\\n<created>",
-        what the index currently says about the game
-
-A summary's fields come from the game's meta hash (``<prefix>:{<game_id>}:meta``: version,
-status, variant, created, updated and the appends' latest ``summary``), which every append
-writes in the same script as its events.
-
-On a single Redis server the append script also moves the game between the index's sets (the
-Lua function ``index_project`` below, called from the event store's script), so index and logs
-never disagree. A Redis Cluster cannot run one script over two slots, so there the event store
-calls :meth:`RedisGameIndex.sync` right after each append (a compare-and-set script that only
-moves forward), and :meth:`RedisGameIndex.repair` rebuilds the index from the meta hashes if a
-process died in between.
+The index lives under its own hash tag ``{#index}``.
+A summary's fields come from the game's meta hash, written by every append with its events.
+On a Redis Cluster the event store calls :meth:`RedisGameIndex.sync` right after each append, and
+:meth:`RedisGameIndex.repair` rebuilds the index from the meta hashes.
 """
 
 from __future__ import annotations
@@ -39,9 +25,23 @@ from service.store.errors import StoreError
 
 log = logging.getLogger(__name__)
 
+# The index lives under its own hash tag {#index} ('#' never occurs in a game id):
+#
+#     <prefix>:{#index}:all, :status:<s>, :variant:<v>, :sv:<s>:<v>
+#         sorted sets, all scores 0, members "<inverted created, 15 digits>:<game_id>", so that
+#         ZRANGEBYLEX walks the games newest first
+#     <prefix>:{#index}:where       hash: game id -> "<version>\n<status>\n<variant>\n<created>",
+#         what the index currently says about the game
 INDEX_TAG = "{#index}"
 
 # Lua shared by the event store's append script and the index's own script
+# On a single Redis server the append script also moves the game between the index's sets.
+# It does so with the Lua function index_project below, called from the event store's script.
+# So index and logs never disagree.
+# A Redis Cluster cannot run one script over two slots.
+# There the event store calls RedisGameIndex.sync right after each append: a compare-and-set
+# script that only moves forward.
+# And RedisGameIndex.repair rebuilds the index from the meta hashes if a process died in between.
 LUA_INDEX_FUNCTIONS = """
 local function index_move(where_key, gid, old_keys, old_member, new_keys, new_member, new_where)
   for _, k in ipairs(old_keys) do redis.call('ZREM', k, old_member) end
@@ -133,6 +133,9 @@ class RedisGameIndex(GameIndex):
             keys.append(f"{idx}sv:{status}:{variant}")
         return keys
 
+    # A summary's fields come from the game's meta hash (<prefix>:{<game_id>}:meta): version, status,
+    # variant, created, updated and the appends' latest summary.
+    # Every append writes it in the same script as its events.
     def _meta(self, game_id: str) -> str:
         return game_key(self.prefix, game_id, "meta")
 

@@ -1,14 +1,7 @@
 """RedisSnapshotStore: a game's snapshots in one sorted set beside its log.
 
-    <prefix>:{<game_id>}:snap     sorted set: score version, member the JSON {"version", "state"},
-                                  deflated and in base64 (a third of its size; a member that is
-                                  plain JSON, as snapshots were first kept, reads as well)
-
-A snapshot is accepted only for a version the game's log holds (its meta hash says how many
-events there are), checked and written in one script, which also drops all but the newest
-``keep`` (two by default: the newest state and one a little older, so that reading any recent
-version replays at most ``snapshot_every`` events). Deleting a game's snapshots removes the set's
-members; nothing here needs Redis's DEL.
+A snapshot is accepted only for a version the game's log holds.
+The store keeps the newest ``keep`` snapshots of a game (two by default).
 """
 
 from __future__ import annotations
@@ -20,6 +13,12 @@ import zlib
 from service.store.base import SnapshotStore, canonical_json, check_game_id, check_version
 from service.store.redis_index import check_prefix, game_key
 
+#     <prefix>:{<game_id>}:snap     sorted set: score version, member the JSON {"version", "state"},
+#                                   deflated and in base64
+# Deflating keeps a third of its size.
+# A member that is plain JSON, as snapshots were first kept, reads as well.
+# The game's meta hash says how many events its log holds.
+# This one script checks the version against it, writes the snapshot and drops all but the newest keep.
 # KEYS: meta, snap   ARGV: version, snapshot JSON, how many snapshots to keep
 _LUA_SAVE = """
 local current = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
@@ -31,6 +30,8 @@ redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -1 - tonumber(ARGV[3]))
 return -1
 """
 
+# Two: the newest state and one a little older.
+# So reading any recent version replays at most snapshot_every events.
 #: snapshots kept per game
 KEEP = 2
 
@@ -81,4 +82,5 @@ class RedisSnapshotStore(SnapshotStore):
     def delete(self, game_id) -> None:
         check_game_id(game_id)
         # the set's members, not the key: a Redis user without DEL may do this (service/docs/SECURITY.md, Redis ACL)
+        # Nothing here needs Redis's DEL.
         self.redis.zremrangebyrank(game_key(self.prefix, game_id, "snap"), 0, -1)

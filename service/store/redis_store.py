@@ -1,20 +1,8 @@
 """RedisEventStore: one Redis Stream per game, appended by one atomic Lua script.
 
-Keys of one game share the hash tag ``{<game_id>}`` so that a game lives in one slot of a
-Redis Cluster::
-
-    <prefix>:{<game_id>}:stream   the events; entry id "<version>-<ts>" (ts: when it was appended,
-                                  ms since the epoch), field e: the event (service.rules.codec's
-                                  packed form); entries written before ids held the time have
-                                  ids "<version>-1" and the time in a field ts
-    <prefix>:{<game_id>}:meta     hash: version, status, variant, created, updated, summary (JSON)
-    <prefix>:{<game_id>}:idem     hash: idempotency key -> "<version>:<fingerprint>"
-
+Keys of one game share the hash tag ``{<game_id>}``.
 The snapshots (``:snap``, :mod:`service.store.redis_snapshots`) and the game index
 (``{#index}``, :mod:`service.store.redis_index`) are derived data with interfaces of their own.
-On a single Redis server the append script also brings the index up to date, so index and logs
-never disagree; on a Redis Cluster the store asks the index to catch up right after each append.
-
 Nothing here trims, deletes or rewrites a stream entry.
 """
 
@@ -43,6 +31,15 @@ from service.store.redis_index import text as _s
 
 log = logging.getLogger(__name__)
 
+# A game's keys share its hash tag so that a game lives in one slot of a Redis Cluster:
+#
+#     <prefix>:{<game_id>}:stream   the events; entry id "<version>-<ts>" (ts: when it was appended,
+#                                   ms since the epoch), field e: the event (service.rules.codec's
+#                                   packed form)
+#     <prefix>:{<game_id>}:meta     hash: version, status, variant, created, updated, summary (JSON)
+#     <prefix>:{<game_id>}:idem     hash: idempotency key -> "<version>:<fingerprint>"
+#
+# Entries written before ids held the time have ids "<version>-1" and the time in a field ts.
 # KEYS: stream, meta, idem
 # ARGV: expected version, idempotency key ('' none), fingerprint, ts, status ('' keep),
 #       variant ('' keep), created ('' = ts of the first append), index prefix ('' = the index
@@ -126,6 +123,9 @@ class RedisEventStore(EventStore):
         self.index = index if index is not None else RedisGameIndex(redis_client, prefix)
         if self.index.prefix != prefix:
             raise ValueError(f"the index of prefix {self.index.prefix!r} cannot serve the store of {prefix!r}")
+        # On a single Redis server the append script also brings the index up to date.
+        # So index and logs never disagree.
+        # On a Redis Cluster the store asks the index to catch up right after each append.
         # inline_index=False forces the cluster way on a single server (the tests use it)
         self.inline_index = (not isinstance(redis_client, RedisCluster)) if inline_index is None else inline_index
         self._append_script = redis_client.register_script(_LUA_APPEND)

@@ -1,9 +1,8 @@
 """XREAD that waits longer than the Redis client's socket timeout.
 
-A client built to fail fast (a socket timeout of a few seconds) would break one long
-``XREAD BLOCK``: the reply is not late, there is none yet. So the wait is split into slices
-shorter than that timeout, each its own ``XREAD BLOCK``, until an entry arrives or the whole
-wait is over. Every stream that is waited on (a game's, a match's, a bot's) goes through here.
+The wait is split into slices shorter than that timeout, each its own ``XREAD BLOCK``, until an
+entry arrives or the whole wait is over.
+Every stream that is waited on (a game's, a match's, a bot's) goes through here.
 """
 
 from __future__ import annotations
@@ -36,6 +35,8 @@ def xread_waiting(redis, streams: dict, timeout_s: float | None, count: int | No
     seconds for the first one (None or 0: no wait), in slices shorter than the socket timeout."""
     if not timeout_s or timeout_s <= 0:
         return xread_entries(redis.xread(streams, count=count))
+    # A client built to fail fast (a socket timeout of a few seconds) would break one long XREAD BLOCK.
+    # The reply is not late: there is none yet.
     timeout = socket_timeout(redis)
     slice_s = 5.0 if timeout is None else max(0.05, timeout * 0.5)
     deadline = time.monotonic() + timeout_s

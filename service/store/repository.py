@@ -1,13 +1,9 @@
 """GameRepository: a game's state from the latest snapshot plus the events after it.
 
-The log is the truth; snapshots only shorten the replay. A snapshot that cannot be read (say,
-written by an older engine) is ignored and the game is replayed from its first event.
-
-Each repository also keeps the states it last saw in memory (:class:`StateCache`). The state
-after version v of a game never changes, so a cached state is only ever *behind*: reading the
-latest state asks the log for the events after the cached version, in the same single read that
-checks that the log still holds that version. A cache hit saves the snapshot read and the replay,
-never the look at the log.
+The log is the truth; snapshots only shorten the replay.
+A snapshot that cannot be read (say, written by an older engine) is ignored, and the game is
+replayed from its first event.
+Each repository also keeps the states it last saw in memory (:class:`StateCache`).
 """
 
 from __future__ import annotations
@@ -126,6 +122,10 @@ class GameRepository:
 
     def _from_cache(self, game_id: str, upto: int | None):
         """(a cached state, the events after it up to ``upto``), or (None, []) when the cache cannot serve."""
+        # The state after version v of a game never changes, so a cached state is only ever behind.
+        # Reading the latest state asks the log for the events after the cached version.
+        # That is the same single read that checks that the log still holds that version.
+        # A cache hit saves the snapshot read and the replay, never the look at the log.
         cached = self.cache.get(game_id, upto)
         if cached is None:
             return None, []

@@ -68,11 +68,9 @@ class StreamPlaces:
     """The open streams of each client, counted in Redis so that every API process shares them.
 
     A client's counter is a sorted set of its open streams, each scored with the end of its lease
-    (``lease_s``). Taking a place first drops the lapsed ones, then refuses if ``cap`` are left,
-    else adds the stream: one script, so two processes never both take the last place. While a
-    stream is open its process renews its lease every ``renew_s`` seconds (a thread of its own,
-    started with the first stream), and gives the place back when the stream ends; a process
-    that dies renews nothing, so its places lapse ``lease_s`` after its last renewal.
+    (``lease_s``).
+    While a stream is open its process renews its lease every ``renew_s`` seconds.
+    It gives the place back when the stream ends.
     """
 
     def __init__(self, redis_client, prefix: str, cap: int, stream_max_s: float = 300.0,
@@ -104,6 +102,8 @@ class StreamPlaces:
         try:
             for kind, identity, cap in counters:
                 key = self.key(kind, identity)
+                # Taking a place first drops the lapsed ones, then refuses if cap are left, else adds the stream.
+                # That is one script, so two processes never both take the last place.
                 ok, oldest = self._take(keys=[key], args=[now, now + self.lease_ms, member, cap, self.lease_ms])
                 if not int(ok):
                     self._remove(taken, member)
@@ -116,6 +116,8 @@ class StreamPlaces:
         with self._lock:
             for key in taken:
                 self._held.setdefault(key, set()).add(member)
+            # The renewing is a thread of its own, started with the first stream.
+            # A process that dies renews nothing, so its places lapse lease_s after its last renewal.
             self._start_renewing()
         return Place(self, taken, member), 0
 

@@ -36,16 +36,18 @@ def hash_token(token: str) -> str:
 class TokenStore:
     """Seat token hashes of each game, in the hash ``{prefix}:{<game_id>}:tokens`` (seat -> sha256).
 
-    A seat's hash is written once, when the game is created or when the log records the seat's
-    claim, and a seat is never vacated: a token that matched a seat matches it for good. So the
-    seats of tokens seen lately are remembered in this process (never the tokens themselves, and
-    never a miss: a claim may be recorded a moment later).
+    The seats of tokens seen lately are remembered in this process: never the tokens themselves,
+    and never a miss.
     """
 
     def __init__(self, redis, prefix: str, known: int = KNOWN_TOKENS):
         self.redis = redis
         self.prefix = prefix
         self.known = known
+        # A seat's hash is written once, when the game is created or when the log records the seat's claim.
+        # A seat is never vacated: a token that matched a seat matches it for good.
+        # So the seats of tokens seen lately are remembered here.
+        # A miss is not remembered: a claim may be recorded a moment later.
         self._seats: OrderedDict[tuple[str, str], int] = OrderedDict()
         self._lock = threading.Lock()
 

@@ -1,6 +1,6 @@
 """The published fairness test vectors, computed from the specification with hashlib and hmac alone.
 
-The specification is the algorithm stated in service/rules/fairness.py's docstring (steps 1-6)
+The specification is the algorithm stated in service/rules/fairness.py's comments (steps 1-6)
 and service/docs/FAIRNESS.md.
 This module does not import that code: it is a second implementation, written from the text,
 so that the vectors can check the engine (and the browser auditor) instead of repeating them.

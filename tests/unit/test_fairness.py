@@ -1,7 +1,8 @@
 """Randomness as data: commitment, seed-derived decks and cuts, and the audit of a log.
 
 RULES.md §1 "Deal" (shuffle), §2 "Roles" (random cut), §3 (dealer cut). The deck derivation is
-re-implemented here from the fairness module's docstring alone, as another language would.
+re-implemented here from the specification alone (service/docs/FAIRNESS.md, and the numbered steps
+commented in service/rules/fairness.py), as another language would.
 """
 
 from __future__ import annotations
