@@ -260,7 +260,7 @@ class RecentEnds:
 class RedisSupervisor:
     """Keeps one ``RedisServerProcess`` running: ``poll()`` it often from the thread that started it.
 
-    ``poll`` restarts a dead server at once, on the same port and directory, and says so (exit code or signal).
+    ``poll`` restarts a dead server at once, on the same port and directory, and says why it ended.
     A failed start is tried again after a growing pause.
     ``poll`` raises ``RedisGaveUp`` (the reason, the tail of ``redis.log``) when ``max_failures``
     deaths and failed starts fall within ``window_s`` seconds.
@@ -296,6 +296,7 @@ class RedisSupervisor:
             code = server.poll()
             if code is None:
                 return
+            # said with the exit code or signal
             what = f"redis-server (pid {server.pid}) died: {describe_exit(code)}"
             self.say(f"ginbox: {what}; restarting it on port {server.port} with the same data")
             self._failed(time.monotonic(), what)

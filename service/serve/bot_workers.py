@@ -17,8 +17,8 @@ class SupervisedWorker:
     """One bot worker of ``ginbox serve``, started again whenever it ends.
 
     ``poll()`` it often, from the thread that started it.
-    Each end is said in one line on stderr, as ``RedisSupervisor`` does for the embedded Redis.
-    The worker restarts at once the first time, then after a growing pause while it keeps ending.
+    Each end is said in one line on stderr, as ``RedisSupervisor`` does.
+    The worker restarts at once the first time, then after a growing pause.
     ``poll`` raises ``WorkerGaveUp`` when ``max_failures`` ends fall within ``window_s`` seconds.
     """
 
