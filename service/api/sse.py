@@ -2,8 +2,7 @@
 
 A read that fails once the stream has begun ends it with a last comment saying so.
 The client reconnects with ``Last-Event-ID`` once the service answers again, and misses nothing.
-At most ``GINBOX_MAX_STREAMS_PER_CLIENT`` streams of one client are open at once.
-One more is refused 429 ``rate_limited`` before its first byte.
+A client has at most ``GINBOX_MAX_STREAMS_PER_CLIENT`` streams open; one more is refused 429.
 """
 
 # A stream's first byte is sent only once the game, bot or match has been read.
@@ -71,6 +70,7 @@ def sse_response(events: Iterator[str]) -> Response:
     # service.composition (service.store.stream_places.StreamPlaces).
     # At most GINBOX_MAX_STREAMS_PER_CLIENT streams of one token, or of one address without a token
     # the server issued, are open at once, counted in Redis for every API process.
+    # One more is refused before its first byte.
     # A place is given back when its stream ends, however it ends.
     # One whose process died lapses within a minute.
     from service.api.problems import ApiError
