@@ -84,7 +84,7 @@ class ArenaBot:
 
         With ``once``, the events until the stream has caught up (``?once=1``), then it ends.
         A 429 or 5xx (503 ``redis_unavailable``...) is waited out as its ``Retry-After`` asks.
-        A failed connection is waited out with a doubling back-off.
+        A failed connection, with a doubling back-off.
         Both waits are capped at ``max_wait_s``; another 4xx stops the bot.
         """
         # the waits are capped as the other requests' waits are
