@@ -1,7 +1,7 @@
 """``ginbox match``: a duplicate match run on the configured server, or in this process (``--local``).
 
 Against a server it follows the match with a progress bar until it is over.
-With ``--local`` it needs neither server nor Redis: the built-in policies alone play the same boards here.
+``--local`` needs neither server nor Redis: the built-in policies alone play the same boards here.
 Both print the same table: each participant's total, mean per board and its 95% interval.
 """
 
