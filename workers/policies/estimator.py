@@ -1,6 +1,6 @@
 """An estimate of the opponent's hand: a probability for every card, from what the seat has seen.
 
-A card the seat has seen elsewhere has probability 0; one the opponent took from the pile and still holds, 1.
+A card seen elsewhere has probability 0; one the opponent took from the pile and still holds, 1.
 The other unseen cards share the opponent's unknown cards by weight (:class:`EstimatorParams`).
 The probabilities add up to the number of unknown cards, none above 1.
 """
