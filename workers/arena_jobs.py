@@ -6,7 +6,6 @@ A worker asked to stop (SIGTERM, Ctrl-C) stops it after the current turn.
 """
 
 # It is as safe as the turn jobs.
-
 # service.arena marks each player of such a game with its match.
 # The game needs nobody outside the worker, so one job plays it rather than one play_bot_turn job per turn:
 # RQ's own bookkeeping of a job costs several times the turn itself.
