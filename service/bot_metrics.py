@@ -1,10 +1,11 @@
 """The bot-turn metrics the workers record (``ginbox_bot_turns``, ``ginbox_bot_turn_duration_seconds``).
 
-Apart from :mod:`service.metrics` (gunicorn's config and the /metrics endpoint, which imports
-Flask and the API's problem answers) so that a worker counts its turns without either. In
-multiprocess mode (``PROMETHEUS_MULTIPROC_DIR``, shared by the API and the workers of one host)
+In multiprocess mode (``PROMETHEUS_MULTIPROC_DIR``, shared by the API and the workers of one host),
 each worker writes its samples to that directory and the API's /metrics adds them up.
 """
+
+# This module is apart from service.metrics (gunicorn's config and the /metrics endpoint).
+# That one imports Flask and the API's problem answers; a worker counts its turns without either.
 
 from __future__ import annotations
 

@@ -1,17 +1,21 @@
-"""The ``ginbox`` command: ``serve`` (API + bot workers + embedded Redis), ``worker``, ``match``
-(a duplicate match on a server, or here) and ``audit`` (a finished game's export, or a finished
-match with its games' exports, checked offline).
+"""The ``ginbox`` command: ``serve``, ``worker``, ``match`` and ``audit``.
 
-This module reads the command line and holds each command's front: its options, the command
-lines of the children ``ginbox serve`` starts (gunicorn's for the API, the bot workers'), and the
-smaller commands whole. Running the server (its data directory's lock, the children kept running,
-the stop in order) is ``service.serve``'s, imported only when ``serve`` is asked for.
-
-It stays a module rather than a package ``service/cli/``: the console script
-(``service.cli:main``), ``python -m service.cli`` (how ``ginbox serve`` starts its bot workers)
-and the tests name it, and a test reads this file for gunicorn's command line. ``service.serve``
-sits one layer below it in the layers contract, so it never imports the command line back.
+``serve`` runs the API, its bot workers and an embedded Redis.
+``match`` plays a duplicate match on a server, or here.
+``audit`` checks offline a finished game's export, or a finished match with its games' exports.
+This module reads the command line and holds each command's front.
+Running the server is ``service.serve``'s.
 """
+
+# A command's front: its options, the command lines of the children ``ginbox serve`` starts
+# (gunicorn's for the API, the bot workers'), and the smaller commands whole.
+# Running the server: its data directory's lock, the children kept running, the stop in order.
+# service.serve is imported only when ``serve`` is asked for.
+# This stays a module rather than a package service/cli/, because others name it:
+# the console script (service.cli:main), ``python -m service.cli`` (how ``ginbox serve`` starts its
+# bot workers) and the tests.
+# A test also reads this file for gunicorn's command line.
+# service.serve sits one layer below it in the layers contract, so it never imports the command line back.
 
 from __future__ import annotations
 
@@ -47,16 +51,19 @@ def no_control_socket() -> list[str]:
 def worker_args(worker_class: str = "gevent", threads: int = 16, connections: int = 1000) -> list[str]:
     """gunicorn's options for the API's worker class (``ginbox serve``, the tests and the benchmark use these).
 
-    gevent is the default: one event loop per process serves its requests, and a live stream
-    (``/games/{id}/stream``) costs a greenlet rather than an OS thread. On the load benchmark
-    (tests/bench/bench_api.py, eight runs each way on one machine) it answered 1-33% more moves
-    per second than 2 x 8 gthread threads (16% in the median): a request hands the interpreter
-    over between greenlets without a thread switch and a lock hand-off.
+    ``worker_class`` is "gevent" (the default) or "gthread"; another raises ValueError.
     ``connections`` bounds the requests (and streams) one gevent process serves at once.
-    gthread (``threads`` per process) remains for environments where monkey-patching is unwelcome.
+    ``threads`` is gthread's threads per process.
     """
+    # gevent is the default.
+    # One event loop per process serves its requests.
+    # A live stream (/games/{id}/stream) costs a greenlet rather than an OS thread.
+    # On the load benchmark (tests/bench/bench_api.py, eight runs each way on one machine),
+    # it answered 1-33% more moves per second than 2 x 8 gthread threads (16% in the median).
+    # A request hands the interpreter over between greenlets without a thread switch and a lock hand-off.
     if worker_class == "gevent":
         return ["--worker-class", "gevent", "--worker-connections", str(connections)]
+    # gthread remains for environments where monkey-patching is unwelcome
     if worker_class == "gthread":
         return ["--worker-class", "gthread", "--threads", str(threads)]
     raise ValueError(f"unknown worker class {worker_class!r} (one of {', '.join(WORKER_CLASSES)})")
@@ -126,13 +133,15 @@ def cmd_worker(args) -> int:
 
 def cmd_audit(args) -> int:
     """Check a finished game from its export alone (GET /games/{id}/export): no server, no Redis.
-    With --match, a finished match from its document (GET /matches/{id}) and every table's export.
 
+    With --match, a finished match from its document (GET /matches/{id}) and every table's export.
     Prints each check, then a line that says whether the audit passed and what it does not check
     (the players' names and the timestamps, which the commitment does not cover); exits 0 if all
     pass, 1 if one fails (a line that is no JSON, or nests too deep to be an export's, included),
     2 if a file cannot be read.
     """
+    # This docstring is also ``ginbox audit --help``'s description, which argparse reflows:
+    # its words are the help's words.
     if args.match is not None:
         return _audit_match(args)
     if len(args.files) != 1:

@@ -1,12 +1,14 @@
-"""The one place that builds what a process runs on: connections, store, repository, tokens,
-advice log, the bot queues (turns, board games) and scheduler, the rate limiter and the service
-layer, all from ``Settings``.
+"""The one place that builds what a process runs on, all from ``Settings``.
 
-Each kind of process gets one typed container: ``ApiComponents`` for an API process
-(``service.app.create_app``), ``WorkerComponents`` for a bot worker (``workers.runner``), and
-``InMemoryComponents`` for the use-case tests, which build the same services on the stores'
-in-memory twins. Nothing connects to Redis at import time.
+Each kind of process gets one typed container.
+``ApiComponents`` is an API process's (``service.app.create_app``).
+``WorkerComponents`` is a bot worker's (``workers.runner``).
+``InMemoryComponents`` is the use-case tests': the same services on the stores' in-memory twins.
 """
+
+# What a process runs on: connections, store, repository, tokens, advice log,
+# the bot queues (turns, board games) and scheduler, the rate limiter and the service layer.
+# Nothing connects to Redis at import time.
 
 from __future__ import annotations
 

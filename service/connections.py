@@ -12,24 +12,28 @@ MAX_CONNECTIONS = 100
 def redis_client(url: str, timeout_s: float = 2.0, decode_responses: bool = False) -> redis.Redis:
     """A client for ``url`` whose commands fail fast (socket timeouts) when Redis is down.
 
-    Its pool holds at most MAX_CONNECTIONS connections and blocks when all are taken: a command
-    beyond them (a burst of requests, many streams waking at one event) waits up to ``timeout_s``
-    for one to come free, as it would for Redis, instead of failing at once (redis-py's default
-    pool raises MaxConnectionsError, a 503).
+    Its pool holds at most MAX_CONNECTIONS connections.
+    When all are taken, a command waits up to ``timeout_s`` for one to come free.
     """
+    # The pool blocks when all its connections are taken.
+    # A command beyond them (a burst of requests, many streams waking at one event) then waits,
+    # as it would for Redis, instead of failing at once.
+    # redis-py's default pool raises MaxConnectionsError there, a 503.
     return _blocking_client(url, MAX_CONNECTIONS, timeout_s, timeout_s, decode_responses)
 
 
 def stream_wait_client(url: str, timeout_s: float, max_connections: int, pool_timeout_s: float) -> redis.Redis:
     """A client of its own for the blocking reads of live streams (``XREAD BLOCK``).
 
-    Each waiting stream holds one connection for as long as it waits. On the client of
-    :func:`redis_client`, whose pool redis-py caps at 100 connections, a hundred waiting streams
-    left the ordinary requests none (503 redis_unavailable). Here the waits have a pool apart, of
-    ``max_connections`` (the connections one API process serves at once, so that every stream it
-    holds can wait), and one that blocks when all are taken: a stream beyond them waits up to
-    ``pool_timeout_s`` for one to come free instead of failing at once.
+    Its pool holds ``max_connections``: the connections one API process serves at once.
+    When all are taken, a stream waits up to ``pool_timeout_s`` for one to come free.
     """
+    # Each waiting stream holds one connection for as long as it waits.
+    # On the client of redis_client, whose pool redis-py caps at 100 connections,
+    # a hundred waiting streams left the ordinary requests none (503 redis_unavailable).
+    # So the waits have a pool apart, as large as the connections a process serves,
+    # so that every stream it holds can wait.
+    # That pool blocks when all are taken, so a stream beyond them waits instead of failing at once.
     return _blocking_client(url, max_connections, pool_timeout_s, timeout_s)
 
 

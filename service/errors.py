@@ -1,10 +1,11 @@
 """Why the use cases refuse a request, in the game's terms: no HTTP here.
 
-Each refusal has a stable ``code`` (what a client branches on) and a human ``detail``, and is
-of one kind -- not found, not authenticated, forbidden, conflict, version moved on, unprocessable
--- which ``service.api.problems`` alone turns into an HTTP answer (status, problem type,
-headers). The workers catch them by class (a ``VersionMismatch`` means someone else moved first).
+Each refusal has a stable ``code`` (what a client branches on) and a human ``detail``.
+Each is of one kind: not found, not authenticated, forbidden, conflict, version moved on, unprocessable.
+Only ``service.api.problems`` turns the kind into an HTTP answer (status, problem type, headers).
 """
+
+# The workers catch these errors by class: a VersionMismatch means someone else moved first.
 
 from __future__ import annotations
 

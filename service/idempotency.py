@@ -1,21 +1,22 @@
-"""Idempotent creations: the request that creates something under an Idempotency-Key is made once,
-and its first successful answer is given again to every retry of it.
+"""Idempotent creations: a request under an Idempotency-Key is made once.
 
+Every retry of the request is given its first successful answer again.
 The routes that create (a game, a seat's claim, a bot, a challenge, a match) and a challenge's
-answers (accept, decline, withdraw) come here through ``service.api.idempotent``, which keeps
-only what is HTTP: the headers read, the answer built. What is decided here:
-
-- what a key stands for (``request_fingerprint``): the method, the path and the body;
-- whom a key belongs to (``key_scope``): the route, and the hash of the token the request presents;
-- what holds the key (``CreationIdempotency.begin``): nothing (the request claims it and goes on,
-  a ``Creation``), a recorded answer (replayed), another request being answered
-  (``IdempotencyKeyInUse``), or another request altogether (``IdempotencyKeyReused``);
-- how a claim ends (``Creation``): recorded, given up when refused, or marked unsettled when the
-  store failed and the outcome is unknown.
-
-The records themselves, sealed under a key derived from the Idempotency-Key, are kept by the store
-(service.store.creations.CreationRecords), built once by service.composition.
+answers (accept, decline, withdraw) come here through ``service.api.idempotent``.
+The records themselves are kept by the store (service.store.creations.CreationRecords).
 """
+
+# service.api.idempotent keeps only what is HTTP: the headers read, the answer built.
+# What is decided here:
+# - what a key stands for (request_fingerprint): the method, the path and the body;
+# - whom a key belongs to (key_scope): the route, and the hash of the token the request presents;
+# - what holds the key (CreationIdempotency.begin): nothing (the request claims it and goes on,
+#   a Creation), a recorded answer (replayed), another request being answered
+#   (IdempotencyKeyInUse), or another request altogether (IdempotencyKeyReused);
+# - how a claim ends (Creation): recorded, given up when refused, or marked unsettled when the
+#   store failed and the outcome is unknown.
+# The records are sealed under a key derived from the Idempotency-Key.
+# Their store is built once, by service.composition.
 
 from __future__ import annotations
 

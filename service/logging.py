@@ -1,10 +1,6 @@
 """Structured logs: one JSON object per line, carrying the game id and version in play.
 
-The fields a log line carries beside its message come from a context bound with :func:`bind`
-(a ``contextvars`` context, so each request thread and each job has its own). The API binds
-the request (id, method, route, game id) for every request, and logs one ``request`` line per
-answer with its status, duration and the game version it answered (from the ETag). A worker
-binds ``game_id`` and ``version`` around a bot turn; every line logged inside then carries them.
+A line's fields beside its message come from the context bound with :func:`bind`.
 
     configure_logging()                      # JSON lines on stderr, level from GINBOX_LOG_LEVEL
     init_request_logging(app)                # the per-request context and access line
@@ -31,6 +27,7 @@ ACCESS_LOGGER = "ginbox.access"
 # attributes every LogRecord has: anything else set through ``extra=`` is a field of the line
 _RECORD_ATTRS = set(vars(logging.LogRecord("x", logging.INFO, "x", 0, "x", None, None))) | {"message", "asctime"}
 
+# a contextvars context, so each request thread and each job has its own
 _context: contextvars.ContextVar[dict] = contextvars.ContextVar("ginbox_log_context", default={})
 
 
@@ -42,6 +39,8 @@ def current_context() -> dict:
 @contextmanager
 def bind(**fields: Any) -> Iterator[None]:
     """Add ``fields`` to every log line written inside the block (None values are dropped)."""
+    # A worker binds game_id and version around a bot turn.
+    # Every line logged inside then carries them.
     token = _context.set({**_context.get(), **{k: v for k, v in fields.items() if v is not None}})
     try:
         yield
@@ -119,12 +118,11 @@ REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 
 
 def client_request_id(value: str | None) -> str | None:
-    """The client's X-Request-ID if it is a safe token (REQUEST_ID), else None (the server makes one).
-
-    The id is written in every log line of the request and sent back: anything else (spaces,
-    quotes, control or non-ASCII characters, more than 64 characters) could forge or garble the
-    lines it is meant to correlate, so it is not cut down but replaced.
-    """
+    """The client's X-Request-ID if it is a safe token (REQUEST_ID), else None (the server makes one)."""
+    # The id is written in every log line of the request and sent back.
+    # Anything else could forge or garble the lines it is meant to correlate:
+    # spaces, quotes, control or non-ASCII characters, more than 64 characters.
+    # So such an id is not cut down but replaced.
     if value is not None and REQUEST_ID.fullmatch(value):
         return value
     return None
@@ -132,6 +130,7 @@ def client_request_id(value: str | None) -> str | None:
 
 def init_request_logging(app) -> None:
     """Bind each request's id, method, route and game id; log one ``request`` line per answer."""
+    # The request line carries its status, its duration and the game version it answered (from the ETag).
     from flask import g, request
 
     access = logging.getLogger(ACCESS_LOGGER)

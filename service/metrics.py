@@ -1,26 +1,13 @@
 """Prometheus metrics: GET /metrics in the text exposition format.
 
-What is measured:
-
-* every HTTP request, by method, route template (``/games/<game_id>/moves``, never the raw path,
-  so the number of series stays bounded) and status: a counter and a latency histogram;
-* moves recorded through the API (2xx answers of POST /games/{id}/moves), and the conflicts the
-  command endpoints answer (409 and 412, by their problem ``code``);
-* bot turns and their durations, by kind (move, advice, clock) and outcome, recorded by
-  ``ginbox worker`` (:mod:`service.bot_metrics`) for each turn it plays: a turn job's, or each turn
-  of a match's board game played whole by one job;
-* at scrape time, read from Redis: each bot queue's length (turns, boards), its jobs running (the
-  current jobs of the workers alive: each says so every second, see ``workers.sweeper.Heartbeat``)
-  and scheduled, and the games waiting on a bot (``ginbox_redis_up`` is 0 when Redis did not answer).
-
-Several processes. Counters live in the process that counts them. Under gunicorn with several
-worker processes, or to see the bot workers' counters on the API's /metrics, set
-``PROMETHEUS_MULTIPROC_DIR`` to an empty directory shared by those processes (one host) before
-they start: each process then writes its samples there and /metrics adds them up (prometheus
-client's multiprocess mode). gunicorn should call :func:`child_exit` from its ``child_exit``
-hook so that a dead worker's live samples are dropped. Without the variable each process
-exposes only its own counts.
+Counters live in the process that counts them; without more, each process exposes only its own counts.
+To add up several processes' counts, set ``PROMETHEUS_MULTIPROC_DIR`` before they start.
+It names an empty directory shared by those processes (one host).
+gunicorn should call :func:`child_exit` from its ``child_exit`` hook.
 """
+
+# Several processes: under gunicorn with several worker processes, or to see the bot workers'
+# counters on the API's /metrics, PROMETHEUS_MULTIPROC_DIR is needed.
 
 from __future__ import annotations
 
@@ -34,7 +21,10 @@ from flask import Blueprint, Flask, Response, current_app, g, request
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
 
-# the workers' bot-turn metrics, declared apart so that a worker records them without Flask
+# the workers' bot-turn metrics, declared apart so that a worker records them without Flask.
+# They count bot turns and their durations, by kind (move, advice, clock) and outcome.
+# ``ginbox worker`` records them for each turn it plays: a turn job's,
+# or each turn of a match's board game played whole by one job.
 from service.bot_metrics import (BOT_TURN_SECONDS, BOT_TURNS, bot_turn, observe_bot_turn)
 
 __all__ = ["BOT_TURN_SECONDS", "BOT_TURNS", "bot_turn", "observe_bot_turn", "init_metrics", "child_exit"]
@@ -47,9 +37,14 @@ COMMAND_ENDPOINTS = {"games.post_move", "games.post_advice"}
 # request latencies from a cached read (~1 ms) to a stream's first byte or a slow Redis
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 
+# Every HTTP request is counted and timed (a counter and a latency histogram), by method, route
+# template and status.
+# The route is its template (/games/<game_id>/moves), never the raw path, so the number of series stays bounded.
 REQUESTS = Counter("ginbox_http_requests", "HTTP requests answered", ["method", "route", "status"])
 LATENCY = Histogram("ginbox_http_request_duration_seconds", "Time to answer an HTTP request (first byte of a stream)",
                     ["method", "route"], buckets=LATENCY_BUCKETS)
+# moves recorded through the API (2xx answers of POST /games/{id}/moves), and the conflicts the
+# command endpoints answer (409 and 412, by their problem ``code``)
 MOVES = Counter("ginbox_moves", "Moves recorded through the API")
 CONFLICTS = Counter("ginbox_conflicts", "Commands refused because of the game's state or version",
                     ["code"])
@@ -100,6 +95,11 @@ def _record(response):
 class QueueCollector:
     """Gauges read from Redis when /metrics is scraped: queue length, jobs, games waiting on a bot."""
 
+    # They are each bot queue's length (turns, boards), its jobs running and scheduled,
+    # and the games waiting on a bot; ginbox_redis_up is 0 when Redis did not answer.
+    # The jobs running are the current jobs of the workers alive.
+    # Each worker says it is alive every second (workers.sweeper.Heartbeat).
+
     def __init__(self, connection, queue_name: str, key_prefix: str, board_queue_name: str | None = None):
         self.connection = connection
         #: label -> RQ queue name: bot turns (and advice, turn clocks), and a match's whole board games
@@ -134,6 +134,8 @@ class QueueCollector:
 
 def _process_registry():
     """The registry of counted samples: this process's, or every process's in multiprocess mode."""
+    # In multiprocess mode (prometheus client's), each process writes its samples to
+    # PROMETHEUS_MULTIPROC_DIR, and /metrics adds them up.
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         from prometheus_client import multiprocess
 
@@ -197,6 +199,7 @@ def init_metrics(app: Flask) -> None:
 
 def child_exit(server, worker) -> None:
     """gunicorn ``child_exit`` hook: drop the live samples of a worker process that ended."""
+    # gunicorn should call it, so that a dead worker's live samples are dropped
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         from prometheus_client import multiprocess
 
@@ -212,10 +215,14 @@ limit_request_line = 8190
 
 
 def on_starting(server) -> None:
-    """gunicorn hook, in its master before it listens or starts an API process: the settings are
-    checked as ``ginbox serve`` checks them. A value that cannot be read or used, or no REDIS_URL,
-    stops gunicorn with one line naming the variable and exit status 2 (without this check each API
-    process would print a traceback and gunicorn would end with "Worker failed to boot", status 3)."""
+    """gunicorn hook, in its master before it listens or starts an API process: check the settings.
+
+    They are checked as ``ginbox serve`` checks them.
+    A value that cannot be read or used, or no REDIS_URL, stops gunicorn with exit status 2.
+    It prints one line naming the variable.
+    """
+    # Without this check, each API process would print a traceback,
+    # and gunicorn would end with "Worker failed to boot", status 3.
     import sys
 
     from service.config import SettingError, Settings

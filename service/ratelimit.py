@@ -1,28 +1,8 @@
 """Fixed-window request limits kept in Redis, so every API process shares the same counts.
 
-Each identity (an address, a token) has one counter per minute in Redis. A process does not ask
-Redis about every request: it reserves counts in blocks (``INCRBY``) and hands them out locally,
-so most requests cost no round trip. Redis grants a block only up to the limit, so however many
-processes share the counter, **no identity is ever let through more than the limit in a window**.
-The price is the other direction: counts one process reserved and has not used yet are missing
-to the others, so a client can be refused up to (processes x block - 1) requests before the
-limit. Blocks start at 1 and double while they are used up, to at most the counter's limit / 50
-(and 32); a limit under 100 is therefore counted exactly, one round trip per request.
-
-Whom a request is counted against (``identities``): a request that presents a token this server
-issued (a seat token of the game it asks about, a bot account's token, a person's token of the
-match or challenge it asks about) is counted against that token, not against its address, so
-bots and people behind one address (one machine, one NAT) each have their own budget and none
-can use up the others'. A request without such a token is counted against its address. Tokens
-are free to make (create a game, register a bot), so two guards stay on the address: the routes
-that hand out tokens are counted against it whatever the request presents, and all the
-token-bearing requests of one address together have a cap of their own, ``ADDRESS_TOKENS_FACTOR``
-times the limit, counted apart from the address's anonymous budget.
-
-An IPv6 client is counted by its network, not its address (``address_identity``): one subscriber
-or host is commonly given a whole /64, 2**64 addresses, so counted address by address it would
-have no limit at all. The prefix is a setting (``GINBOX_RATE_LIMIT_IPV6_PREFIX``, 64 by default;
-128 counts each address). An IPv4 address (an IPv4-mapped IPv6 one included) counts on its own.
+Each identity (an address, a token) has one counter per minute, and none passes the limit in a window.
+A request that presents a token this server issued counts against that token.
+Any other counts against its address (an IPv6 one against its network).
 """
 
 from __future__ import annotations
@@ -66,6 +46,11 @@ def address_identity(address: str, ipv6_prefix: int = IPV6_PREFIX) -> str:
     """Whom requests from ``address`` are counted against: an IPv4 address itself (an IPv4-mapped
     IPv6 address as its IPv4 one), an IPv6 address its ``/ipv6_prefix`` network; anything that is
     no address (``"unknown"``) as it is."""
+    # An IPv6 client is counted by its network, not its address.
+    # One subscriber or host is commonly given a whole /64, 2**64 addresses.
+    # Counted address by address, it would have no limit at all.
+    # The prefix is a setting (GINBOX_RATE_LIMIT_IPV6_PREFIX, 64 by default); 128 counts each address.
+    # An IPv4 address (an IPv4-mapped IPv6 one included) counts on its own.
     try:
         ip = ipaddress.ip_address(address.strip("[]"))
     except ValueError:
@@ -111,15 +96,21 @@ class _Lease:
 
 
 class RateLimiter:
-    """Counts requests per (kind, identity) and minute (RFC 6585 429 on excess); see the module doc.
+    """Counts requests per (kind, identity) and minute (RFC 6585 429 on excess); safe to share between threads.
 
-    ``limit_per_minute`` <= 0 switches limiting off. A kind of counter in ``LIMIT_FACTORS`` has
-    that multiple of it. ``max_block`` caps the counts reserved at once (default: the counter's
-    limit / 50, between 1 and 32). Identities are hashed before they become part
-    of a key, so a bearer token never appears in Redis in clear. An address (kinds in
-    ``ADDRESS_KINDS``) is counted as ``address_identity(address, ipv6_prefix)``. Safe to share
-    between threads.
+    ``limit_per_minute`` <= 0 switches limiting off; a kind in ``LIMIT_FACTORS`` has that multiple of it.
+    ``max_block`` caps the counts reserved at once (default: the counter's limit / 50, between 1 and 32).
+    An address (kinds in ``ADDRESS_KINDS``) is counted as ``address_identity(address, ipv6_prefix)``.
     """
+
+    # A process does not ask Redis about every request.
+    # It reserves counts in blocks (INCRBY) and hands them out locally, so most requests cost no round trip.
+    # Redis grants a block only up to the limit.
+    # So however many processes share the counter, no identity is ever let through more than the limit in a window.
+    # The price is the other direction: counts one process reserved and has not used yet are missing to the others.
+    # So a client can be refused up to (processes x block - 1) requests before the limit.
+    # Blocks start at 1 and double while they are used up, to at most the counter's limit / 50 (and 32).
+    # A limit under 100 is therefore counted exactly, one round trip per request.
 
     def __init__(self, redis, prefix: str, limit_per_minute: int, clock: Callable[[], float] = time.time,
                  max_block: int | None = None, ipv6_prefix: int = IPV6_PREFIX):
@@ -148,6 +139,7 @@ class RateLimiter:
 
     def key(self, kind: str, identity: str, window: int) -> str:
         """The Redis key counting ``identity``'s requests in one window."""
+        # identities are hashed before they become part of a key, so a bearer token never appears in Redis in clear
         digest = hashlib.sha256(identity.encode("utf-8")).hexdigest()[:32]
         return f"{self.prefix}:rl:{kind}:{digest}:{window}"
 
@@ -224,14 +216,24 @@ KNOWN_TOKENS = 10_000
 
 
 def identities(address: str, token: str | None, issued: bool, endpoint: str | None) -> list[tuple[str, str]]:
-    """The (kind, identity) counters one request counts against (see the module doc).
+    """The (kind, identity) counters one request counts against.
 
     ``issued``: the token is one this server issued for what the request asks about
     (``TokenCheck.issued``); a token that is not is counted as no token, so a client cannot
     dodge its address's limit by sending made-up ones.
     """
+    # A request that presents a token this server issued is counted against that token, not its address.
+    # Such a token is a seat token of the game it asks about, a bot account's token,
+    # or a person's token of the match or challenge it asks about.
+    # So bots and people behind one address (one machine, one NAT) each have their own budget,
+    # and none can use up the others'.
+    # A request without such a token is counted against its address.
     if not token or not issued:
         return [("addr", address)]
+    # Tokens are free to make (create a game, register a bot), so two guards stay on the address.
+    # All the token-bearing requests of one address together have a cap of their own:
+    # ADDRESS_TOKENS_FACTOR times the limit, counted apart from the address's anonymous budget.
+    # The routes that hand out tokens are counted against the address too, whatever the request presents.
     counted = [("token", token), ("addr-tokens", address)]
     if endpoint in TOKEN_MAKING_ENDPOINTS:
         counted.append(("addr", address))
@@ -241,13 +243,14 @@ def identities(address: str, token: str | None, issued: bool, endpoint: str | No
 class TokenCheck:
     """Whether a request's token is one this server issued, for the counter it is counted against.
 
-    Only the counter depends on it: the operation checks the token itself as it always does. A
-    bot account's token counts on every route; a seat token on its game's routes; a person's
-    token of a match or a challenge on that one's routes. What was found issued is remembered
-    in this process (a digest, never the token), never what was not: a seat may be claimed a
-    moment later. A token not remembered costs a Redis read or two, as the operation's own check
-    would.
+    Only the counter depends on it: the operation checks the token itself as it always does.
+    A bot account's token counts on every route, a seat token on its game's.
+    A person's token of a match or a challenge counts on that one's routes.
     """
+
+    # What was found issued is remembered in this process (a digest, never the token).
+    # What was not is never remembered: a seat may be claimed a moment later.
+    # A token not remembered costs a Redis read or two, as the operation's own check would.
 
     def __init__(self, games, arena, known: int = KNOWN_TOKENS):
         self.games = games

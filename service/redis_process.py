@@ -48,11 +48,11 @@ def find_redis_server() -> str:
 def die_with_parent(sig: int = signal.SIGTERM) -> Callable[[], None] | None:
     """A ``preexec_fn`` that has the child sent ``sig`` when the process starting it dies (Linux).
 
-    ``prctl(PR_SET_PDEATHSIG)``: the kernel signals the child when its parent thread ends, even
-    by ``kill -9``, so the children of ``ginbox serve`` never outlive it (start them from the main
-    thread: the signal follows the thread that forked). If the parent died between the fork and
-    the ``prctl``, the child signals itself. None where there is no ``prctl``.
+    Start the children from the main thread: the signal follows the thread that forked.
+    None where there is no ``prctl``.
     """
+    # prctl(PR_SET_PDEATHSIG): the kernel signals the child when its parent thread ends, even by kill -9.
+    # So the children of ``ginbox serve`` never outlive it.
     if not sys.platform.startswith("linux"):
         return None
     import ctypes
@@ -65,6 +65,7 @@ def die_with_parent(sig: int = signal.SIGTERM) -> Callable[[], None] | None:
 
     def preexec() -> None:
         prctl(1, int(sig), 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
+        # the parent died between the fork and the prctl: the child signals itself
         if os.getppid() != parent:
             os.kill(os.getpid(), sig)
 
@@ -99,12 +100,13 @@ STREAM_NODE_MAX_ENTRIES = 1000
 class RedisServerProcess:
     """One redis-server child process with its data in ``data_dir``.
 
-    Durable by default: append-only file with ``appendfsync always``, so that every
-    acknowledged write survives a crash of the server process. Its stdout and stderr go to
-    ``redis.log`` beside its own log, so that a server that cannot start says why there.
-    ``pass_fds`` are handed down to the server (``ginbox serve`` hands down its data-directory
-    lock); ``preexec_fn`` runs in the child before the exec (see ``die_with_parent``).
+    Durable by default: append-only file with ``appendfsync always``.
+    ``pass_fds`` are handed down to the server (``ginbox serve`` hands down its data-directory lock).
+    ``preexec_fn`` runs in the child before the exec (see ``die_with_parent``).
     """
+
+    # appendfsync always, so that every acknowledged write survives a crash of the server process.
+    # Its stdout and stderr go to redis.log beside its own log, so that a server that cannot start says why there.
 
     def __init__(
         self,
@@ -258,13 +260,14 @@ class RecentEnds:
 class RedisSupervisor:
     """Keeps one ``RedisServerProcess`` running: ``poll()`` it often from the thread that started it.
 
-    When the server has died, ``poll`` says so (with the exit code or signal) and starts it again
-    at once on the same port and directory: its clients reconnect to the same URL, and with
-    ``appendfsync always`` every write it acknowledged is in the append-only file it reloads. A
-    failed start is tried again after a growing pause. When ``max_failures`` deaths and failed
-    starts fall within ``window_s`` seconds, ``poll`` raises ``RedisGaveUp`` with the reason and
-    the tail of ``redis.log``.
+    ``poll`` restarts a dead server at once, on the same port and directory, and says why it ended.
+    A failed start is tried again after a growing pause.
+    ``poll`` raises ``RedisGaveUp`` (the reason, the tail of ``redis.log``) when ``max_failures``
+    deaths and failed starts fall within ``window_s`` seconds.
     """
+
+    # The same port and directory: its clients reconnect to the same URL.
+    # With appendfsync always, every write it acknowledged is in the append-only file it reloads.
 
     def __init__(self, server: RedisServerProcess, on_restart: Callable[[RedisServerProcess], None] | None = None,
                  say: Callable[[str], None] | None = None, max_failures: int = 5, window_s: float = 60.0):
@@ -293,6 +296,7 @@ class RedisSupervisor:
             code = server.poll()
             if code is None:
                 return
+            # said with the exit code or signal
             what = f"redis-server (pid {server.pid}) died: {describe_exit(code)}"
             self.say(f"ginbox: {what}; restarting it on port {server.port} with the same data")
             self._failed(time.monotonic(), what)

@@ -5,22 +5,7 @@ It needs nothing but the standard library and its bot token (``POST /bots`` give
     python -m workers.arena_bot http://127.0.0.1:8000 BOT_TOKEN [--accept-challenges] [--threads N]
                                 [--exit-after-matches N] [--deadline S] [--max-wait S]
 
-It first reads what its stream already holds (``?once=1``: the whole past of the account, which
-a new process without ``Last-Event-ID`` is sent), plays the turns that past leaves waiting and
-accepts the challenges still pending, and counts no match that was over before; then it keeps one
-connection to ``GET /bots/me/stream`` open (reconnecting with ``Last-Event-ID`` whenever the server
-ends it) and hands each ``your_turn`` to a pool of threads, so it plays
-hundreds of games at once: each turn reads the game's view with the bot's token and plays the
-move :func:`workers.outside_bot.choose` picks from it (the same play as the one-game outside bot,
-worked out from the view alone) with ``If-Match``, so a stale turn is refused (412) and simply
-dropped; a move's answer is the new view, so a draw and its discard cost one look and two moves. With ``--accept-challenges``
-it accepts every challenge it is sent. Waits, refusals and exit codes as in workers.outside_bot,
-the stream's included (a 429 or 503 on it is waited out as its ``Retry-After`` asks); 0 once
-``--exit-after-matches`` matches it was in have ended since it started; 2 for wrong arguments, a server URL without
-http(s):// and a host among them (or one the server answers 404 ``not_found``, a path it does not
-have). Its messages on stderr begin ``arena_bot:``; one says when the stream is connected, and
-again when it is connected after trouble. Ctrl-C ends it with 130 and SIGTERM with 143, each in one line,
-after finishing any move it is sending.
+Its waits, refusals and exit codes follow workers.outside_bot (see ``main``).
 """
 
 from __future__ import annotations
@@ -50,6 +35,8 @@ RECONNECT_S = 0.5
 MOVES_AT_ONCE = 8
 
 
+# Its messages on stderr begin "arena_bot:".
+# One says when the stream is connected, and again when it is connected after trouble.
 def log(message: str) -> None:
     outside_bot.log(message, PROG)
 
@@ -93,13 +80,14 @@ class ArenaBot:
     # -- the stream ----------------------------------------------------------------------------
 
     def events(self, once: bool = False):
-        """(type, data) of the bot's stream, forever: reconnects after the server ends it. With
-        ``once``, the events until the stream has caught up (``?once=1``), then it ends.
+        """(type, data) of the bot's stream, forever: reconnects after the server ends it.
 
-        A 429 or 5xx (503 ``redis_unavailable``...) is waited out as the answer's ``Retry-After``
-        asks, a failed connection with a doubling back-off (both capped at ``max_wait_s``, as the
-        other requests' waits); another 4xx stops the bot.
+        With ``once``, the events until the stream has caught up (``?once=1``), then it ends.
+        A 429 or 5xx (503 ``redis_unavailable``...) is waited out as its ``Retry-After`` asks.
+        A failed connection, with a doubling back-off.
+        Both waits are capped at ``max_wait_s``; another 4xx stops the bot.
         """
+        # the waits are capped as the other requests' waits are
         failures = 0
         while not self.stop.is_set() and time.monotonic() < self.deadline:
             headers = {"Authorization": f"Bearer {self.token}", "Accept": "text/event-stream"}
@@ -159,14 +147,15 @@ class ArenaBot:
         self.stop.wait(delay)
 
     def read_past(self) -> tuple[dict[str, int], list[str]]:
-        """Read what the stream holds already (``?once=1``): ({game id: version} of the turns still
-        to look at, [challenge ids] still pending as far as it tells).
+        """Read what the stream holds already (``?once=1``), acting on none of it as it is read.
 
-        A new process has no ``Last-Event-ID``, so the stream holds everything the bot was ever
-        told. None of it is acted on as it is read: a game that ended since its turn needs no look,
-        a challenge answered or withdrawn since is left alone, and the matches over then are not
-        counted. The live stream then goes on from its last id.
+        Returns ({game id: version} of the turns still to look at, [challenge ids] still pending as far as it tells).
+        The live stream then goes on from its last id.
         """
+        # A new process has no Last-Event-ID, so the stream holds everything the bot was ever told.
+        # A game that ended since its turn needs no look.
+        # A challenge answered or withdrawn since is left alone.
+        # The matches over then are not counted.
         turns: dict[str, int] = {}
         challenges: dict[str, None] = {}
         for kind, data in self.events(once=True):
@@ -189,6 +178,14 @@ class ArenaBot:
         Only matches that end once the bot follows its live stream count: those over before it
         started (its stream's past) do not. The turns its past leaves waiting are played first.
         """
+        # It first reads what its stream already holds (?once=1: the whole past of the account,
+        # which a new process without Last-Event-ID is sent).
+        # It plays the turns that past leaves waiting, accepts the challenges still pending,
+        # and counts no match that was over before.
+        # Then it keeps one connection to GET /bots/me/stream open,
+        # reconnecting with Last-Event-ID whenever the server ends it.
+        # It hands each your_turn to a pool of threads, so it plays hundreds of games at once.
+        # With --accept-challenges it accepts every challenge it is sent.
         try:
             turns, challenges = self.read_past()
             for game_id, version in turns.items():
@@ -221,18 +218,19 @@ class ArenaBot:
     # -- the turns -----------------------------------------------------------------------------
 
     def _turn(self, game_id: str, version: int) -> None:
-        """Play the bot's moves in ``game_id`` from the turn announced at ``version`` (a stale turn finds
-        none, or gets 412).
+        """Play the bot's moves in ``game_id`` from the turn announced at ``version``.
 
-        A turn at a version the bot has played from already, or seen with nothing to play, costs
-        nothing: a draw's answer shows the discard to make, so the turn announced after the draw is
-        played before it arrives. One thread per game at a time: a newer turn announced while a
-        thread is on the game makes that thread look once more when it is done, so no turn is lost
-        between its look and its end.
+        A stale turn finds none, or gets 412.
+        A turn at a version the bot has played from already, or seen with nothing to play, costs nothing.
+        One thread plays a game at a time.
         """
         with self._lock:
+            # a draw's answer shows the discard to make,
+            # so the turn announced after the draw is played before it arrives
             if version <= self._handled.get(game_id, 0):
                 return
+            # A newer turn announced while a thread is on the game makes that thread look once more when it is done.
+            # So no turn is lost between its look and its end.
             if game_id in self._busy:
                 self._again[game_id] = max(version, self._again.get(game_id, 0))
                 return
@@ -255,6 +253,11 @@ class ArenaBot:
     def _play_now(self, game_id: str) -> None:
         """Look at the game once and play every move the bot has there now, each from the answer to
         the one before (a move's answer is the mover's new view)."""
+        # Each turn reads the game's view with the bot's token,
+        # and plays the move workers.outside_bot.choose picks from it:
+        # the same play as the one-game outside bot, worked out from the view alone.
+        # The move carries If-Match, so a stale turn is refused (412) and simply dropped.
+        # A move's answer is the new view, so a draw and its discard cost one look and two moves.
         api = Api(self.base, game_id, self.token, self.deadline, self.max_wait_s, prog=PROG)
         try:
             view = api.view()
@@ -329,6 +332,16 @@ def parse_args(argv=None, environ=None) -> argparse.Namespace:
 
 
 def main(argv=None) -> int:
+    """Run the bot from the command line; its exit code.
+
+    0 once ``--exit-after-matches`` matches it was in have ended since it started.
+    2 for wrong arguments, among them a server URL without http(s):// and a host, or one the server answers 404.
+    130 after Ctrl-C and 143 after SIGTERM, each said in one line.
+    """
+    # Waits, refusals and exit codes are as in workers.outside_bot, the stream's included.
+    # A server URL the server answers 404 not_found is a path it does not have.
+    # Ctrl-C or SIGTERM ends it after finishing any move it is sending.
+    # A 429 or 503 on the stream is waited out as its Retry-After asks (ArenaBot.events).
     args = parse_args(argv)
     if (problem := url_problem(args.base)) is not None:
         log(problem)

@@ -1,24 +1,18 @@
 """The RQ job that plays a whole board game of built-in policies: one job per game, not one per turn.
 
-A board's game whose every seat is a built-in policy (service.arena marks each player with its
-match) needs nobody outside the worker, so the arena schedules ``play_board_game(game_id,
-version)`` instead of one ``play_bot_turn`` job per turn: RQ's own bookkeeping of a job costs
-several times the turn itself. The job plays the turns one after another, each exactly as
-``play_bot_turn`` plays one (the same policy, view, seeded generator and expected version), and
-each of its appends says so (``whole``), and the scheduler then schedules nothing for it (service.bots).
-
-It is as safe as the turn jobs: it does nothing if the game is no longer at ``version``, each
-move is appended with the version it was decided on, and a worker killed mid-game leaves the
-game in the bot queue's waiting set, from which the sweeper enqueues its board job again, on the
-board queue (a job a live worker runs is never taken for lost, and it marks the wait fresh as it
-moves). Should two board jobs of one game run at once all the same, one of them wins each
-version and the other ends "moved_on"; the one that ends leaves the game to the other, as long
-as a live worker runs that one, instead of enqueuing a third that would race it again.
-
-A worker asked to stop (SIGTERM, Ctrl-C) does not wait for a whole game, which may take minutes:
-the job stops after the turn it is playing, and the game's board job is enqueued again at the
-version it reached, for the next worker (each turn was appended as it was played: nothing is lost).
+The arena schedules it for a board's game whose every seat is a built-in policy.
+It does nothing if the game is no longer at ``version``.
+A worker asked to stop (SIGTERM, Ctrl-C) stops it after the current turn.
 """
+
+# It is as safe as the turn jobs.
+# service.arena marks each player of such a game with its match.
+# The game needs nobody outside the worker, so one job plays it rather than one play_bot_turn job per turn:
+# RQ's own bookkeeping of a job costs several times the turn itself.
+# Each move is appended with the version it was decided on.
+# A worker killed mid-game leaves the game in the bot queue's waiting set.
+# From there the sweeper enqueues its board job again, on the board queue.
+# A job a live worker runs is never taken for lost, and it marks the wait fresh as it moves.
 
 from __future__ import annotations
 
@@ -33,15 +27,25 @@ def play_board_game(game_id: str, version: int) -> str:
     """Play the game's bot turns from ``version`` to its end (or until it moves on elsewhere)."""
     ctx = jobs.context()
     turns = 0
+    # The job plays the turns one after another, each exactly as play_bot_turn plays one:
+    # the same policy, view, seeded generator and expected version.
+    # Each of its appends says so (whole), and the scheduler then schedules nothing for it (service.bots).
     while True:
         outcome = jobs.play_bot_turn(game_id, version, whole=True)
         if outcome != "moved":
             break
         turns += 1
         version = ctx.store.version(game_id)
+        # A worker asked to stop does not wait for a whole game, which may take minutes.
+        # The game's board job is enqueued again at the version it reached, for the next worker.
+        # Each turn was appended as it was played: nothing is lost.
         if ctx.stopping.is_set():
             outcome = "stopped"  # the scheduler below enqueues the game again at this version
             break
+    # Should two board jobs of one game run at once all the same, one of them wins each version,
+    # and the other ends "moved_on".
+    # The one that ends leaves the game to the other, as long as a live worker runs that one.
+    # Enqueuing a third instead would race it again.
     if outcome == "moved_on" and played_by_another(ctx, game_id):
         # another board job plays this game on: its own end schedules what comes after it
         return f"{outcome} after {turns} turns, left to the job playing the game"

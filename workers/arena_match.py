@@ -1,13 +1,8 @@
 """``ginbox match``: a duplicate match run on the configured server, or in this process (``--local``).
 
-Against a server it sends ``POST /matches``, prints the match's id and page as soon as it has
-them, and follows ``GET /matches/{id}`` with a progress bar until the match is over; a 429 or 503
-is waited out as its ``Retry-After`` asks, a silent server for a while. The match is the server's:
-when the command stops following it (Ctrl-C, a server gone), it says where to follow it. With ``--local`` it needs neither server nor Redis: the same boards
-(service.rules.duplicate: a seed per board, the same seating, the same scoring) are played here,
-one game after another, by the built-in policies alone, each move chosen as a worker would
-(the policy's own view and events, its random generator seeded by game, version and seat).
-Both print the same table: per participant the total, the mean per board and its 95% interval.
+Against a server it follows the match with a progress bar until it is over.
+``--local`` needs neither server nor Redis: the built-in policies alone play the same boards here.
+Both print the same table: each participant's total, mean per board and its 95% interval.
 """
 
 from __future__ import annotations
@@ -44,6 +39,8 @@ POLL_S = 0.5
 
 def play_game(game_id: str, spec: G.GameSpec, policies: list) -> G.GameState:
     """Play a board's game to its end with one policy per seat; its final state."""
+    # Each move is chosen as a worker would: the policy's own view and events,
+    # its random generator seeded by game, version and seat.
     table = Table.start(spec)
     while table.state.status == "playing":
         seat = table.state.to_act[0]
@@ -66,6 +63,8 @@ def run_local(variant: str, participants: list[str], boards: int, options: dict 
               progress: Callable[[D.MatchState], None] | None = None, seed: bytes | None = None,
               match_id: str = "local") -> D.MatchState:
     """Play a whole duplicate match of built-in policies here; the match's final state."""
+    # The same boards as on a server (service.rules.duplicate: a seed per board, the same seating,
+    # the same scoring), played one game after another.
     unknown = [p for p in participants if p not in BOT_POLICY_NAMES]
     if unknown:
         raise ValueError(f"--local plays built-in policies only ({', '.join(BOT_POLICY_NAMES)}), not {unknown}")
@@ -196,6 +195,8 @@ def run_remote(base: str, body: dict, progress: Callable[[dict], None] | None = 
                give_up_s: float = GIVE_UP_S, idle_hint_s: float = IDLE_HINT_S) -> dict:
     """Start the match on the server and follow it to its end; its final view. ``started`` is told
     the match's id as soon as the server gave it; MatchError when it cannot go on."""
+    # It sends POST /matches, and follows GET /matches/{id} until the match is over.
+    # A 429 or 503 is waited out as its Retry-After asks, a silent server for a while (Remote).
     remote = Remote(base, report or (lambda line: print(f"ginbox match: {line}", file=sys.stderr)),
                     give_up_s=give_up_s)
     # one Idempotency-Key for every sending of the POST: a retry after an answer that was lost (no
@@ -289,12 +290,15 @@ def main(args) -> int:
     stopped_by = None
     previous_handler = signal.signal(signal.SIGTERM, terminated)
 
+    # it prints the match's id and page as soon as it has them
     def announce(new_id: str) -> None:
         nonlocal match_id
         match_id = new_id
         base = args.server.rstrip("/")
         note(f"match {new_id} started: {base}/match/{new_id}")
 
+    # The match is the server's.
+    # When the command stops following it (Ctrl-C, a server gone), it says where to follow it.
     try:
         # the bar goes to stderr, the result table to stdout
         with Progress(*columns, console=Console(stderr=True), transient=not sys.stderr.isatty()) as bar:

@@ -1,10 +1,11 @@
 """RQ entry points: play a bot's turn (or its advice), play a human's timed-out turn.
 
-Jobs take only ids (``game_id``, the ``version`` they answer) and find their connections in the
-worker's context, built once at start-up (workers/runner.py). Each is safe to run twice: it does
-nothing if the game moved on from ``version``, and its move is appended with ``version`` as the
-expected version, so of two runs at most one lands.
+Jobs take only ids (``game_id``, the ``version`` they answer).
+They find their connections in the worker's context, built once at start-up (workers/runner.py).
+Each is safe to run twice: it does nothing if the game moved on from ``version``.
 """
+
+# A job's move is appended with version as the expected version, so of two runs at most one lands.
 
 from __future__ import annotations
 
@@ -81,13 +82,9 @@ class Loaded:
 
 
 def load_at(ctx: WorkerContext, game_id: str, version: int) -> Loaded | None:
-    """The game as it stands at ``version``, or None if it is at another version by now.
-
-    The log is read back from the end (one read, which also shows whether the game moved on)
-    until the hand's deal is found; the state just before the deal comes from the repository
-    (snapshot plus log) and the hand's events are replayed on it, so each can be redacted
-    exactly as the API would redact it for the seat.
-    """
+    """The game as it stands at ``version``, or None if it is at another version by now."""
+    # The log is read back from the end until the hand's deal is found.
+    # That is one read, which also shows whether the game moved on.
     window = TAIL_WINDOW
     while True:
         after = max(0, version - window)
@@ -98,6 +95,9 @@ def load_at(ctx: WorkerContext, game_id: str, version: int) -> Loaded | None:
         if deal is not None or after == 0:
             break
         window *= 4
+    # The state just before the deal comes from the repository (snapshot plus log),
+    # and the hand's events are replayed on it.
+    # So each can be redacted exactly as the API would redact it for the seat.
     hand = records[deal:] if deal is not None else records
     first = hand[0].version
     base = ctx.repository.load_state(game_id, upto=first - 1) if first > 1 else None
@@ -247,13 +247,9 @@ def fallback_move(state, seat: int, advise: bool = False):
 def play_timed_out_turn(game_id: str, version: int, attempt: int = 0) -> str:
     """A human seat's clock ran out: if the game is still at ``version``, play the basic move for it.
 
-    The events start with TurnTimedOut (the log says the clock played), and the append carries the
-    idempotency key ``clock-<version>``: a second run of the clock answers the first one's result.
-
-    Never before the deadline the view showed (``turn_deadline_ms``, the ts of the event at
-    ``version`` plus the timeout): run earlier by this worker's clock (the host that stamped the
-    event runs ahead of it), the job plays nothing and schedules the clock again for the deadline,
-    as attempt ``attempt + 1`` (an id of its own: this job's id is still taken while it runs).
+    The events start with TurnTimedOut (the log says the clock played).
+    It never plays before the deadline the view showed (``turn_deadline_ms``).
+    Run earlier, it plays nothing and schedules the clock again for the deadline, as attempt ``attempt + 1``.
     """
     ctx = context()
     state = ctx.repository.load_state(game_id)
@@ -264,6 +260,9 @@ def play_timed_out_turn(game_id: str, version: int, attempt: int = 0) -> str:
         last = ctx.store.load(game_id, after=version - 1, upto=version)
         deadline = bots.clock_deadline_ms(last[-1].ts, timeout_s) if last else None
         now_ms = int(time.time() * 1000)
+        # The deadline is the ts of the event at version plus the timeout.
+        # A job runs earlier by this worker's clock when the host that stamped the event runs ahead of it.
+        # Its next attempt has an id of its own: this job's id is still taken while it runs.
         if deadline is not None and now_ms < deadline:
             ctx.scheduler.clock_again(game_id, version, timeout_s, deadline, attempt + 1)
             log.info("turn clock of game %s at version %s ran %d ms before its deadline: scheduled again",
@@ -275,6 +274,7 @@ def play_timed_out_turn(game_id: str, version: int, attempt: int = 0) -> str:
         # wrapped so that the log itself says the clock played this move (a TurnTimedOut event first)
         with bot_turn("clock") as turn:
             command = commands.PlayTimedOutTurn(basic_move(read(views.view_state(state, seat))))
+            # the idempotency key clock-<version>: a second run of the clock answers the first one's result
             appended = _append(ctx, game_id, seat, command, version, idempotency_key=f"clock-{version}")
             turn["outcome"] = "auto_played" if appended else "moved_on"
         return turn["outcome"]

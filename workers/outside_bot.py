@@ -4,42 +4,11 @@ It needs nothing but the standard library and a seat token::
 
     python -m workers.outside_bot http://127.0.0.1:8000 GAME_ID SEAT_TOKEN [--poll S] [--deadline S] [--max-wait S]
 
-(A bot account that plays many games at once, told of each turn by one event stream, is
-``workers/arena_bot.py``: it plays each turn with this module's ``choose``.)
-
-It polls its view, and when ``legal_moves`` is not empty it picks one: knock whenever a knock
-is listed (the discard that leaves the least deadwood), take the upcard or the discard only
-when that lowers its deadwood, and otherwise discard its highest unmatched card. It works the
-melds and deadwood out itself (:func:`arrangement`: the same least-deadwood arrangement, in the
-same canonical order, as ``POST /analysis/melds`` answers), so a move costs no request but the
-move itself, and the look that finds it to play: a move's answer is the mover's new view, so
-a draw and the discard after it cost one look and two moves. Moves carry ``If-Match`` and an
-``Idempotency-Key``, so a retry after a lost answer can never play twice.
-
-How it treats the server's answers (every error is ``application/problem+json`` with a ``code``):
-
-- 429 ``rate_limited`` and 503 ``redis_unavailable``: wait, then send the very same request
-  again (a move keeps its ``Idempotency-Key``, so a move the server did take is not played
-  twice). The wait is the answer's ``Retry-After``, or without one a doubling back-off from half
-  a second; it is capped at ``--max-wait`` seconds (default 30) and lengthened by a random 0-20%
-  so that clients refused together do not come back together. A refused connection, a timeout
-  or another 5xx is waited out the same way. Each wait is reported on stderr.
-- 409 and 412 on a move: the game moved on (or the move came out of turn): look again.
-- 404 (``game_not_found``, ``seat_not_found``): stop, exit code 3. Any other 404 (``not_found``:
-  no such path) means the server URL is wrong (a path after the address, say): exit code 2.
-- Any other 4xx (``unauthorized``: the token is not a seat of this game, ``invalid_body``...):
-  stop, exit code 4. The answer's status, code and detail are printed on stderr.
-
-Exit codes:
-
-- 0: the game is over; the final scores and winner are printed on stdout as JSON.
-- 2: wrong arguments: the server URL is not an http(s) URL with a host (checked before any
-  request), or the server answers 404 for a path it does not have.
-- 3: no such game (or seat): 404.
-- 4: the server refused the bot for another reason it cannot fix by retrying (a 4xx).
-- 5: gave up: the game was not over before ``--deadline`` seconds (default 3600), whether the
-  bot was waiting for its opponent or for the server.
+Its exit codes are the ``EXIT_*`` constants below; every wait and refusal is reported on stderr.
 """
+
+# A bot account that plays many games at once, told of each turn by one event stream,
+# is workers/arena_bot.py: it plays each turn with this module's choose.
 
 from __future__ import annotations
 
@@ -57,11 +26,27 @@ import uuid
 VALUES = {**{str(n): n for n in range(2, 10)}, "A": 1, "T": 10, "J": 10, "Q": 10, "K": 10}
 RANKS, SUITS = "A23456789TJQK", "CDHS"
 
+# Exit codes:
+# - 0: the game is over; the final scores and winner are printed on stdout as JSON.
+# - 2: wrong arguments: the server URL is not an http(s) URL with a host (checked before any
+#   request), or the server answers 404 for a path it does not have.
+# - 3: no such game (or seat): 404.
+# - 4: the server refused the bot for another reason it cannot fix by retrying (a 4xx).
+# - 5: gave up: the game was not over before --deadline seconds (default 3600), whether the
+#   bot was waiting for its opponent or for the server.
 EXIT_OVER, EXIT_USAGE, EXIT_NOT_FOUND, EXIT_REFUSED, EXIT_GAVE_UP = 0, 2, 3, 4, 5
 #: stopped by Ctrl-C (SIGINT), as shells report a process that signal ended
 EXIT_INTERRUPTED = 130
 #: answers worth waiting for: the server asks for time (429, 503) or is having trouble (5xx)
 RETRY_STATUSES = {429, 500, 502, 503, 504}
+
+# How it treats the server's answers (every error is application/problem+json with a code):
+# - 429 rate_limited and 503 redis_unavailable: wait, then send the very same request again.
+#   A move keeps its Idempotency-Key, so a move the server did take is not played twice.
+#   A refused connection, a timeout or another 5xx is waited out the same way (retry_delay).
+#   Each wait is reported on stderr.
+# - 409 and 412 on a move: the game moved on (or the move came out of turn): look again.
+# - 404 and any other 4xx: stop (refusal), with the answer's status, code and detail on stderr.
 
 
 class Stop(Exception):
@@ -99,6 +84,8 @@ def retry_delay(retry_after: str | None, failures: int, max_wait_s: float) -> fl
     """Seconds to wait before asking again: the answer's ``Retry-After`` (seconds) or, without one
     (or with an HTTP date), a back-off doubling from half a second with each failure in a row;
     at most ``max_wait_s``, then lengthened by a random 0-20% so that refused clients spread out."""
+    # --max-wait is 30 seconds by default.
+    # The random lengthening is so that clients refused together do not come back together.
     try:
         asked = float(retry_after) if retry_after is not None else None
     except ValueError:
@@ -189,6 +176,10 @@ NOT_FOUND_CODES = {"game_not_found", "seat_not_found"}
 
 def refusal(status: int, doc, base: str | None = None) -> Stop:
     """The Stop for an answer the bot cannot get past; a 404 that is not the game's means a wrong server URL."""
+    # 404 game_not_found or seat_not_found: stop, exit code 3.
+    # Any other 404 (not_found: no such path) means the server URL is wrong (a path after the address, say):
+    # exit code 2.
+    # Any other 4xx (unauthorized: the token is not a seat of this game, invalid_body...): stop, exit code 4.
     if status == 404 and not (isinstance(doc, dict) and doc.get("code") in NOT_FOUND_CODES):
         where = f" {base}" if base else ""
         return Stop(EXIT_USAGE, f"stopped: {problem_text(status, doc)}: the server URL{where} looks wrong "
@@ -214,11 +205,11 @@ def _runs(cards: set[int]) -> list[tuple[int, ...]]:
 
 def arrangement(hand) -> tuple[list[list[str]], list[str], int]:
     """(melds, deadwood cards, deadwood) of the hand's least-deadwood arrangement, as ``POST
-    /analysis/melds`` answers them: among every choice of sets (a rank held three or four times:
-    no set, the set of all, or with four each set of three) plus the maximal runs of the cards
-    left, the least by deadwood, then the number of deadwood cards, then the number of melds,
-    then the melds as sorted card indexes (suit * 13 + rank, suits C D H S)."""
+    /analysis/melds`` answers them (the same arrangement, in the same order)."""
+    # card indexes: suit * 13 + rank, suits C D H S
     cards = {SUITS.index(code[1]) * 13 + RANKS.index(code[0]) for code in hand}
+    # Every choice of sets, each with the maximal runs of the cards left.
+    # A rank held three or four times gives no set, the set of all, or with four each set of three.
     choices: list[tuple[set[int], list[tuple[int, ...]]]] = [(cards, [])]
     for rank in range(13):
         held = [suit for suit in range(4) if 13 * suit + rank in cards]
@@ -232,6 +223,8 @@ def arrangement(hand) -> tuple[list[list[str]], list[str], int]:
     for rest, chosen in choices:
         melds = sorted(chosen + _runs(rest))
         dead = sorted(cards - {card for meld in melds for card in meld})
+        # the least by deadwood, then the number of deadwood cards, then the number of melds,
+        # then the melds as sorted card indexes
         key = (sum(min(card % 13 + 1, 10) for card in dead), len(dead), len(melds), melds, dead)
         if best is None or key < best:
             best = key
@@ -255,6 +248,12 @@ def deadwood_after_discard(hand) -> int:
 
 def choose(view: dict) -> dict:
     """One of the view's legal moves (worked out from the view alone)."""
+    # It knocks whenever a knock is listed (the discard that leaves the least deadwood).
+    # It takes the upcard or the discard only when that lowers its deadwood.
+    # Otherwise it discards its highest unmatched card.
+    # It works the melds and deadwood out itself (arrangement: the same least-deadwood arrangement,
+    # in the same canonical order, as POST /analysis/melds answers).
+    # So a move costs no request but the move itself, and the look that finds it to play.
     moves = view["legal_moves"]
     types = {m["type"] for m in moves}
     hand = view["hand"]
@@ -279,6 +278,9 @@ def choose(view: dict) -> dict:
 def play(base: str, game_id: str, token: str, poll_s: float = 0.2, deadline_s: float = 3600,
          max_wait_s: float = 30.0) -> dict:
     """Play until the game is over; returns the final view. Raises Stop when it cannot."""
+    # It polls its view, and plays when legal_moves is not empty.
+    # A move's answer is the mover's new view, so a draw and the discard after it cost one look and two moves.
+    # Moves carry If-Match and an Idempotency-Key, so a retry after a lost answer can never play twice.
     deadline = time.monotonic() + deadline_s
     api = Api(base, game_id, token, deadline, max_wait_s)
     view = api.view()

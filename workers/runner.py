@@ -103,11 +103,10 @@ def run_worker(settings: Settings, burst: bool = False, queues: tuple[str, ...] 
     """Run the bot worker until it is asked to stop (SIGTERM/SIGINT); with ``burst``, until its queues are empty.
 
     ``queues`` are the kinds of job it takes (``QUEUE_KINDS``): by default both, turn jobs first.
-    A plain (non-forking) RQ worker runs the jobs in this process, so a bot's answer costs no
-    fork and the connections built at start-up are reused. If Redis goes away the RQ loop ends;
-    it is started again after a pause instead of leaving the games without a worker; a burst
-    that fails says why in one line and returns 1.
+    If Redis goes away the RQ loop ends; it starts again after a pause.
+    A burst that fails says why in one line and returns 1.
     """
+    # Restarting the loop does not leave the games without a worker.
     configure_logging()
     rq_log = logging.getLogger("rq.worker")
     if not any(isinstance(f, OncePerOutage) for f in rq_log.filters):
@@ -130,7 +129,9 @@ def run_worker(settings: Settings, burst: bool = False, queues: tuple[str, ...] 
         while True:
             worker = None
             try:
-                # built inside the try: RQ's constructor talks to Redis, which may still be down
+                # built inside the try: RQ's constructor talks to Redis, which may still be down.
+                # A plain (non-forking) RQ worker runs the jobs in this process:
+                # a bot's answer costs no fork, and the connections built at start-up are reused.
                 worker = BotWorker(listen, connection=ctx.queue.connection, serializer=JSONSerializer,
                                    worker_ttl=WORKER_TTL_S)
                 heartbeat.serve(worker.name)

@@ -1,37 +1,8 @@
 """Recovery of stalled bot turns, and release of scheduled jobs, in a thread of ``ginbox worker``.
 
-A game waits on a bot from the moment its turn is enqueued (service.bots keeps it in a sorted
-set with that time). If it still waits ``bot_stall_s`` later, the sweep looks at its job: a job
-still waiting in its queue (or for a retry's back-off), or the current job of a live worker (its
-heartbeat, below), will play the turn, and the wait is measured again from now. Any other job was
-lost: the worker that ran it was killed, or the queue went with a Redis restart. The sweep then
-enqueues the turn again (the job is safe to run twice: it checks and expects the version). A
-match's board game played whole by one job waits the same way; its job is enqueued again on the
-board queue, where it waits behind the other board games only, never in front of a bot's turn;
-so is the turn job of a game of built-in bots alone, which always goes there
-(service.bots.turn_queue_for), at start-up too.
-A wait measured from the enqueue says nothing of a job's start: a board job that waited behind
-the others longer than ``bot_stall_s`` starts with its wait already old, and moves the game only
-once its first move is decided; the live worker running it tells that it is not lost. At
-start-up, and every few minutes, the game index is also walked for playing games whose bot never
-got a job at all.
-
-The same thread also ends games nobody has moved in for ``abandon_after_s``
-(GINBOX_ABANDON_AFTER_S): they are over with no winner, a ``game_abandoned`` event in the log.
-
-The same thread deals the games whose wait for client seeds (rule option
-``client_seed_wait_s``) ran out, without the seeds still missing.
-
-The same thread moves due jobs (retries with back-off, turn clocks) from RQ's scheduled-job
-registries of both queues (turns, board games) to their queues, so no separate scheduler
-process is needed and a worker killed with -9 leaves no scheduler lock behind to block the next one.
-
-Each duty takes a short Redis lock, so that several workers do not all sweep at once.
-
-Beside it, :class:`Heartbeat` says every second that the worker is alive (its RQ name in a sorted
-set, service.bot_metrics.live_workers_key). RQ keeps a job whose worker died as started for minutes
-(a plain worker sends no heartbeat while a job runs): /metrics counts as running only the current
-jobs of the workers alive (``ginbox_bot_jobs_running``).
+The same thread ends games nobody has moved in for ``abandon_after_s`` (GINBOX_ABANDON_AFTER_S).
+It deals the games whose wait for client seeds (``client_seed_wait_s``) ran out.
+Beside it, :class:`Heartbeat` says every second that the worker is alive.
 """
 
 from __future__ import annotations
@@ -66,6 +37,10 @@ def _lock(conn, key: str, ttl_ms: int) -> bool:
 
 def promote_due(ctx) -> int:
     """Release the due scheduled jobs of both queues (a retry goes back to the queue it came from); how many."""
+    # Due jobs (retries with back-off, turn clocks) move from RQ's scheduled-job registries of both
+    # queues (turns, board games) to their queues.
+    # So no separate scheduler process is needed,
+    # and a worker killed with -9 leaves no scheduler lock behind to block the next one.
     return ctx.scheduler.promote_due()
 
 
@@ -120,9 +95,28 @@ def _each_game(game_ids, act, what: str, done: str = "", *done_args) -> list[str
 
 def stalled_games(ctx, now_ms: int | None = None, scan_index: bool = False) -> list[str]:
     """Recover every game waiting on a bot longer than ``bot_stall_s``; the ids re-enqueued."""
+    # A game waits on a bot from the moment its turn is enqueued:
+    # service.bots keeps it in a sorted set with that time.
+    # If it still waits bot_stall_s later, the sweep looks at its job.
+    # A job still waiting in its queue (or for a retry's back-off), or the current job of a live worker
+    # (its heartbeat, Heartbeat below), will play the turn, and the wait is measured again from now.
+    # Any other job was lost: the worker that ran it was killed, or the queue went with a Redis restart.
+    # The sweep then enqueues the turn again.
+    # The job is safe to run twice: it checks and expects the version.
+    # A match's board game played whole by one job waits the same way.
+    # Its job is enqueued again on the board queue, where it waits behind the other board games only,
+    # never in front of a bot's turn.
+    # So is the turn job of a game of built-in bots alone, which always goes there
+    # (service.bots.turn_queue_for), at start-up too.
+    # A wait measured from the enqueue says nothing of a job's start.
+    # A board job that waited behind the others longer than bot_stall_s starts with its wait already old,
+    # and moves the game only once its first move is decided.
+    # The live worker running it tells that it is not lost.
     now = now_ms or _now_ms()
     limit = now - int(ctx.settings.bot_stall_s * 1000)
     ids = ctx.scheduler.waiting.begun_before(limit)
+    # at start-up, and every few minutes, the game index is also walked for playing games
+    # whose bot never got a job at all
     if scan_index:
         waiting = ctx.scheduler.waiting.games()
         for game_id in playing_games(ctx):
@@ -138,6 +132,7 @@ def abandoned_games(ctx, now_ms: int | None = None) -> list[str]:
     its latest event and appends ``game_abandoned`` expecting that version, so a move that lands
     meanwhile keeps the game alive. ``abandon_after_s`` 0 abandons nothing.
     """
+    # such a game is over with no winner, a game_abandoned event in the log
     after_s = float(ctx.settings.abandon_after_s)
     if after_s <= 0:
         return []
@@ -156,11 +151,12 @@ CLIENT_SEEDS_EVERY_S = 1.0
 def client_seed_deadlines(ctx, now_ms: int | None = None) -> list[str]:
     """Deal every game whose wait for client seeds (option ``client_seed_wait_s``) ran out; the ids.
 
-    Candidates are the waiting games whose seats are all taken (the index's summary says so);
-    the service measures the wait from the event that took the last seat and appends
-    ``client_seeds_closed`` and the first cut and deal, expecting the version it measured, so a
-    seed that lands meanwhile wins.
+    They are dealt without the seeds still missing.
+    Candidates are the waiting games whose seats are all taken (the index's summary says so).
     """
+    # The service measures the wait from the event that took the last seat.
+    # It appends client_seeds_closed and the first cut and deal, expecting the version it measured.
+    # So a seed that lands meanwhile wins.
     now = now_ms or _now_ms()
     candidates = [g["game_id"] for g in _listed(ctx, "waiting")
                   if all(p is not None for p in g.get("players") or [None])]
@@ -193,6 +189,7 @@ class Sweeper(threading.Thread):
         last_abandon_scan = None
         last_seed_scan = None
         unreachable = False  # Redis did not answer the last tick (said once, in one line)
+        # each duty takes a short Redis lock, so that several workers do not all sweep at once
         while not self.stopping.is_set():
             try:
                 if _lock(conn, f"{prefix}:{{#bots}}:lock:promote", self.tick_s * 1000 * 0.9):
@@ -231,10 +228,16 @@ class Sweeper(threading.Thread):
 class Heartbeat(threading.Thread):
     """The worker's thread that says every ``WORKER_BEAT_S`` that the RQ worker ``name`` is alive.
 
-    A thread of its own: a sweep may take longer than a beat (a walk of the game index), and the
-    job runs in the main thread. ``name`` is set by the worker's loop (each RQ worker it starts has
-    a name of its own); ``stop`` takes the name out at once.
+    ``name`` is set by the worker's loop (each RQ worker it starts has a name of its own).
+    ``stop`` takes the name out at once.
     """
+
+    # A thread of its own: a sweep may take longer than a beat (a walk of the game index),
+    # and the job runs in the main thread.
+    # It keeps the RQ name in a sorted set (service.bot_metrics.live_workers_key).
+    # RQ keeps a job whose worker died as started for minutes:
+    # a plain worker sends no heartbeat while a job runs.
+    # So /metrics counts as running only the current jobs of the workers alive (ginbox_bot_jobs_running).
 
     def __init__(self, connection, key_prefix: str, every_s: float = WORKER_BEAT_S):
         super().__init__(name="ginbox-heartbeat", daemon=True)

@@ -1,15 +1,17 @@
 """Cross-origin requests (CORS), so that a gin client running in a browser can call the API.
 
-Seat tokens travel in the Authorization header (or ``?token=`` for streams), never in cookies:
-a browser attaches them to no request by itself, so letting any origin read answers grants a
-page nothing its user did not paste into it. That is why every origin is allowed by default
-(``GINBOX_CORS_ORIGINS=*``); a comma-separated list of origins narrows it, and an empty value
-turns CORS off.
-
+Every origin is allowed by default (``GINBOX_CORS_ORIGINS=*``).
+A comma-separated list of origins narrows it, and an empty value turns CORS off.
 A preflight (OPTIONS with Origin and Access-Control-Request-Method) is answered 204 before
-routing, rate limits or authentication; it is not an operation of the API, so openapi.yaml
-does not list it. Any other OPTIONS request is still 405.
+routing, rate limits or authentication.
+Any other OPTIONS request is still 405.
 """
+
+# Seat tokens travel in the Authorization header (or ?token= for streams), never in cookies.
+# A browser attaches them to no request by itself.
+# So letting any origin read answers grants a page nothing its user did not paste into it.
+# That is why every origin is allowed by default.
+# A preflight is not an operation of the API, so openapi.yaml does not list it.
 
 from __future__ import annotations
 
@@ -33,7 +35,7 @@ def parse_origins(value: str) -> frozenset[str] | None:
 
 
 def init_cors(app: Flask, origins: str) -> None:
-    """Answer preflights and mark answers readable by the allowed origins (see the module doc)."""
+    """Answer preflights and mark answers readable by the allowed origins (``origins``: GINBOX_CORS_ORIGINS)."""
     allowed = parse_origins(origins)
     if allowed is not None and not allowed:
         return

@@ -111,11 +111,13 @@ def create_game():
 
 
 def _bot_games_caller() -> str:
-    """Whom a game of built-in bots alone counts against, as a match of POST /matches does: the
-    bot account whose token the request presents (``bot:<name>``), else the client address, an
-    IPv6 one by its network, as the rate limit counts it (``addr:<address>``). Any other token
-    (a seat's, none that the server knows, a malformed header) counts as none: it never lets a
-    caller out of its address's count."""
+    """Whom a game of built-in bots alone counts against, as a match of POST /matches does.
+
+    The bot account whose token the request presents (``bot:<name>``), else the client address,
+    an IPv6 one by its network, as the rate limit counts it (``addr:<address>``).
+    Any other token (a seat's, none that the server knows, a malformed header) counts as none.
+    """
+    # an unknown token never lets a caller out of its address's count
     from service.ratelimit import address_identity
 
     ext = current_app.extensions["ginbox"]

@@ -67,13 +67,11 @@ _FRAMING_ERRORS = _body_framing_error_types()
 
 
 def _close_after_answer() -> None:
-    """Ask gunicorn to close the connection after this answer.
-
-    The rest of a body whose framing is broken cannot be skipped to find the next request; left
-    open, gunicorn would try, fail the same way and write a second answer nobody asked for.
-    gunicorn drops a ``Connection`` header the app sets, so this marks its request object (reached
-    through the body reader it handed over as ``wsgi.input``); under another server nothing changes.
-    """
+    """Ask gunicorn to close the connection after this answer; under another server nothing changes."""
+    # The rest of a body whose framing is broken cannot be skipped to find the next request.
+    # Left open, gunicorn would try, fail the same way and write a second answer nobody asked for.
+    # gunicorn drops a Connection header the app sets, so this marks its request object.
+    # That is reached through the body reader gunicorn handed over as wsgi.input.
     reader = getattr(request.environ.get("wsgi.input"), "reader", None)
     req = getattr(reader, "req", None)
     if req is not None and hasattr(req, "must_close"):
@@ -88,17 +86,17 @@ def _announced() -> tuple[int | None, bool]:
 def request_body() -> bytes:
     """The request body as sent, the one place every route reads it (b"" when none is announced).
 
-    413 body_too_large over the limit, also when no Content-Length announced it: a body with a
-    Content-Length over the limit was refused before the view (service.app); a chunked one is
-    only measured while it is read. werkzeug stops reading such a stream at the limit without
-    saying whether more was coming, so the stream is read to one byte past it. 400 bad_request
-    when a chunked body's framing is broken, or when the body ends before its Content-Length
-    (the client half-closed or the connection dropped): a cut body is never acted on, even if
-    what came is valid JSON.
+    413 body_too_large over the limit, also when no Content-Length announced it.
+    400 bad_request when a chunked body's framing is broken.
+    400 bad_request when the body ends before its Content-Length (the client half-closed or the connection dropped).
     """
     length, chunked = _announced()
     if length is None and not chunked:
         return b""
+    # A body with a Content-Length over the limit was refused before the view (service.app).
+    # A chunked one is only measured while it is read.
+    # werkzeug stops reading such a stream at the limit without saying whether more was coming.
+    # So the stream is read to one byte past it.
     limit = request.max_content_length
     if limit is not None and length is None:
         request.max_content_length = limit + 1
@@ -113,7 +111,8 @@ def request_body() -> bytes:
         raise ApiError(413, "body_too_large", f"the request body is larger than {limit} bytes")
     if not chunked and (raw is None or len(raw) < length):
         # the reader saw the connection end (half-closed or dropped) before the body did: what
-        # is missing never comes, and the request is answered without being acted on
+        # is missing never comes, and the request is answered without being acted on.
+        # A cut body is never acted on, even if what came is valid JSON.
         _close_after_answer()
         got = f"before the {length} bytes" if raw is None else f"after {len(raw)} of the {length} bytes"
         raise ApiError(400, "bad_request", f"the request body ended {got} its Content-Length announced: "
@@ -284,11 +283,11 @@ def refuse_unrouted_path():
 def json_response(payload, status: int = 200, headers: dict | None = None) -> Response:
     """A JSON answer with extra headers (compact UTF-8, keys in the payload's order).
 
-    Serialised with orjson rather than by ``jsonify``: a view is 1-2 KB of nested data and its
-    serialisation was the largest single step of a move's answer; orjson does it about ten
-    times faster (tests/bench/bench_api.py measures the effect). Keys that are not strings
-    (none are expected) are written as strings, as the standard library would.
+    Keys that are not strings (none are expected) are written as strings, as the standard library would.
     """
+    # Serialised with orjson rather than by jsonify.
+    # A view is 1-2 KB of nested data, and its serialisation was the largest single step of a move's answer.
+    # orjson does it about ten times faster (tests/bench/bench_api.py measures the effect).
     body = orjson.dumps(payload, option=orjson.OPT_NON_STR_KEYS | orjson.OPT_APPEND_NEWLINE)
     return Response(body, status, headers, mimetype="application/json")
 
@@ -316,12 +315,17 @@ def view_tag_key() -> bytes:
 
 
 def view_etag(version: int, body: bytes, key: bytes) -> str:
-    """The strong ETag of one view as sent: ``"<version>-<digest>"``, the digest the first 16 hex
-    digits of the body's HMAC-SHA256 under ``key`` (view_tag_key). Two views differ in their tag
-    whenever they differ in a byte (a seat's and a spectator's view of one version, the captain's
-    before and after advice), and the same view gets the same tag whoever asks; the version before
-    the dash is what If-Match reads. Keyed, because a plain hash of the body would let whoever sees
-    a tag (in a log, a proxy, a shared cache) test guesses of the hidden view it stands for offline."""
+    """The strong ETag of one view as sent: ``"<version>-<digest>"``.
+
+    The digest is the first 16 hex digits of the body's HMAC-SHA256 under ``key`` (view_tag_key).
+    Two views differ in their tag whenever they differ in a byte.
+    The same view gets the same tag whoever asks.
+    The version before the dash is what If-Match reads.
+    """
+    # Views that differ in a byte: a seat's and a spectator's view of one version, the captain's
+    # before and after advice.
+    # Keyed, because a plain hash of the body would let whoever sees a tag (in a log, a proxy,
+    # a shared cache) test guesses of the hidden view it stands for offline.
     return f'"{version}-{hmac.digest(key, body, "sha256").hex()[:16]}"'
 
 

@@ -1,11 +1,14 @@
 """The catalogue of problem types: every ``code`` an error answer can carry, and what to do about it.
 
-An error answer's ``type`` is ``/problems/<code>``, a reference relative to the server that
-answered (RFC 9457 §3.1.1): ``GET`` it and this catalogue's entry comes back. ``code`` is the
-stable identifier to branch on; each entry names the HTTP statuses its code is answered with.
-``tests/unit/test_problem_types.py`` finds every code the service's source can raise and checks
-it is listed here, and the tests' client checks every error answer it receives against it.
+An error answer's ``type`` is ``/problems/<code>``, relative to the server that answered (RFC 9457 §3.1.1).
+``GET`` it and this catalogue's entry comes back.
+``code`` is the stable identifier to branch on.
+Each entry names the HTTP statuses its code is answered with.
 """
+
+# tests/unit/test_problem_types.py finds every code the service's source can raise,
+# and checks it is listed here.
+# The tests' client checks every error answer it receives against this catalogue.
 
 from __future__ import annotations
 

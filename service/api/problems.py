@@ -212,10 +212,12 @@ def gunicorn_problem(status: int, reason: str) -> bytes:
 def _linger(sock, max_bytes: int = 1 << 20, seconds: float = 1.0) -> None:
     """Close the sending side, then read what the client still sends, for a little while.
 
-    gunicorn closes the connection right after its answer. A client still sending (the rest of
-    an over-long request line, say) would then get a reset, often before it reads the answer:
-    reading on for at most ``seconds`` and ``max_bytes`` lets it finish and read the problem.
+    It reads on for at most ``seconds`` and ``max_bytes``.
     """
+    # gunicorn closes the connection right after its answer.
+    # A client still sending (the rest of an over-long request line, say) would then get a reset,
+    # often before it reads the answer.
+    # Reading on lets it finish and read the problem.
     import socket
     import time
 

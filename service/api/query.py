@@ -1,16 +1,14 @@
 """Which query parameters each operation takes: any other, or one given twice, is 400 invalid_query.
 
-openapi.yaml says that what it allows is accepted, and nothing else. For query strings that is
-enforced here, once, before any view runs: an operation takes the ``in: query`` parameters the
-spec lists for it, and ``token`` where its security takes a token from the query (the streams,
-for EventSource). A parameter given twice is refused too (``version=4&version=5`` would
-otherwise be read as 4 without a word). tests/contract/test_spec_query_parameters.py holds this table
-to the spec, operation by operation.
-
-The web pages and the documentation page are documents for browsers, not operations a client
-calls: a link or a browser may add what it likes to their address (a cache-buster, a campaign
-tag), and nothing of it is read, so their query strings are left alone.
+An operation takes the ``in: query`` parameters openapi.yaml lists for it.
+It also takes ``token`` where its security takes a token from the query (the streams, for EventSource).
+The query strings of the web pages and the documentation page are left alone.
 """
+
+# openapi.yaml says that what it allows is accepted, and nothing else.
+# For query strings that is enforced here, once, before any view runs.
+# A parameter given twice is refused too: version=4&version=5 would otherwise be read as 4 without a word.
+# tests/contract/test_spec_query_parameters.py holds this table to the spec, operation by operation.
 
 from __future__ import annotations
 
@@ -28,7 +26,10 @@ QUERY_PARAMETERS: dict[str, frozenset[str]] = {
     "arena.ratings": frozenset({"variant"}),
 }
 
-#: the pages' endpoints, whose query string nothing reads
+#: the pages' endpoints, whose query string nothing reads.
+#: They are documents for browsers, not operations a client calls.
+#: A link or a browser may add what it likes to their address (a cache-buster, a campaign tag),
+#: and nothing of it is read, so their query strings are left alone.
 PAGE_ENDPOINTS = frozenset({
     "pages.lobby_page", "pages.play_page", "pages.watch_page", "pages.replay_page", "pages.match_page",
     "pages.web_asset", "pages.favicon", "docs.docs_page", "docs.docs_asset",

@@ -1,19 +1,16 @@
-"""The end of a server-sent event stream whose store stops answering in the middle of it.
+"""Server-sent event streams: their places among a client's, and their end when the store stops answering.
 
-A stream's first byte is sent only once the game, bot or match has been read, so Redis being
-down before it is a 503 problem+json like any other answer (service.api.problems). Once the
-stream has begun no status can be sent any more: when a read fails then (Redis killed,
-restarting, timing out), the stream ends with a last comment saying so, and the chunked answer
-ends properly, instead of being cut by the server with a traceback in its log. The client
-reconnects with ``Last-Event-ID`` once the service answers again, and misses nothing.
-
-Each open stream also holds a place among its client's (the app's ``stream_places``, built by
-service.composition: service.store.stream_places.StreamPlaces): at most
-``GINBOX_MAX_STREAMS_PER_CLIENT`` streams of one token, or of one address without a token the
-server issued, are open at once, counted in Redis for every API process. One more is refused 429
-``rate_limited`` before its first byte. A place is given back when its stream ends, however it
-ends; one whose process died lapses within a minute.
+A read that fails once the stream has begun ends it with a last comment saying so.
+The client reconnects with ``Last-Event-ID`` once the service answers again, and misses nothing.
+A client has at most ``GINBOX_MAX_STREAMS_PER_CLIENT`` streams open; one more is refused 429.
 """
+
+# A stream's first byte is sent only once the game, bot or match has been read.
+# So Redis being down before it is a 503 problem+json like any other answer (service.api.problems).
+# Once the stream has begun, no status can be sent any more.
+# When a read fails then (Redis killed, restarting, timing out), the stream ends with a last comment,
+# and the chunked answer ends properly.
+# Otherwise the server would cut it, with a traceback in its log.
 
 from __future__ import annotations
 
@@ -69,6 +66,13 @@ def sse_response(events: Iterator[str]) -> Response:
     place of its client's: 429 ``rate_limited`` with Retry-After if the client has
     GINBOX_MAX_STREAMS_PER_CLIENT open already. The place is given back when the stream ends,
     runs dry, is cut by the client or the store, or is never read at all."""
+    # Each open stream holds a place among its client's: the app's stream_places, built by
+    # service.composition (service.store.stream_places.StreamPlaces).
+    # At most GINBOX_MAX_STREAMS_PER_CLIENT streams of one token, or of one address without a token
+    # the server issued, are open at once, counted in Redis for every API process.
+    # One more is refused before its first byte.
+    # A place is given back when its stream ends, however it ends.
+    # One whose process died lapses within a minute.
     from service.api.problems import ApiError
 
     ext = current_app.extensions["ginbox"]

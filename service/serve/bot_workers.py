@@ -14,15 +14,16 @@ class WorkerGaveUp(RuntimeError):
 
 
 class SupervisedWorker:
-    """One bot worker of ``ginbox serve``, started again whenever it ends: ``poll()`` it often, from
-    the thread that started it (its die-with-parent signal follows the thread that forked it).
+    """One bot worker of ``ginbox serve``, started again whenever it ends.
 
-    As for the embedded Redis (``RedisSupervisor``): an end is said in one line on stderr and the
-    worker is started again, at once the first time, then after a growing pause (0.5 s, 1 s, 2 s...)
-    while it keeps ending; when ``max_failures`` ends fall within ``window_s`` seconds, ``poll``
-    raises ``WorkerGaveUp``. A bot job a worker was playing when it died is taken up again by the
-    sweeper of another (or the new) worker.
+    ``poll()`` it often, from the thread that started it.
+    Each end is said in one line on stderr, as ``RedisSupervisor`` does.
+    The worker restarts at once the first time, then after a growing pause.
+    ``poll`` raises ``WorkerGaveUp`` when ``max_failures`` ends fall within ``window_s`` seconds.
     """
+
+    # poll from the thread that started it: its die-with-parent signal follows the thread that forked it.
+    # A bot job a worker was playing when it died is taken up again by the sweeper of another (or the new) worker.
 
     def __init__(self, name: str, argv: list[str], env: dict, say=None, max_failures: int = 5,
                  window_s: float = 60.0):
@@ -51,6 +52,7 @@ class SupervisedWorker:
             if self.ends.exhausted:
                 raise WorkerGaveUp(f"the {self.name} cannot be kept running: {count} ends within "
                                    f"{self.ends.window_s:.0f} s (last: {what})")
+            # at once the first time, then 0.5 s, 1 s, 2 s... while it keeps ending
             delay = 0.0 if count == 1 else min(8.0, 0.25 * 2 ** (count - 1))
             self.say(f"ginbox: {what}; starting it again{f' in {delay:g} s' if delay else ''}")
             self.proc = None

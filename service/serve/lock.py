@@ -29,15 +29,16 @@ def _alive(pid) -> bool:
 class DataDirLock:
     """One ``ginbox serve`` per data directory: an exclusive ``flock`` on ``<data dir>/serve.lock``.
 
-    The kernel drops the lock when the last descriptor of the open file closes, so no stale lock
-    survives a crash or a ``kill -9``. The embedded redis-server is handed a copy of the
-    descriptor: the lock is then held while the server *or* its redis-server runs, so no second
-    redis-server can ever open the same append-only file, even if the first outlived its server.
-    (The children are also told to die with the server, see ``redis_process.die_with_parent``.)
-    The file holds, as JSON, who holds the lock (pid, API address, redis-server pid), for the
-    message of a server that is refused. It is rewritten in place, never replaced: a new inode
-    would be a new, unlocked lock.
+    Hand the embedded redis-server a copy of ``fd``: the lock is then held while the server *or* its redis-server runs.
+    The file holds, as JSON, who holds the lock (pid, API address, redis-server pid).
+    ``acquire`` raises ``DataDirBusy`` with a message naming them.
     """
+
+    # The kernel drops the lock when the last descriptor of the open file closes.
+    # So no stale lock survives a crash or a kill -9.
+    # While its redis-server holds a copy, no second redis-server can ever open the same append-only file,
+    # even if the first outlived its server.
+    # The children are also told to die with the server (redis_process.die_with_parent).
 
     def __init__(self, data_dir: Path):
         self.data_dir = data_dir
@@ -78,6 +79,7 @@ class DataDirLock:
 
     def update(self, **fields) -> None:
         """Record ``fields`` (pid, api, redis_pid...) in the lock file."""
+        # rewritten in place, never replaced: a new inode would be a new, unlocked lock
         self.info.update(fields)
         data = json.dumps(self.info).encode()
         os.ftruncate(self.fd, 0)

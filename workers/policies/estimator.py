@@ -1,22 +1,8 @@
 """An estimate of the opponent's hand: a probability for every card, from what the seat has seen.
 
-Every card the seat has seen elsewhere (its own hand, the discard pile, the cards the opponent
-threw) has probability 0; a card the opponent took from the pile and still holds has probability
-1. The other unseen cards share the opponent's unknown cards, each with a weight that starts at 1
-and is multiplied, for every piece of evidence, by a factor (:class:`EstimatorParams`) when the
-card would have made a meld with the evidence card:
-
-* the opponent threw ``e``: a card of its rank, or next to it in its suit, is less likely held
-  (a player keeps the cards that go with the ones it holds); two ranks away, a little less;
-* the opponent saw ``e`` on top of the pile and left it there (passed the upcard or drew from
-  the stock): the same, a little weaker (it may have held one card that went with it);
-* the opponent took ``e`` from the pile: the cards that meld with it are more likely held.
-
-The probabilities are the weights scaled so that they add up to the number of unknown cards
-(none above 1). They serve three ends: drawing the opponent's hand for a search
-(:meth:`OpponentModel.sample`, weighted without replacement), the chance that the opponent
-melds a card the seat would throw (:meth:`OpponentModel.meld_chance`), and the chance that a
-card still lies in the stock (``1 - p``).
+A card seen elsewhere has probability 0; one the opponent took from the pile and still holds, 1.
+The other unseen cards share the opponent's unknown cards by weight (:class:`EstimatorParams`).
+The probabilities add up to the number of unknown cards, none above 1.
 """
 
 from __future__ import annotations
@@ -82,9 +68,13 @@ class OpponentModel:
 
     def __init__(self, k: Knowledge, params: EstimatorParams | None = None):
         params = params or EstimatorParams()
+        # seen elsewhere: its own hand, the discard pile, the cards the opponent threw
         self.known = k.opp_known
         self.unseen = k.unseen
         self.unknown = max(0, min(k.opp_size - bin(k.opp_known).count("1"), bin(self.unseen).count("1")))
+        # Each unseen card's weight starts at 1.
+        # For every piece of evidence, it is multiplied by a factor (EstimatorParams)
+        # when the card would have made a meld with the evidence card.
         w = [0.0] * 52
         for c in cards.cards_of(self.unseen):
             w[c] = 1.0
@@ -102,13 +92,21 @@ class OpponentModel:
         p = params
         # what the opponent took and still holds makes its neighbours likely; a card it took and
         # threw again says the opposite (the throw counts as well)
+        # The opponent threw e: a card of its rank, or next to it in its suit, is less likely held;
+        # two ranks away, a little less.
+        # A player keeps the cards that go with the ones it holds.
         apply(k.opp_discards, p.discard_set, p.discard_run1, p.discard_run2)
+        # The opponent saw e on top of the pile and left it there (passed the upcard or drew from the stock):
+        # the same, a little weaker.
+        # It may have held one card that went with it.
         apply(k.opp_declines, p.decline_set, p.decline_run1, p.decline_run2)
+        # the opponent took e from the pile: the cards that meld with it are more likely held
         apply([t for t in k.opp_takes if k.opp_known >> t[0] & 1], p.take_set, p.take_run1, p.take_run2)
         if not k.opp_takes:
             # without the events, the known cards still came from the pile
             apply([(c, 0) for c in cards.cards_of(k.opp_known)], p.take_set, p.take_run1, p.take_run2)
         self.weights = w
+        # the probabilities are the weights scaled so that they add up to the number of unknown cards
         self.p = self._scale(w)
 
     def _scale(self, w: list[float]) -> list[float]:
@@ -132,6 +130,9 @@ class OpponentModel:
         return p
 
     # ---- what the probabilities say
+    # They serve three ends: drawing the opponent's hand for a search (sample, weighted without
+    # replacement), the chance that the opponent melds a card the seat would throw (meld_chance),
+    # and the chance that a card still lies in the stock (stock_chance, 1 - p).
     def stock_chance(self, c: int) -> float:
         """Chance that an unseen card is in the stock (not in the opponent's hand)."""
         return 1.0 - self.p[c] if self.unseen >> c & 1 else 0.0
@@ -150,11 +151,10 @@ class OpponentModel:
     def sample(self, rng: random.Random, age: int = 0) -> int:
         """One opponent hand: the known cards and ``unknown`` unseen ones, drawn by weight without replacement.
 
-        Weighted sampling without replacement by exponential keys (Efraimidis and Spirakis): each
-        card gets ``u ** (1 / w)`` and the largest keys win. ``age`` turns of hand building
-        follow (:meth:`age_hand`): a player that has drawn and thrown for a while holds melds and
-        low cards, not ten cards at random.
+        ``age`` turns of hand building follow (:meth:`age_hand`).
         """
+        # Weighted sampling without replacement by exponential keys (Efraimidis and Spirakis):
+        # each card gets u ** (1 / w), and the largest keys win.
         w = self.weights
         rand = rng.random
         keyed = [(rand() ** (1.0 / w[c]), c) for c in cards.cards_of(self.unseen) if w[c] > 0]
@@ -162,6 +162,7 @@ class OpponentModel:
         h = self.known
         for _, c in keyed[: self.unknown]:
             h |= 1 << c
+        # a player that has drawn and thrown for a while holds melds and low cards, not ten cards at random
         if age and len(keyed) > self.unknown:
             h = self.age_hand(h, [c for _, c in keyed], age, rng)
         return h

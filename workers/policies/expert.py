@@ -1,51 +1,9 @@
 """The expert policy: an estimate of the opponent's hand, hand values one draw deep, a knock rule
 that weighs playing on, and a short Monte Carlo search for the close calls.
 
-What it knows comes only from the seat's view and events (knowledge.py): its hand, the discard
-pile, the cards the opponent is known to hold, and, in order, what the opponent threw, took from
-the pile and left on it.
-
-How it decides:
-
-* Opponent estimate (estimator.py). A probability for every unseen card to be in the
-  opponent's hand. It gives the chance that a card lies in the stock (the draws that a hand
-  value averages over), the chance that the opponent melds a card thrown to it (``meld_chance``),
-  and opponent hands for the knock and the search (``sample``). A sampled hand is built for
-  about half as many turns as the opponent has played (``age_rate``: drawn cards, least
-  deadwood kept), so that it holds melds as a played hand does; one that could have knocked
-  after the opponent's last discard, and did not, is mostly drawn again (``no_knock_weight``).
-* Hand value (lower is better). A 10-card hand is valued by its expected deadwood after one more
-  draw from the stock and the best discard (``e1``), minus a bonus for the chance that this draw
-  lets it knock or go gin. The deadwood held now counts with the chance that the opponent
-  knocks on its next turn (``urgency``, over the sampled opponent hands), and never less than
-  ``urgency_min``: a hand caught by a knock pays what it holds.
-* Discard: least hand value of the ten cards kept plus ``danger_weight`` times the chance that
-  the opponent melds the card thrown.
-* Draw: the pile card (or the upcard) is taken when the best hand after taking it beats the
-  expected best hand after a stock draw by ``take_margin`` (taking a card shows it to the
-  opponent, and the stock draw may be better than its mean). The last draw (three cards in the
-  stock: after a stock draw this seat knocks or the hand is drawn) takes a pile card only when
-  it lets this seat knock; any other pile card would only give the opponent the last draw.
-* Knock: each allowed knock is scored over the sampled opponent hands with their own lay-offs
-  (undercuts included), laying out the arrangement that lets the least be laid off. Playing on
-  instead is worth, one turn ahead (:func:`play_on_value`): the opponent knocks first with chance
-  ``q`` (from the sampled hands; costs the deadwood kept, or wins the undercut), else this seat
-  goes gin on its draw with chance ``g`` or knocks then; near the end of the stock the hand is
-  drawn instead, and a discard that leaves two cards in the stock draws it at once (0 points:
-  any knock with a gain is taken). The expert knocks when knocking now is worth at least that. Big gin is always
-  taken; gin unless a plain knock is expected to score ``gin_margin`` more.
-* Search. When the rules' best discards (or knock against discard) lie within ``search_gap``
-  points of each other, every candidate is played out to the end of the hand against the same
-  weighted opponent hands and stock orders (rollout.py), and another candidate replaces the
-  rules' choice only when it wins by ``rollout_z`` standard errors. The search stops as soon as
-  the leader is clear (``stop_z``), or at ``budget_s`` (counted from when the move is asked for, less
-  the share ``budget_reserve`` kept for the work after the search); easy moves are not searched at all.
-
-With ``budget_s`` None the search does a fixed amount of work (``min_rollouts``), so that a move
-depends only on the view, the events and the random generator.
-
-This module chooses the move and words its reason; the tuning is in expert_params.py and one
-move's evaluation (the estimate, hand values, knock plans, the search) in expert_search.py.
+It knows only the seat's view and events (knowledge.py).
+This module chooses the move and words its reason.
+The tuning is in expert_params.py, one move's evaluation in expert_search.py.
 """
 
 from __future__ import annotations
@@ -97,6 +55,9 @@ class ExpertPolicy:
         self.last_kind = None
 
     def choose(self, view: dict, rng: random.Random, events: list[dict] | None = None) -> Command:
+        # What it knows comes only from the seat's view and events: its hand, the discard pile,
+        # the cards the opponent is known to hold, and, in order, what the opponent threw,
+        # took from the pile and left on it.
         started = time.perf_counter()
         return self.decide(read(view, events), rng, started)
 
@@ -128,6 +89,9 @@ class ExpertPolicy:
             if with_top <= k.knock_limit and with_top < deadwood_mask(k.hand):
                 return _fresh(take, f"the last draw: {cards.code(top)} lets this hand knock")
             return _fresh(other, "the last draw: only a stock card can still let this hand knock")
+        # The pile card (or the upcard) is taken when the best hand after taking it beats
+        # the expected best hand after a stock draw by take_margin.
+        # Taking a card shows it to the opponent, and the stock draw may be better than its mean.
         take_cost, throw = search.best_discard(k.hand | bit(top), forbidden=top)
         stock_cost = search.stock_value()
         gain = stock_cost - take_cost
@@ -141,6 +105,7 @@ class ExpertPolicy:
         self.last_kind = "discard"
         p = self.params
         knocks = [m for m in k.moves if isinstance(m, Knock)]
+        # Big gin is always taken; gin unless a plain knock is expected to score gin_margin more.
         for m in knocks:
             if m.discard is None:
                 self.last_kind = "knock"
@@ -158,9 +123,15 @@ class ExpertPolicy:
             ev, cmd, least, melds = max(plans, key=lambda pl: pl[0])
             kept = k.hand & ~bit(cards.INDEX_OF[cmd.discard])
             wait = search.waiting_value(ev, least, kept) if p.play_on else -math.inf
+            # the expert knocks when knocking now is worth at least playing on (waiting_value)
             if (ev > 0 or not p.knock_needs_gain) and ev >= wait + p.knock_margin:
                 knock_now = ("knock", cmd, melds, least, ev, wait)
             knock_option = ("knock", cmd, melds, least, ev, wait)
+        # Search: when the rules' best discards (or knock against discard) lie within search_gap
+        # points of each other, every candidate is played out to the end of the hand
+        # against the same weighted opponent hands and stock orders (rollout.py).
+        # Another candidate replaces the rules' choice only when it wins by rollout_z standard errors.
+        # Easy moves are not searched at all.
         options: list[tuple] = [("discard", c) for _, c in ranked[: p.candidates]]
         close = [o for (cost, _), o in zip(ranked, options) if cost - ranked[0][0] <= p.search_gap]
         if plans:

@@ -1,5 +1,5 @@
-"""The expert policy's tuning: every weight, margin and bound of its decisions (expert.py says how
-each is used)."""
+"""The expert policy's tuning: every weight, margin and bound of its decisions (expert.py and
+expert_search.py say how each is used)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,12 @@
 """One move's evaluation for the expert policy: sampled opponent hands, hand values, knock plans
-and the playout search of close calls (expert.py's docstring says how each weighs in).
+and the playout search of close calls.
 
-``_Search`` holds what one move computes, cached for that move: the sampled opponent hands, their
-chance to knock, the value of each 10-card hand met. ``play_on_value`` and ``knock_loss`` are the
-knock rule's arithmetic on plain numbers, which ``_Search.waiting_value`` feeds.
+``_Search`` holds what one move computes, cached for that move.
+``play_on_value`` and ``knock_loss`` are the knock rule's arithmetic on plain numbers, which ``_Search.waiting_value`` feeds.
 """
+
+# The comments at each part say how it weighs in the expert's choice.
+# What _Search caches: the sampled opponent hands, their chance to knock, the value of each 10-card hand met.
 
 from __future__ import annotations
 
@@ -32,11 +34,12 @@ _VALUE = cards.VALUE
 def play_on_value(q: float, loss: float, g: float, gin_value: float, later: float, last_turn: bool) -> float:
     """Expected points of not knocking now, one turn ahead.
 
-    ``q``: chance the opponent knocks (or goes gin) on its next turn, costing ``loss`` (negative
-    points, or the undercut's positive ones). Otherwise this seat draws again: gin with chance
-    ``g`` worth ``gin_value``, else it knocks then for ``later``. ``last_turn``: the opponent's
-    discard leaves two cards in the stock, so without its knock the hand is drawn (0 points).
+    ``q``: chance the opponent knocks (or goes gin) on its next turn, costing ``loss``.
+    ``loss`` is negative points, or the undercut's positive ones.
+    Else this seat draws: gin with chance ``g`` worth ``gin_value``, or a knock then for ``later``.
+    ``last_turn``: the opponent's discard leaves two cards in the stock.
     """
+    # on the last turn, without the opponent's knock the hand is drawn (0 points)
     if last_turn:
         return q * loss
     return q * loss + (1.0 - q) * (g * gin_value + (1.0 - g) * later)
@@ -46,10 +49,12 @@ def knock_loss(my_deadwood: int, their_knocks: dict, gin_bonus: int, undercut_bo
     """Mean points to this seat when the opponent knocks against ``my_deadwood``.
 
     ``their_knocks`` maps the opponent's deadwood when it knocks to the chance of that deadwood
-    (given that it knocks; 0 is gin). Gin costs the gin bonus and this seat's deadwood (lay-offs
-    left out); a knock with more deadwood than ``my_deadwood`` is undercut (the undercut bonus
-    and the difference to this seat); else this seat loses the difference.
+    (given that it knocks; 0 is gin).
     """
+    # Gin costs the gin bonus and this seat's deadwood (lay-offs left out).
+    # A knock with more deadwood than my_deadwood (or as much) is undercut:
+    # the undercut bonus and the difference go to this seat.
+    # Else this seat loses the difference.
     total = 0.0
     for theirs, chance in their_knocks.items():
         if theirs == 0:
@@ -73,6 +78,12 @@ class _Search:
         self.started = time.perf_counter() if started is None else started
         self.deadline = (None if params.budget_s is None
                          else self.started + params.budget_s * (1.0 - params.budget_reserve))
+        # With budget_s None the search does a fixed amount of work (min_rollouts),
+        # so that a move depends only on the view, the events and the random generator.
+        # The opponent estimate (estimator.py) is a probability for every unseen card to be in the opponent's hand.
+        # It gives the chance that a card lies in the stock (the draws that a hand value averages over),
+        # the chance that the opponent melds a card thrown to it (meld_chance),
+        # and opponent hands for the knock and the search (sample).
         self.model = OpponentModel(k, params.estimator)
         pool = cards.cards_of(k.unseen)
         self.pool = pool
@@ -111,6 +122,8 @@ class _Search:
         The opponent did not knock after its last discard: a sampled hand that could have is
         kept only with chance ``no_knock_weight`` (else drawn again, a few times at most).
         """
+        # A sampled hand is built for about half as many turns as the opponent has played
+        # (age_rate: drawn cards, least deadwood kept), so that it holds melds as a played hand does.
         model, limit, rng = self.model, self.k.knock_limit, self.rng
         keep = self.params.no_knock_weight if self.k.opp_discards else 1.0
         age = min(self.params.age_turns, math.ceil(self.params.age_rate * self.opp_turns()))
@@ -197,12 +210,19 @@ class _Search:
             self._e1[h10] = got
         return got
 
+    # A 10-card hand's value (lower is better) is its expected deadwood after one more draw from the stock
+    # and the best discard (e1), minus a bonus for the chance that this draw lets it knock or go gin.
+    # The deadwood held now counts with the chance that the opponent knocks on its next turn
+    # (urgency, over the sampled opponent hands), and never less than urgency_min:
+    # a hand caught by a knock pays what it holds.
     def hand_cost(self, h10: int) -> float:
         e1, knock, gin = self.e1(h10)
         p = self.params
         u = max(p.urgency_min, self.urgency()[0])
         return (1 - u) * e1 + u * deadwood_mask(h10) - p.knock_outs_weight * knock - p.gin_outs_weight * gin
 
+    # a discard: the hand value of the ten cards kept, plus danger_weight times the chance that
+    # the opponent melds the card thrown (the least wins)
     def discard_cost(self, h11: int, card: int) -> float:
         return self.hand_cost(h11 & ~(1 << card)) + self.params.danger_weight * self.danger(card)
 
@@ -249,6 +269,8 @@ class _Search:
     # ---- knocking
     def knock_plans(self) -> list[tuple[float, Knock, int, tuple]]:
         """(expected points, command, deadwood, melds) of every allowed knock, best arrangement each."""
+        # Each allowed knock is scored over the sampled opponent hands with their own lay-offs (undercuts included).
+        # It lays out the arrangement that lets the least be laid off.
         k = self.k
         opts = k.options
         samples = self.samples()
@@ -284,6 +306,11 @@ class _Search:
 
     def waiting_value(self, knock_ev: float, least: int, kept: int) -> float:
         """:func:`play_on_value` of keeping the hand ``kept`` (deadwood ``least``) instead of knocking."""
+        # Playing on is worth, one turn ahead: the opponent knocks first with chance q
+        # (from the sampled hands; it costs the deadwood kept, or wins the undercut);
+        # else this seat goes gin on its draw with chance g, or knocks then.
+        # Near the end of the stock the hand is drawn instead.
+        # A discard that leaves two cards in the stock draws it at once (0 points: any knock with a gain is taken).
         k = self.k
         opts = k.options
         q, their = self.urgency()

@@ -1,12 +1,14 @@
 """What one seat knows about the hand in play, read from its view (and the events it was shown).
 
-A policy never sees the hidden state: everything here comes from ``views.view_state`` for the
-seat (its hand, the discard pile, the cards the opponent is known to hold, the stock's size, its
-legal moves) and, optionally, the same seat's redacted events of the current hand
-(``views.view_event``), from which it remembers what the opponent discarded and which cards it
-saw on top of the discard pile and left there. The advisor's view is the captain's view, so the
-same reading serves an advisor working out what the captain should play.
+A policy never sees the hidden state: everything here comes from ``views.view_state`` for the seat.
+The seat's redacted events of the hand (``views.view_event``), if given, add what the opponent
+discarded, and the pile cards it saw and left there.
 """
+
+# The view gives the seat's hand, the discard pile, the cards the opponent is known to hold,
+# the stock's size and its legal moves.
+# The advisor's view is the captain's view,
+# so the same reading serves an advisor working out what the captain should play.
 
 from __future__ import annotations
 
@@ -80,14 +82,15 @@ class Knowledge:
 def owner_moves(view: dict) -> list[Command]:
     """Legal moves of the seat whose hand the view shows.
 
-    For a seat to act this is the view's own ``legal_moves``. An advisor's view shows the
-    captain's hand but no moves (the advisor never plays), so they are worked out from the view
-    with the engine's own rules: the upcard choice, the two draws (only the stock after both
-    passed the upcard), or every discard but the card just taken plus the knocks that leave at
-    most the knock limit (and big gin where the options give it a score).
+    For a seat to act this is the view's own ``legal_moves``.
+    For an advisor's view (the captain's hand, no moves) they are worked out from the view with the engine's own rules.
     """
     if view.get("legal_moves"):
         return [command_from_dict(d) for d in view["legal_moves"]]
+    # An advisor's view shows no moves because the advisor never plays.
+    # The moves are the upcard choice, the two draws (only the stock after both passed the upcard),
+    # or every discard but the card just taken plus the knocks that leave at most the knock limit
+    # (and big gin where the options give it a score).
     owner = view.get("hand_owner")
     if owner is None or owner not in (view.get("to_act") or []) or view.get("status") != "playing":
         return []

@@ -1,14 +1,12 @@
 """Play the rest of a gin hand fast, on card masks, for the expert's Monte Carlo search.
 
-A determinization fixes what the searching seat cannot see (the opponent's hand, the order of
-the stock); ``finish_hand`` then plays both sides to the end of the hand with the basic habits
-(take a pile card only when it joins a meld and lowers the deadwood, throw the highest useless
-card, knock at the first chance) and returns the points from the searching seat's side:
-positive when it scores, negative when the opponent does, 0 for a drawn hand. The rules are
-those of RULES.md §1 (drawn hand when a discard leaves two cards in the stock; the card just
-taken from the pile may not be thrown; lay-offs onto the knocker's melds) and the scoring of the
-game's options (gin bonus, big gin where allowed, undercut bonus).
+``finish_hand`` plays one determinization to the end of the hand, both sides with the basic habits.
+It returns the searching seat's points: negative when the opponent scores, 0 for a drawn hand.
+The rules are RULES.md §1's, scored with the game's options.
 """
+
+# A determinization fixes what the searching seat cannot see: the opponent's hand, the order of the stock.
+# The points are positive when the searching seat scores.
 
 from __future__ import annotations
 
@@ -79,6 +77,11 @@ def finish_hand(hands: list[int], pile: list[int], stock: list[int], to_move: in
     ``pile`` is the discard pile (top last), ``stock`` the stock (top last); both are consumed.
     ``first_draw`` ("pile" or "stock") forces the first draw instead of the basic habit.
     """
+    # The basic habits: take a pile card only when it joins a meld and lowers the deadwood,
+    # throw the highest useless card, knock at the first chance.
+    # The rules of RULES.md §1: drawn hand when a discard leaves two cards in the stock;
+    # the card just taken from the pile may not be thrown; lay-offs onto the knocker's melds.
+    # The scoring of the game's options: gin bonus, big gin where allowed, undercut bonus.
     limit = options["knock_limit"]
     big_gin = options["big_gin_bonus"] is not None
     p = to_move
