@@ -114,7 +114,8 @@ def test_the_knockers_own_knock_shows_the_hands_end_in_view_until_next_hand(live
     assert view["hand_no"] == 2 and last["hand_no"] == 1 and last["outcome"] == "knock", view
     assert (last["knocker_deadwood"], last["defender_deadwood"], last["points"]) == (9, 35, 26)
     bot = f"{view['players'][1]['name']} (basic bot)"
-    panel, button = inside_viewport(driver, "#hand-end"), inside_viewport(driver, "#hand-end-next")
+    panel = inside_viewport(driver, "#hand-end")
+    inside_viewport(driver, "#hand-end-next")
     assert panel["height"] > 200, panel
     assert text_of(driver, "#hand-end-next") == "Next hand"
     assert driver.switch_to.active_element.get_attribute("id") == "hand-end-next"
@@ -213,7 +214,7 @@ def test_box_gin_says_the_next_hands_roles_to_the_captain_and_the_advisor(live_s
     click_when_ready(captain, "#knock-confirm", "go gin")
 
     # the box lost: the captain goes into the box, the advisor becomes captain, the box advises
-    view = api.view(game_id)
+    view = api.wait_view(game_id, None, lambda v: v["last_hand"] is not None)
     assert view["roles"] == {"box": 1, "captain": 2, "advisor": 0} and view["last_hand"]["points"] == 91, view
     rotation = ("The box lost, so the roles move round: for hand 2, {cal} is the box (and deals), {abe} the captain "
                 "and bea the advisor, who sits the hand out and does not score.")
@@ -282,10 +283,29 @@ def test_the_games_end_shows_the_last_hand_and_who_won(live_server, new_browser,
     assert text_of(driver, "#hand-end-h") == "Hand 1: you knocked"
     assert text_of(driver, "#hand-end-summary").endswith("you score 35 − 9 = 26.")
     assert text_of(driver, "#hand-end-final") == \
-        "Game over: you win the game, reaching 26 (the target is 20). Final score: ann (you) 26, bob (basic bot) 0."
+        "Game over. You win the game, reaching 26 (the target is 20). Final score: ann (you) 26, bob (basic bot) 0."
     assert not css(driver, "#hand-end-dealer") and not css(driver, "#hand-end-score")
     assert text_of(driver, "#hand-end-next") == "Close"
     driver.save_screenshot(str(tmp_path / "hand-end-over.png"))
     driver.switch_to.active_element.send_keys(Keys.ESCAPE)
     wait_for(driver, lambda d: not panel_open(d), polls=50, what="the panel closed")
     assert text_of(driver, "#turn").startswith("Game over")
+
+
+def test_a_resignation_ends_the_game_in_the_same_panel(live_server, new_browser):
+    api = Api(live_server)
+    status, created = api.call("POST", "/games", {"variant": "gin-rami", "seats": [{"name": "ann"}, {"name": "bob"}]})
+    assert status == 201, created
+    game_id = created["game_id"]
+    driver = new_browser(1366, 768)
+    hold_seat(driver, live_server, game_id, "gin-rami", 0, created["seats"][0]["token"], "ann")
+    wait_for(driver, lambda d: len(hand_cards(d)) == 10 and text_of(d, "#connection") == "live", what="ann's table")
+    status, answer = api.call("POST", f"/games/{game_id}/moves", {"type": "resign"}, token=created["seats"][1]["token"])
+    assert status == 200, answer
+
+    # no hand was scored: the panel says who won and how
+    wait_for(driver, panel_open, what="the panel at the game's end")
+    inside_viewport(driver, "#hand-end-next")
+    assert text_of(driver, "#hand-end-h") == "Game over"
+    assert text_of(driver, "#hand-end-summary") == "bob resigned, so you win. Final score: ann (you) 0, bob 0."
+    assert not css(driver, "#hand-end .hand-end-seat")

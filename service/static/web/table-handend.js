@@ -50,11 +50,11 @@ export function pointsInWords(view, r) {
   const before = r.defender_deadwood_before_layoffs;
   if (r.outcome === "knock" || r.outcome === "undercut") {
     const had = laid ? `${r.defender_deadwood} after laying off ${cardsCount(laid)}${before !== null && before !== undefined ? ` (${before} before)` : ""}`
-      : `${r.defender_deadwood}, with nothing to lay off`;
+      : `${r.defender_deadwood} and nothing to lay off`;
     const start = `${k} knocked with ${r.knocker_deadwood}; ${d} had ${had}`;
     if (r.outcome === "knock") return `${start}: ${w} ${verb(view, r.winner, "score")} ${r.defender_deadwood} − ${r.knocker_deadwood} = ${r.points}.`;
-    return `${start}, no more than ${r.knocker_deadwood}: an undercut, so ${w} ${verb(view, r.winner, "score")} ` +
-      `the bonus ${o.undercut_bonus} + (${r.knocker_deadwood} − ${r.defender_deadwood}) = ${r.points}.`;
+    return `${start}, not more than ${r.knocker_deadwood}, so ${w} ${verb(view, r.winner, "undercut")} and ` +
+      `${verb(view, r.winner, "score")} the bonus ${o.undercut_bonus} + (${r.knocker_deadwood} − ${r.defender_deadwood}) = ${r.points}.`;
   }
   const kind = r.outcome === "big_gin" ? "big gin" : "gin";
   const bonus = r.outcome === "big_gin" ? o.big_gin_bonus : o.gin_bonus;
@@ -171,21 +171,19 @@ function scoreText(view, scores) {
   return `Score: ${scores.map((s, i) => `${named(view, i)} ${s}`).join(", ")} (${target}).`;
 }
 
-/** The game's end: who won and how. */
+/** The game's end: who won and how, and the final score ("You win the game, reaching 126 (the target is 100). Final score: …"). */
 export function finalText(view) {
   const end = view.end || { reason: "target_score" };
   const scores = `Final score: ${view.scores.map((s, i) => `${named(view, i)} ${s}`).join(", ")}.`;
   if (end.reason === "abandoned") {
     const why = end.drawn_hands ? `${end.drawn_hands} drawn hands in a row` : `${end.idle_s} s without a move`;
-    return `Game over: abandoned after ${why}; nobody wins. ${scores}`;
+    return `Abandoned after ${why}: nobody wins. ${scores}`;
   }
-  const w = who(view, view.winner);
-  if (end.reason === "resigned") {
-    return `Game over: ${who(view, end.resigned)} resigned, so ${w} ${verb(view, view.winner, "win")}. ${scores}`;
-  }
-  if (isMatchBoard(view)) return `Game over: ${w} ${verb(view, view.winner, "win")} this board of the match. ${scores}`;
-  return `Game over: ${w} ${verb(view, view.winner, "win")} the game, reaching ${view.scores[view.winner]} ` +
-    `(the target is ${view.options.target_score}). ${scores}`;
+  const wins = `${who(view, view.winner)} ${verb(view, view.winner, "win")}`;
+  if (end.reason === "resigned") return `${lead(view, end.resigned)} resigned, so ${wins}. ${scores}`;
+  const w = `${lead(view, view.winner)} ${verb(view, view.winner, "win")}`;
+  if (isMatchBoard(view)) return `${w} this board of the match. ${scores}`;
+  return `${w} the game, reaching ${view.scores[view.winner]} (the target is ${view.options.target_score}). ${scores}`;
 }
 
 /** The panel's content for ``end`` ({result, over, skipped}). */
@@ -194,7 +192,7 @@ function panelContent(view, end, close) {
   const title = titleOf(view, r);
   const summary = r ? pointsInWords(view, r) : finalText(view);
   // the game's end beside the hand's, at the top: it stays in view while the hands scroll
-  const final = end.over && r ? finalText(view) : "";
+  const final = end.over && r ? `Game over. ${finalText(view)}` : "";
   const head = el("div", { class: "hand-end-head" }, el("h2", { id: "hand-end-h", text: title }),
     el("p", { id: "hand-end-summary", class: "hand-end-summary", text: summary }),
     final ? el("p", { id: "hand-end-final", class: "hand-end-final", text: final }) : null);
@@ -251,6 +249,8 @@ function closed(act) {
     over: state.endSeen.over || end.over,
   };
   document.getElementById("hand-end-live").textContent = "";
+  // back to the table where the next hand begins (the redraw then focuses a move to play, if any)
+  document.getElementById("turn").scrollIntoView({ block: "nearest" });
   act.redraw();
 }
 
