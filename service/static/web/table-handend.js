@@ -132,27 +132,23 @@ function advisorOf(view, r) {
   return [0, 1, 2].find((s) => s !== r.knocker && s !== r.defender);
 }
 
-/** Box gin: the roles of the next hand in one sentence, and that the advisor does not score. */
+/** Box gin: the roles of the next hand in one sentence, and that the advisor does not score (§2 Rotation). */
 function rotationText(view, r) {
   if (view.variant !== "three-hand") return null;
-  let next;
-  let why;
-  if (view.roles && view.status === "playing" && view.hand_no === r.hand_no + 1) {
-    next = view.roles;
-  }
   const box = r.dealer; // the box deals
   const advisor = advisorOf(view, r);
   const captain = [0, 1, 2].find((s) => s !== box && s !== advisor);
+  let why = "The box lost, so the roles move round";
+  let next = { box: captain, captain: advisor, advisor: box };
   if (r.outcome === "drawn") {
     why = "The hand was drawn, so the roles stay";
-    next = next || { box, captain, advisor };
+    next = { box, captain, advisor };
   } else if (r.winner === box) {
-    why = "The box won, so it stays in the box and the captain and the advisor swap";
-    next = next || { box, captain: advisor, advisor: captain };
-  } else {
-    why = "The box lost, so the roles move round";
-    next = next || { box: captain, captain: advisor, advisor: box };
+    why = `The box won, so ${named(view, box)} stays in the box and the captain and the advisor swap`;
+    next = { box, captain: advisor, advisor: captain };
   }
+  // the view of the next hand says its roles itself
+  if (view.roles && view.status === "playing" && view.hand_no === r.hand_no + 1) next = view.roles;
   return `${why}: for hand ${r.hand_no + 1}, ${named(view, next.box)} is the box (and deals), ${named(view, next.captain)} ` +
     `the captain and ${named(view, next.advisor)} the advisor, who sits the hand out and does not score.`;
 }
@@ -165,7 +161,7 @@ function dealerText(view, r) {
   return `${lead(view, dealer)} ${verb(view, dealer, "deal")} hand ${r.hand_no + 1}.`;
 }
 
-/** The running score after the hand ("Score: ann 26, bob 0, in a game to 100."). */
+/** The running score after the hand ("Score: ann 26, bob 0 (a game to 100)."). */
 function scoreText(view, scores) {
   const target = isMatchBoard(view) ? "one hand, a match board" : `a game to ${view.options.target_score}`;
   return `Score: ${scores.map((s, i) => `${named(view, i)} ${s}`).join(", ")} (${target}).`;
@@ -214,7 +210,7 @@ function panelContent(view, end, close) {
   }
   if (end.skipped > 0) {
     const hands = end.skipped === 1 ? "One earlier hand" : `${end.skipped} earlier hands`;
-    body.append(el("p", { class: "muted", text: `${hands} ended while this page was away: the score sheet below the table has every hand.` }));
+    body.append(el("p", { class: "muted", text: `${hands} also ended meanwhile: the score sheet below the table has every hand.` }));
   }
   const foot = el("div", { class: "hand-end-foot" });
   const auto = !end.over && view.viewer === null && botsAlone(view);
