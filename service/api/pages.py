@@ -51,7 +51,8 @@ PAGE_HEADERS = {
 _PAGES = {
     "lobby": ("lobby.js", ("lobby-yours.js", "lobby-create.js", "lobby-challenges.js", "lobby-games.js")),
     "table": ("table.js", ("table-state.js", "table-turn.js", "table-seats.js", "table-moves.js", "table-result.js",
-                           "table-advice.js", "table-clock.js", "table-deal.js", "table-invite.js", "api.js", "cards.js")),
+                           "table-advice.js", "table-clock.js", "table-deal.js", "table-invite.js", "table-handend.js",
+                           "api.js", "cards.js")),
     "replay": ("replay.js", ()),
     "match": ("match.js", ("api.js", "seats.js")),
 }

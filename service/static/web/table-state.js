@@ -30,6 +30,8 @@ export const state = {
   recent: null, // the latest events as this viewer may see them ({version, events}): what the others just did
   movedInHand: null, // the hand this page last played a move in (the last hand's outcome then goes)
   dismissedHand: null, // the hand whose outcome the person dismissed from beside the turn line
+  endSeen: null, // {hand, over}: the latest hand end (and whether the game's end) this page has shown, or found when it opened
+  handEnd: null, // {result, over, skipped}: what the hand-end panel shows, while it is open
 };
 
 /** What the table says while no answer comes back at all (the server down, the network gone). */

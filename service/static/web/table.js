@@ -3,13 +3,15 @@
 // look again, so what a viewer sees is always exactly what the server lets that viewer see.
 // This module loads the view, plays the moves, follows the stream and draws the table; each part of
 // the table is a module of its own (table-turn.js, table-seats.js, table-moves.js, table-result.js,
-// table-advice.js, table-clock.js, table-deal.js, table-invite.js) and the state is table-state.js's.
+// table-advice.js, table-clock.js, table-deal.js, table-invite.js, table-handend.js) and the state is
+// table-state.js's.
 import * as api from "./api.js";
 import { sortCards } from "./cards.js";
 import { matchOf, seatsOf } from "./seats.js";
 import { renderAdvice, renderAdviceNotice } from "./table-advice.js";
 import { noteEarlierTimeout, noteTimedOut, renderClock } from "./table-clock.js";
 import { clientSeedLine, loadCreated, renderDeal } from "./table-deal.js";
+import { renderHandEnd } from "./table-handend.js";
 import { answerInvitation, invitation, renderInvites } from "./table-invite.js";
 import { renderKnockOffer, renderKnockPanel, renderResign } from "./table-moves.js";
 import { renderResult, renderScores, replayOffer } from "./table-result.js";
@@ -209,6 +211,8 @@ function render() {
       || document.querySelector("#board button.move:not(:disabled), #board button.discard:not(:disabled)");
     if (first) first.focus();
   }
+  // last: a hand that just ended takes the focus to its panel, whatever the table focused above
+  renderHandEnd(view, act);
 }
 
 // ---------------------------------------------------------------- start and follow
