@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 CARD_CODE = r"^[A2-9TJQK][CDHS]$"
 #: axe-core, vendored (vendor/README.md says from where and why)
@@ -145,3 +145,17 @@ def register_bot(api: Api, name: str | None = None) -> tuple[str, str]:
 def stored(driver, key: str) -> dict:
     """What the page keeps in ``localStorage`` under ``key`` (a JSON object; {} when nothing)."""
     return json.loads(driver.execute_script("return localStorage.getItem(arguments[0]) || '{}'", key))
+
+
+def create_in_lobby(driver, base: str, deck: list[str]) -> str:
+    """ann against the basic bot, the bot dealing first from ``deck``, created in the lobby; the game's id."""
+    driver.get(base + "/")
+    wait_for(driver, lambda d: css(d, "#seat1-kind"), what="the seat rows")
+    driver.find_element(By.ID, "seat0-name").send_keys("ann")
+    Select(driver.find_element(By.ID, "seat1-kind")).select_by_value("bot:basic")
+    driver.find_element(By.CSS_SELECTOR, "#create-form details summary").click()
+    Select(driver.find_element(By.NAME, "first_dealer")).select_by_value("1")
+    driver.find_element(By.ID, "decks").send_keys(json.dumps([deck]))
+    driver.find_element(By.ID, "create-button").click()
+    wait_for(driver, lambda d: "/play/" in d.current_url, what="the table page")
+    return driver.current_url.split("/play/")[1].split("#")[0]

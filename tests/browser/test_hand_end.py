@@ -15,7 +15,6 @@ The deals (RULES.md §1 and the explicit-deck extension):
 
 from __future__ import annotations
 
-import json
 import time
 import uuid
 
@@ -25,7 +24,8 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
 from finished import DECK as KNOCK_DECK
-from helpers import Api, click_when_ready, css, hand_cards, page_version, serious_violations, text_of, wait_for
+from helpers import (Api, click_when_ready, create_in_lobby, css, hand_cards, page_version, serious_violations, text_of,
+                     wait_for)
 from support.decks import build_deck
 from test_table_person import hold_seat
 
@@ -69,20 +69,6 @@ def phone(driver) -> None:
     """A phone's viewport (headless Chromium keeps a window at least 500 px wide: it is emulated)."""
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                            {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
-
-
-def create_in_lobby(driver, base: str, deck: list[str]) -> str:
-    """ann against the basic bot, the bot dealing first from ``deck``, created in the lobby; the game's id."""
-    driver.get(base + "/")
-    wait_for(driver, lambda d: css(d, "#seat1-kind"), what="the seat rows")
-    driver.find_element(By.ID, "seat0-name").send_keys("ann")
-    Select(driver.find_element(By.ID, "seat1-kind")).select_by_value("bot:basic")
-    driver.find_element(By.CSS_SELECTOR, "#create-form details summary").click()
-    Select(driver.find_element(By.NAME, "first_dealer")).select_by_value("1")
-    driver.find_element(By.ID, "decks").send_keys(json.dumps([deck]))
-    driver.find_element(By.ID, "create-button").click()
-    wait_for(driver, lambda d: "/play/" in d.current_url, what="the table page")
-    return driver.current_url.split("/play/")[1].split("#")[0]
 
 
 def knock_at_first_discard(driver) -> None:

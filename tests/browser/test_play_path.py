@@ -11,12 +11,12 @@ of sevens, so two arrangements leave 6: the test lays out the one the page did n
 
 from __future__ import annotations
 
-import json
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from helpers import Api, click_when_ready, codes, css, hand_cards, page_version, serious_violations, text_of, wait_for
+from helpers import (Api, click_when_ready, codes, create_in_lobby, css, hand_cards, page_version, serious_violations,
+                     text_of, wait_for)
 from support.decks import build_deck
 
 ANN = ["4S", "5S", "6S", "7S", "7C", "7D", "7H", "2C", "3H", "KC"]
@@ -29,16 +29,8 @@ def click_key(driver, key: str, what: str):
 
 
 def create_game_in_lobby(driver, base: str) -> str:
-    driver.get(base + "/")
-    wait_for(driver, lambda d: css(d, "#seat1-kind"), what="the seat rows")
-    driver.find_element(By.ID, "seat0-name").send_keys("ann")
-    Select(driver.find_element(By.ID, "seat1-kind")).select_by_value("bot:basic")
-    driver.find_element(By.CSS_SELECTOR, "#create-form details summary").click()
-    Select(driver.find_element(By.NAME, "first_dealer")).select_by_value("1")
-    driver.find_element(By.ID, "decks").send_keys(json.dumps([DECK]))
-    driver.find_element(By.ID, "create-button").click()
-    wait_for(driver, lambda d: "/play/" in d.current_url, what="the table page")
-    return driver.current_url.split("/play/")[1].split("#")[0]
+    """ann against the basic bot, dealt from DECK, created in the lobby; the game's id."""
+    return create_in_lobby(driver, base, DECK)
 
 
 def test_a_whole_hand_against_the_basic_bot_from_the_lobby_to_the_result_and_back(live_server, new_browser):
