@@ -59,3 +59,13 @@ def test_every_relative_link_of_the_readme_and_the_guides_resolves():
 
 def test_the_readme_and_the_guides_have_links_to_check():
     assert all(relative_links(doc) for doc in DOCS if doc.name in ("README.md", "ARCHITECTURE.md", "RULES.md"))
+
+
+def test_every_guide_the_spec_links_and_its_anchor_exist():
+    spec = (ROOT / "openapi.yaml").read_text(encoding="utf-8")
+    links = re.findall(r"/guides/([A-Z]+)(?:#([a-z0-9_-]+))?", spec)
+    assert links, "openapi.yaml links no guide: the pattern is wrong"
+    docs = ROOT / "service" / "docs"
+    broken = [f"/guides/{name}#{anchor}" for name, anchor in links
+              if not (docs / f"{name}.md").exists() or (anchor and anchor not in anchors(docs / f"{name}.md"))]
+    assert broken == []
