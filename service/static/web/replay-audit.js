@@ -16,7 +16,8 @@ function report(checks, about) {
     list.append(el("li", { class: c.passed ? "" : "error", "data-check": c.name, "data-passed": String(c.passed) },
       el("span", { class: "audit-mark", text: c.passed ? "✓ passed" : "✗ FAILED" }), ` ${c.name}: ${c.detail}`));
   }
-  const summary = failed.length ? `${failed.length} of ${checks.length} checks failed` : `All ${checks.length} checks passed`;
+  const summary = failed.length ? `${failed.length} of ${checks.length} checks failed (${failed.map((c) => c.name).join(", ")})`
+    : `All ${checks.length} checks passed`;
   return [el("p", { class: failed.length ? "error" : "", "data-ok": String(!failed.length), text: `${about}${summary}.` }), list];
 }
 

@@ -74,7 +74,9 @@ function seatBox(view, at, step, seat, groups, result) {
   const box = el("div", { class: "pile seat", "data-seat": String(seat) },
     el("h3", { text: `${playerName(view, seat)}${part}: score ${at.scores[seat]}` }));
   if (!groups || !groups.length) {
-    box.append(el("p", { class: "muted", text: role === "advisor" ? "sits out this hand" : "no cards" }));
+    // a seat without cards (box gin's advisor, or before the deal) takes one line, not a hand's room
+    box.classList.add("no-cards");
+    box.append(el("p", { class: "muted", text: role === "advisor" ? "sits out this hand" : "not dealt yet" }));
     return box;
   }
   const ev = step.event;

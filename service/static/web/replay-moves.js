@@ -16,16 +16,15 @@ export function renderMoveList(box, view, steps, hands, go) {
   // each seat by its name alone, for entries that fit a line: the table says which seat is a bot
   const short = { ...view, players: view.players.map((p) => (p ? { ...p, bot: null } : p)) };
   const sections = [];
-  const starts = hands.map((h) => h.start);
-  const bounds = [0, ...starts].filter((s, i, all) => all.indexOf(s) === i);
-  bounds.forEach((start, k) => {
-    const end = k + 1 < bounds.length ? bounds[k + 1] : steps.length;
-    if (end <= start) return;
-    const hand = hands.find((h) => h.start === start);
+  const groups = [{ hand: null, first: 0 }, ...hands.map((h) => ({ hand: h, first: h.first }))].filter((g, k, all) =>
+    (k + 1 < all.length ? all[k + 1].first : steps.length) > g.first);
+  groups.forEach(({ hand, first }, k) => {
+    const end = k + 1 < groups.length ? groups[k + 1].first : steps.length;
     const id = `moves-hand-${hand ? hand.no : 0}`;
-    const title = hand ? `Hand ${hand.no}${hand.dealer !== undefined ? ` — ${short.players[hand.dealer] ? short.players[hand.dealer].name : `seat ${hand.dealer}`} deals` : ""}` : "Before the first deal";
-    const list = el("ol", { class: "move-entries", "aria-labelledby": id, start: String(start + 1) });
-    for (let i = start; i < end; i += 1) {
+    const dealer = hand && short.players[hand.dealer] ? ` — ${short.players[hand.dealer].name} deals` : "";
+    const title = hand ? `Hand ${hand.no}${dealer}` : "Before the first deal";
+    const list = el("ol", { class: "move-entries", "aria-labelledby": id, start: String(first + 1) });
+    for (let i = first; i < end; i += 1) {
       const ev = steps[i].event;
       const d = ev.data || {};
       list.append(el("li", { class: "move", "data-index": String(i), "data-version": String(ev.version), "data-type": ev.type,

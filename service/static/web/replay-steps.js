@@ -5,15 +5,29 @@
 import { cardsInText, label } from "./cards.js";
 import { isMatchBoard, playerName } from "./ui.js";
 
-/** The hands after every event, followed from each deal (RULES.md §1: alternate cards, non-dealer first). */
+/** The events that end a game: they belong to the hand they end. */
+const ENDINGS = ["game_ended", "game_resigned", "game_abandoned"];
+
+/**
+ * The hands after every event, followed from each deal (RULES.md §1: alternate cards, non-dealer
+ * first), and the hand each event belongs to (0 before the first deal). An event between a hand's
+ * end and the next deal (box gin's roles for it) belongs to the next hand, whose cards are not dealt yet.
+ */
 export function followHands(events) {
   let hands = {};
   let upcard = null;
   let hand = 0;
+  let ended = false; // the hand in ``hand`` is over: what follows, but for the game's end, is the next one's
   const steps = [];
   const remove = (seat, card) => { hands[seat] = (hands[seat] || []).filter((c) => c !== card); };
   for (const ev of events) {
     const d = ev.data || {};
+    if (ended && ev.type !== "hand_dealt" && !ENDINGS.includes(ev.type)) {
+      hand += 1;
+      hands = {};
+      upcard = null;
+      ended = false;
+    }
     if (ev.type === "hand_dealt" && Array.isArray(d.deck)) {
       hands = { [d.non_dealer]: [], [d.dealer]: [] };
       for (let i = 0; i < 20; i += 1) hands[i % 2 === 0 ? d.non_dealer : d.dealer].push(d.deck[i]);
@@ -25,23 +39,27 @@ export function followHands(events) {
     } else if (ev.type === "knocked" && d.discard) {
       remove(d.seat, d.discard);
     }
-    if (ev.type === "hand_dealt") hand = d.hand_no;
+    if (ev.type === "hand_dealt") { hand = d.hand_no; ended = false; }
+    if (ev.type === "hand_scored" || ev.type === "hand_drawn") ended = true;
     steps.push({ event: ev, hand, hands: Object.fromEntries(Object.entries(hands).map(([s, h]) => [s, [...h]])), upcard });
   }
   return steps;
 }
 
 /**
- * The game's hands, in order: each {no, start, end, dealer}, where ``start`` is the index of its deal's
- * step and ``end`` that of the step that scored it or found it drawn (null for a hand cut short by a
- * resignation or an abandonment). The steps before the first deal belong to no hand (hand 0).
+ * The game's hands, in order: each {no, first, start, end, dealer}: ``first`` is the index of its
+ * first step, ``start`` that of its deal, ``end`` that of the step that scored it or found it drawn
+ * (null for a hand cut short by a resignation or an abandonment). The steps before the first deal
+ * belong to no hand (hand 0).
  */
 export function handsOf(steps) {
   const hands = [];
   steps.forEach((step, i) => {
     const ev = step.event;
-    if (ev.type === "hand_dealt") hands.push({ no: step.hand, start: i, end: null, dealer: (ev.data || {}).dealer });
-    else if ((ev.type === "hand_scored" || ev.type === "hand_drawn") && hands.length) hands.at(-1).end = i;
+    if (step.hand && (!hands.length || hands.at(-1).no !== step.hand)) hands.push({ no: step.hand, first: i, start: i, end: null });
+    const h = hands.at(-1);
+    if (ev.type === "hand_dealt") Object.assign(h, { start: i, dealer: (ev.data || {}).dealer });
+    else if ((ev.type === "hand_scored" || ev.type === "hand_drawn") && h) h.end = i;
   });
   return hands;
 }
@@ -119,7 +137,7 @@ export function moveText(view, ev) {
     case "client_seeds_closed": return `The wait for client seeds ended (${andList(d.seats.map(name))} sent none)`;
     case "seat_claimed": return `${d.player && d.player.name ? d.player.name : "someone"} sat at seat ${d.seat}`;
     case "cards_cut": return `${d.purpose === "roles" ? "Cut for the roles" : "Cut for the first deal"}: ${d.seats.map((s, i) => `${name(s)} ${the(d.cards[i])}`).join(", ")}`;
-    case "roles_assigned": return `${name(d.box)} was put in the box, ${name(d.captain)} captain, ${name(d.advisor)} advisor`;
+    case "roles_assigned": return `Roles for the next deal: ${name(d.box)} in the box, ${name(d.captain)} captain, ${name(d.advisor)} advisor`;
     case "dealer_chosen": return `${name(d.dealer)} was chosen to deal first`;
     case "hand_dealt": return `${name(d.dealer)} dealt; the upcard was ${d.deck ? the(d.deck[20]) : "turned"}`;
     case "upcard_taken": return `${name(d.seat)} took the upcard, ${the(d.card)}`;

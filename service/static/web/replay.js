@@ -47,7 +47,7 @@ function stateAt(version) {
   });
 }
 
-/** The hand a step belongs to ({no, start, end, dealer}), or undefined before the first deal. */
+/** The hand a step belongs to ({no, first, start, end, dealer}), or undefined before the first deal. */
 const handOf = (step) => state.hands.find((h) => h.no === step.hand);
 
 /** Show step ``index``: its words at once, the felt once the server's table at that version is in. */
