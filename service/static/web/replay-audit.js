@@ -8,17 +8,23 @@ import { el } from "./ui.js";
 /** A game's log is a few hundred kilobytes: a file far larger is no export. */
 const MAX_FILE_BYTES = 32 * 1024 * 1024;
 
-/** The checks as a report: a summary sentence, then each check with what it found (a failed deal names its card). */
+/** A check as a list item: passed or failed, its name, what it found (a failed deal names its card). */
+const checkItem = (c) => el("li", { class: c.passed ? "" : "error", "data-check": c.name, "data-passed": String(c.passed) },
+  el("span", { class: "audit-mark", text: c.passed ? "✓ passed" : "✗ FAILED" }), ` ${c.name}: ${c.detail}`);
+
+/** The checks as a report: a summary sentence, the failed checks in full, the passed ones folded away. */
 function report(checks, about) {
   const failed = checks.filter((c) => !c.passed);
-  const list = el("ul", { class: "audit-checks" });
-  for (const c of checks) {
-    list.append(el("li", { class: c.passed ? "" : "error", "data-check": c.name, "data-passed": String(c.passed) },
-      el("span", { class: "audit-mark", text: c.passed ? "✓ passed" : "✗ FAILED" }), ` ${c.name}: ${c.detail}`));
-  }
+  const passed = checks.filter((c) => c.passed);
   const summary = failed.length ? `${failed.length} of ${checks.length} checks failed (${failed.map((c) => c.name).join(", ")})`
     : `All ${checks.length} checks passed`;
-  return [el("p", { class: failed.length ? "error" : "", "data-ok": String(!failed.length), text: `${about}${summary}.` }), list];
+  const out = [el("p", { class: failed.length ? "error" : "", "data-ok": String(!failed.length), text: `${about}${summary}.` })];
+  if (failed.length) out.push(el("ul", { class: "audit-checks" }, ...failed.map(checkItem)));
+  if (passed.length) {
+    out.push(el("details", { class: "audit-passed" }, el("summary", { text: `The ${passed.length} checks passed` }),
+      el("ul", { class: "audit-checks" }, ...passed.map(checkItem))));
+  }
+  return out;
 }
 
 /** Audit an export's text into ``out`` (a live region), saying ``about`` what was audited. */

@@ -68,9 +68,14 @@ export async function groupsAt(view, step, result) {
 /** One seat's box: its name, role and score, its cards in their groups. */
 function seatBox(view, at, step, seat, groups, result) {
   const role = at.roles ? Object.entries(at.roles).find(([, r]) => r === seat)?.[0] : null;
+  // once the hand is over, the part each side played in it; until then, who is to play
+  const gin = result && (result.outcome === "gin" || result.outcome === "big_gin");
   let part = role ? ` — ${role}` : "";
-  if (result && result.outcome !== "drawn") part += seat === result.knocker ? ` — ${result.outcome === "gin" || result.outcome === "big_gin" ? "gin" : "knocker"}` : seat === result.defender ? " — defender" : "";
-  else if (at.to_act.includes(seat)) part += " — to play";
+  if (result && result.outcome !== "drawn") {
+    part += seat === result.knocker ? ` — ${gin ? "gin" : "knocker"}` : seat === result.defender ? " — defender" : "";
+  } else if (at.to_act.includes(seat)) {
+    part += " — to play";
+  }
   const box = el("div", { class: "pile seat", "data-seat": String(seat) },
     el("h3", { text: `${playerName(view, seat)}${part}: score ${at.scores[seat]}` }));
   if (!groups || !groups.length) {
