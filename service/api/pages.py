@@ -53,7 +53,8 @@ _PAGES = {
     "table": ("table.js", ("table-state.js", "table-turn.js", "table-seats.js", "table-moves.js", "table-result.js",
                            "table-advice.js", "table-clock.js", "table-deal.js", "table-invite.js", "table-handend.js",
                            "api.js", "cards.js")),
-    "replay": ("replay.js", ()),
+    "replay": ("replay.js", ("replay-steps.js", "replay-board.js", "replay-moves.js", "replay-audit.js", "api.js",
+                             "cards.js", "ui.js", "seats.js")),
     "match": ("match.js", ("api.js", "seats.js")),
 }
 

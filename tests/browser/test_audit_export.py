@@ -230,7 +230,7 @@ def test_an_explicit_deck_passes_and_a_deck_changed_after_creation_fails(new_bro
 
 # -- client seeds (derivation 2), and games recorded before them (derivation 1) ----------------
 
-EXPORTS = Path(__file__).resolve().parents[1] / "integration" / "exports"
+EXPORTS = Path(__file__).resolve().parents[1] / "integration" / "replay_audit" / "exports"
 
 
 def _game_with_client_seeds(http: HttpClient, rng_seed: int) -> str:

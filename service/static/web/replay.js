@@ -2,99 +2,35 @@
 // The events come from GET /games/{id}/events (shown in full once the game is over); the hands at
 // each step are followed here from the deal, and the public table at each step is the server's
 // own (GET /games/{id}/state?version=), so the page adds nothing the server did not say.
+// This module holds the page's state and its controls (steps, hands, autoplay); the steps and their
+// words are replay-steps.js, the felt replay-board.js, the list of moves replay-moves.js, the audit
+// panel replay-audit.js.
 import * as api from "./api.js";
-import { cardElement, cardsInText, label, sortCards } from "./cards.js";
+import { renderAuditPanel } from "./replay-audit.js";
+import { groupsAt, renderBoard, renderResult, resultAt } from "./replay-board.js";
+import { markMove, renderMoveList } from "./replay-moves.js";
+import { adviceText, describe, followHands, handsOf, withAdvice } from "./replay-steps.js";
 import { matchOf, seatsOf } from "./seats.js";
-import { el, isMatchBoard, playerName, resultSection, scoreSheet } from "./ui.js";
+import { el, isMatchBoard, playerName, scoreSheet } from "./ui.js";
 
 const $ = (sel) => document.querySelector(sel);
 const gameId = location.pathname.split("/")[2];
-const state = { view: null, steps: [], index: 0, states: new Map() };
+const state = {
+  view: null,
+  steps: [],
+  hands: [], // handsOf(steps): each hand's first and scoring step
+  index: 0,
+  states: new Map(), // version -> the spectator's view then
+  playing: false,
+  run: 0, // the autoplay's run: a run paused (or started again) stops scheduling its steps
+  timer: null,
+};
 /** A seat token this browser holds in the game, if any: a match's game reads only for its seats till the match is over. */
 const token = (() => {
   const seats = seatsOf(gameId) || {};
   const first = Object.keys(seats).sort()[0];
   return first === undefined ? null : seats[first].token;
 })();
-
-/** The hands after every event, followed from each deal (RULES.md §1: alternate cards, non-dealer first). */
-export function followHands(events) {
-  let hands = {};
-  let upcard = null;
-  const steps = [];
-  const remove = (seat, card) => { hands[seat] = (hands[seat] || []).filter((c) => c !== card); };
-  for (const ev of events) {
-    const d = ev.data || {};
-    if (ev.type === "hand_dealt" && Array.isArray(d.deck)) {
-      hands = { [d.non_dealer]: [], [d.dealer]: [] };
-      for (let i = 0; i < 20; i += 1) hands[i % 2 === 0 ? d.non_dealer : d.dealer].push(d.deck[i]);
-      upcard = d.deck[20];
-    } else if (ev.type === "upcard_taken" || ev.type === "card_drawn") {
-      hands[d.seat] = [...(hands[d.seat] || []), d.card];
-    } else if (ev.type === "card_discarded") {
-      remove(d.seat, d.card);
-    } else if (ev.type === "knocked" && d.discard) {
-      remove(d.seat, d.discard);
-    }
-    steps.push({ event: ev, hands: Object.fromEntries(Object.entries(hands).map(([s, h]) => [s, [...h]])), upcard });
-  }
-  return steps;
-}
-
-/** "a", "a and b", "a, b and c". */
-const andList = (items) => (items.length > 1 ? `${items.slice(0, -1).join(", ")} and ${items.at(-1)}` : items.join(""));
-
-/**
- * The steps with the game's advice in its place: each piece given at version v (the game as it
- * stood after event v) goes with that event's step, in the order given. Advice is no event of the
- * game's log (it has a log of its own, public once the game is over), so it adds no step: the
- * finished game's view lists it, each piece with the version it was given at.
- */
-export function withAdvice(steps, advice) {
-  const sorted = [...(advice || [])].sort((x, y) => x.version - y.version || (x.seq ?? 0) - (y.seq ?? 0));
-  return steps.map((step) => ({ ...step, advice: sorted.filter((a) => a.version === step.event.version) }));
-}
-
-/** A piece of advice in words: "abe advises cal, the captain: “Take the upcard”". */
-function adviceText(view, a) {
-  const captain = a.captain !== undefined && a.captain !== null ? `${playerName(view, a.captain)}, the captain` : "the captain";
-  return `${playerName(view, a.advisor)} advises ${captain}: “${cardsInText(a.text)}”`;
-}
-
-function describe(view, ev) {
-  const d = ev.data || {};
-  const name = (s) => playerName(view, s);
-  switch (ev.type) {
-    case "game_created": return `The game is created: ${d.variant}, ${isMatchBoard(view) ? "one hand, a match board"
-      : `game to ${d.options ? d.options.target_score : "?"}`}.`;
-    case "client_seed_sent": return `${name(d.seat)} sends a client seed (${String(d.client_seed).slice(0, 8)}…): every cut and deal depends on it too.`;
-    case "client_seeds_closed": return `The wait for client seeds ends after ${d.waited_s} s: ${andList(d.seats.map(name))} sent none, so the empty seed counts for ${d.seats.length === 1 ? "that seat" : "those seats"}.`;
-    case "seat_claimed": return `${d.player && d.player.name ? d.player.name : "someone"} sits at seat ${d.seat}.`;
-    case "cards_cut": return `Cut for ${d.purpose === "roles" ? "the roles" : "the first deal"}: ${d.seats.map((s, i) => `${name(s)} ${label(d.cards[i])}`).join(", ")}.`;
-    case "roles_assigned": return `Roles: ${name(d.box)} is in the box, ${name(d.captain)} captain, ${name(d.advisor)} advisor.`;
-    case "dealer_chosen": return `${name(d.dealer)} deals first.`;
-    case "hand_dealt": return `Hand ${d.hand_no}: ${name(d.dealer)} deals; the upcard is ${d.deck ? label(d.deck[20]) : "turned"}.`;
-    case "upcard_taken": return `${name(d.seat)} takes the upcard, ${label(d.card)}.`;
-    case "upcard_passed": return `${name(d.seat)} passes the upcard.`;
-    case "card_drawn": return `${name(d.seat)} draws ${label(d.card)} from the ${d.source === "discard" ? "discard pile" : "stock"}.`;
-    case "card_discarded": return `${name(d.seat)} discards ${label(d.card)}.`;
-    case "knocked": return `${name(d.seat)} ${d.kind === "gin" ? "goes gin" : d.kind === "big_gin" ? "goes big gin" : "knocks"}${d.discard ? `, discarding ${label(d.discard)}` : ""}.`;
-    case "hand_scored": return `Hand ${d.hand_no} is scored: ${name(d.winner)} scores ${d.points}.`;
-    case "hand_drawn": return `Hand ${d.hand_no} is drawn: nobody scores.`;
-    case "turn_timed_out": return `${name(d.seat)}'s turn clock runs out: the basic bot moves for them.`;
-    case "advice_given": return `${name(d.seat)} advises ${d.captain !== undefined && d.captain !== null ? `${name(d.captain)}, the captain` : "the captain"}: “${cardsInText(d.text)}”`;
-    case "game_resigned": return `${name(d.seat)} resigns: ${d.winner !== undefined && d.winner !== null ? `${name(d.winner)} wins` : "the game is over"}.`;
-    case "game_abandoned": return d.drawn_hands
-      ? `${d.drawn_hands} hands in a row were drawn: the game of bots is abandoned, and nobody wins.`
-      : "Nobody moved for too long: the game is abandoned, and nobody wins.";
-    case "game_ended": return `Game over: ${name(d.winner)} wins, ${d.scores.map((s, i) => `${name(i)} ${s}`).join(", ")}.`;
-    default: {
-      // an event this page has no words for: a sentence all the same ("Client seed sent: Alice.")
-      const what = ev.type.replaceAll("_", " ");
-      return `${what[0].toUpperCase()}${what.slice(1)}${d.seat !== undefined ? `: ${name(d.seat)}` : ""}.`;
-    }
-  }
-}
 
 /** The spectator's view at a version: at once if already fetched, else after the steps have rested. */
 let pending = null;
@@ -111,6 +47,10 @@ function stateAt(version) {
   });
 }
 
+/** The hand a step belongs to ({no, first, start, end, dealer}), or undefined before the first deal. */
+const handOf = (step) => state.hands.find((h) => h.no === step.hand);
+
+/** Show step ``index``: its words at once, the felt once the server's table at that version is in. */
 async function show(index) {
   const steps = state.steps;
   state.index = Math.max(0, Math.min(index, steps.length - 1));
@@ -119,6 +59,8 @@ async function show(index) {
   $("#slider").value = String(state.index + 1);
   $("#position").textContent = `Event ${state.index + 1} of ${steps.length}`;
   $("#event-text").textContent = describe(state.view, ev);
+  $("#hand-jump").value = String(step.hand);
+  markMove($("#move-list"), state.index);
   // the advice given while the game stood here
   const advice = $("#step-advice");
   advice.replaceChildren(...(step.advice || []).map((a) => el("li", { text: adviceText(state.view, a) })));
@@ -134,70 +76,89 @@ async function show(index) {
     $("#message").textContent = `Could not load version ${ev.version}: ${err.message}`;
     return;
   }
-  if (at === null) return;
-  if (state.steps[state.index] !== step) return; // the user stepped on meanwhile
-  const board = [];
-  const seats = at.players.map((_, i) => i);
-  const grid = el("div", { class: "hands-grid" });
-  for (const s of seats) {
-    const hand = step.hands[s];
-    const role = at.roles ? Object.entries(at.roles).find(([, r]) => r === s)?.[0] : null;
-    const box = el("div", { class: "pile", "data-seat": String(s) },
-      el("h3", { text: `${playerName(state.view, s)}${role ? ` — ${role}` : ""}${at.to_act.includes(s) ? " — to play" : ""}: score ${at.scores[s]}` }));
-    if (hand && hand.length) {
-      const ul = el("ul", { class: "cards", "aria-label": `${playerName(state.view, s)}'s hand` });
-      for (const c of sortCards(hand)) ul.append(el("li", {}, cardElement(c)));
-      box.append(ul);
-    } else {
-      box.append(el("p", { class: "muted", text: role === "advisor" ? "sits out this hand" : "no cards" }));
-    }
-    grid.append(box);
-  }
-  board.push(grid);
-  const piles = el("div", { class: "row" },
-    el("div", { class: "pile" }, el("h3", { text: "Stock" }), el("p", { text: `${at.stock_size} cards` })),
-    el("div", { class: "pile" }, el("h3", { text: "Discard pile" }),
-      at.discard_top ? cardElement(at.discard_top) : el("p", { class: "muted", text: "empty" })));
-  board.push(piles);
-  $("#board").replaceChildren(...board);
-  const result = $("#result");
-  if ((ev.type === "hand_scored" || ev.type === "hand_drawn") && at.last_hand) {
-    result.hidden = false;
-    result.replaceChildren(resultSection(at, at.last_hand));
-  } else {
-    result.hidden = true;
-    result.replaceChildren();
-  }
+  if (at === null || state.steps[state.index] !== step) return; // the user stepped on meanwhile
+  const result = resultAt(step, state.index, handOf(step), at);
+  const groups = await groupsAt(state.view, step, result);
+  if (state.steps[state.index] !== step) return;
+  $("#board").replaceChildren(...renderBoard(state.view, at, step, groups, result));
+  const section = $("#result");
+  section.hidden = !result;
+  section.replaceChildren(...(result ? [renderResult(at, result)] : []));
   $("#scores").replaceChildren(el("h2", { text: "Scores" }), scoreSheet(at));
+  // the step whose felt is drawn (data-step says the step chosen, drawn a moment later)
+  document.body.dataset.drawn = String(state.index + 1);
 }
 
-// AUDIT PANEL: audit.js re-derives, in this browser, every deck and cut of the game's export
-// from its revealed seed and checks the seed against the commitment published at creation.
-async function loadAuditPanel() {
-  const body = $("#audit-body");
-  const button = el("button", { type: "button", id: "audit-run" }, "Audit this game in the browser");
-  body.replaceChildren(el("p", { text: "Check that every deal came from the seed the server committed to before the game began, without trusting the server." }), button,
-    " ", el("a", { class: "button", id: "export-link", href: `/games/${encodeURIComponent(gameId)}/export`, download: `${gameId}.ndjson`,
-      text: "Download the game's log (NDJSON)" }));
-  button.addEventListener("click", async () => {
-    button.disabled = true;
-    const out = el("div", { id: "audit-report", role: "status" }, el("p", { text: "Auditing…" }));
-    body.append(out);
-    try {
-      const { auditExport } = await import("./audit.js");
-      const checks = await auditExport(await api.exportGame(gameId));
-      const failed = checks.filter((c) => !c.passed);
-      const list = el("ul", {});
-      for (const c of checks) list.append(el("li", { class: c.passed ? "" : "error", text: `${c.passed ? "✓ passed" : "✗ FAILED"}: ${c.name} — ${c.detail}` }));
-      out.replaceChildren(el("p", { class: failed.length ? "error" : "", "data-ok": String(!failed.length),
-        text: failed.length ? `${failed.length} of ${checks.length} checks failed.` : `All ${checks.length} checks passed.` }), list);
-    } catch (err) {
-      out.replaceChildren(el("p", { class: "error", text: `The audit could not run: ${err.message}` }));
-    } finally {
-      button.disabled = false;
-    }
+// -- autoplay -----------------------------------------------------------------------------------
+
+const speed = () => Number($("#speed").value) || 1;
+
+/** Start or stop the autoplay; started on the last event, it starts again from the first. */
+function setPlaying(on) {
+  state.playing = on;
+  state.run += 1;
+  clearTimeout(state.timer);
+  $("#play").replaceChildren(el("span", { "aria-hidden": "true", text: on ? "\u275a\u275a " : "\u25b6 " }), on ? "Pause" : "Play");
+  document.body.dataset.playing = String(on);
+  if (!on) return;
+  const run = state.run;
+  if (state.index >= state.steps.length - 1) show(0);
+  state.timer = setTimeout(() => advance(run), 1000 / speed());
+}
+
+/** One step of the autoplay: the next event, held 1/speed seconds (a hand's end, longer, to be read). */
+async function advance(run) {
+  if (run !== state.run) return;
+  const began = performance.now();
+  await show(state.index + 1);
+  if (run !== state.run) return;
+  if (state.index >= state.steps.length - 1) { setPlaying(false); return; }
+  const hand = handOf(state.steps[state.index]);
+  const atEnd = hand && hand.end !== null && state.index >= hand.end;
+  const hold = atEnd ? Math.max(3000, 3000 / speed()) : 1000 / speed();
+  state.timer = setTimeout(() => advance(run), Math.max(0, hold - (performance.now() - began)));
+}
+
+// -- the controls -------------------------------------------------------------------------------
+
+/** The step of the hand before (or the start of this one, when past it) and of the hand after. */
+function handStep(direction) {
+  const starts = state.hands.map((h) => h.start);
+  if (direction > 0) return starts.find((s) => s > state.index) ?? state.steps.length - 1;
+  return [...starts].reverse().find((s) => s < state.index) ?? 0;
+}
+
+function wireControls() {
+  const slider = $("#slider");
+  slider.max = String(state.steps.length);
+  slider.addEventListener("input", () => show(Number(slider.value) - 1));
+  $("#first").addEventListener("click", () => show(0));
+  $("#prev").addEventListener("click", () => show(state.index - 1));
+  $("#next").addEventListener("click", () => show(state.index + 1));
+  $("#last").addEventListener("click", () => show(state.steps.length - 1));
+  $("#play").addEventListener("click", () => setPlaying(!state.playing));
+  // a new speed applies from the next step on
+  $("#speed").addEventListener("change", () => { if (state.playing) setPlaying(true); });
+  const jump = $("#hand-jump");
+  const total = state.hands.length;
+  const options = state.hands.map((h) => el("option", { value: String(h.no), text: `${h.no} of ${total}` }));
+  if (!state.hands.length || state.hands[0].start > 0) options.unshift(el("option", { value: "0", text: "start" }));
+  jump.replaceChildren(...options);
+  jump.addEventListener("change", () => {
+    const hand = state.hands.find((h) => String(h.no) === jump.value);
+    show(hand ? hand.start : 0);
+  });
+  renderMoveList($("#move-list"), state.view, state.steps, state.hands, (i) => show(i));
+  document.addEventListener("keydown", (e) => {
+    if (e.target === slider || ["INPUT", "TEXTAREA", "SELECT"].includes(e.target.tagName)) return;
+    if (e.key === " " && !e.target.closest("button, a")) { e.preventDefault(); setPlaying(!state.playing); return; }
+    const to = { ArrowRight: state.index + 1, ArrowLeft: state.index - 1, Home: 0, End: state.steps.length - 1,
+      PageDown: handStep(1), PageUp: handStep(-1) }[e.key];
+    if (to !== undefined) { e.preventDefault(); show(to); }
   });
 }
+
+// -- nothing to replay --------------------------------------------------------------------------
 
 /** No replay to show (no such game, a sealed one, one still in play): only the message stays, no
  * controls over an empty table. */
@@ -233,7 +194,9 @@ async function start() {
     try { over = (await api.getMatch(matchId)).data.status === "over"; } catch { over = false; }
     if (!over) { sealed(matchId); return; }
   }
-  $("#whoami").textContent = `game ${gameId}: ${state.view.players.map((p, i) => playerName(state.view, i)).join(" v ")}`;
+  // (the game's id only where there is room for it: a phone's header keeps to the players)
+  $("#whoami").replaceChildren(el("span", { class: "wide-only", text: `game ${gameId}: ` }),
+    state.view.players.map((p, i) => playerName(state.view, i)).join(" v "));
   if (state.view.status !== "over") {
     $("#message").replaceChildren("This game is not over yet, so its hands are still secret. ",
       el("a", { href: `/watch/${gameId}`, text: "Watch it live" }), ".");
@@ -242,19 +205,10 @@ async function start() {
   }
   const events = await api.allEvents(gameId, token);
   state.steps = withAdvice(followHands(events), state.view.advice);
-  const slider = $("#slider");
-  slider.max = String(state.steps.length);
-  slider.addEventListener("input", () => show(Number(slider.value) - 1));
-  $("#first").addEventListener("click", () => show(0));
-  $("#prev").addEventListener("click", () => show(state.index - 1));
-  $("#next").addEventListener("click", () => show(state.index + 1));
-  $("#last").addEventListener("click", () => show(state.steps.length - 1));
-  document.addEventListener("keydown", (e) => {
-    if (e.target === slider || ["INPUT", "TEXTAREA", "SELECT"].includes(e.target.tagName)) return;
-    const to = { ArrowRight: state.index + 1, ArrowLeft: state.index - 1, Home: 0, End: state.steps.length - 1 }[e.key];
-    if (to !== undefined) { e.preventDefault(); show(to); }
-  });
-  loadAuditPanel();
+  state.hands = handsOf(state.steps);
+  wireControls();
+  renderAuditPanel($("#audit-body"), gameId);
+  document.body.dataset.playing = "false";
   const asked = Number(new URLSearchParams(location.hash.slice(1)).get("event"));
   await show(Number.isInteger(asked) && asked >= 1 ? asked - 1 : 0);
 }

@@ -92,11 +92,11 @@ export function resultLines(view, r) {
   return lines;
 }
 
-/** Both hands of a finished hand laid out, and its score line by line. */
-export function resultSection(view, r, { headingId = "result-h" } = {}) {
+/** Both hands of a finished hand laid out (unless ``hands`` is false: shown elsewhere), and its score line by line. */
+export function resultSection(view, r, { headingId = "result-h", hands = true } = {}) {
   const box = el("div", { class: "result" });
   box.append(el("h2", { id: headingId, text: `Hand ${r.hand_no}: ${r.outcome === "drawn" ? "drawn" : OUTCOME[r.outcome]}` }));
-  if (r.outcome !== "drawn") {
+  if (r.outcome !== "drawn" && hands) {
     const grid = el("div", { class: "hands-grid" });
     // the part after a dash: a bot's name already ends in "(basic bot)"
     const knocker = el("div", {}, el("h3", { text: `${playerName(view, r.knocker)} — ${r.outcome === "gin" || r.outcome === "big_gin" ? "gin" : "knocker"}` }));
