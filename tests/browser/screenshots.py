@@ -117,8 +117,12 @@ def main() -> None:
             driver.set_window_size(960, 800)
             shoot(driver, out / "knock.png", "#knock-panel")
             click_when_ready(driver, "#knock-confirm", "confirm")
-            wait_for(driver, lambda d: "Hand 1" in text_of(d, "#result"), what="the result")
-            shoot(driver, out / "result.png", "#result")
+            # the hand's end opens over the table: its panel is the result a player sees
+            wait_for(driver, lambda d: d.execute_script(
+                "const e = document.getElementById('hand-end'); return !!(e && e.open)"), what="the hand's end")
+            time.sleep(0.3)  # the panel's entrance
+            shoot(driver, out / "result.png", "#hand-end")
+            click_when_ready(driver, "#hand-end-next", "next hand")
 
             # box gin on a phone, as the advisor: the captain's hand, and advice sent
             status, three = api.call("POST", "/games", {
