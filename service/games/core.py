@@ -174,7 +174,7 @@ class GameCore:
         #: the counts of games of built-in bots alone in play, per caller and server-wide
         #: (service.store.bot_games; None: none counted)
         self.bot_games = bot_games
-        self.limits = limits
+        # the bounds are kept one by one, not as ``limits``: a test (or an operator's shell) tunes one
         self.keepalive_s = limits.keepalive_s
         self.stream_max_s = limits.stream_max_s
         self.advice_poll_s = limits.advice_poll_s
