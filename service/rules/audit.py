@@ -13,6 +13,7 @@ import json
 from typing import Any, Iterable
 
 from . import commands, events, game
+from .audit_replay import Replay, first_card_difference
 from .errors import RulesError
 from .fairness import (
     DERIVATION_SERVER_SEED,
@@ -72,25 +73,11 @@ def _command_for(event: Any, following: Any = None):
     return None
 
 
-def _as_recorded(logged: Any, produced: Any) -> Any:
-    """``produced`` as the log could hold it: an event upcast from an older version is compared
-    on the fields that version recorded (the others are unknown in the log, not wrong)."""
-    if type(logged) is events.HandScored and type(produced) is events.HandScored:
-        if logged.upcast:
-            produced = dataclasses.replace(produced, **{name: None for name in events.HandScored.ADDED_IN_V2})
-        if (logged.layoffs != produced.layoffs and logged.layoffs is not None and produced.layoffs is not None
-                and sorted(logged.layoffs) == sorted(produced.layoffs)):
-            # a server before the lay-offs were listed in the order laid listed them by card: the
-            # same lay-offs in another order
-            produced = dataclasses.replace(produced, layoffs=logged.layoffs)
-    return produced
-
-
-def _deal_key(checks: list, log: list, created: Any, seed: bytes) -> tuple[bytes, str]:
-    """The key of the game's decks and cuts, with what it is for the checks' details; with
-    derivation 2, checks that every client seed came before the first cut or deal, once a seat."""
+def _deal_key(checks: list, log: list, created: Any, seed: bytes) -> bytes:
+    """The key of the game's decks and cuts; with derivation 2, checks that every client seed
+    came before the first cut or deal, once a seat."""
     if created.derivation == DERIVATION_SERVER_SEED:
-        return seed, "seed"
+        return seed
     # With derivation 2 the decks and cuts come from the seed and every seat's client seed.
     # Each client seed must be sent before the first cut or deal.
     nseats = len(created.players)
@@ -100,30 +87,65 @@ def _deal_key(checks: list, log: list, created: Any, seed: bytes) -> tuple[bytes
     for e in log:
         if type(e) in (events.CardsCut, events.HandDealt, events.RolesAssigned, events.DealerChosen):
             started = True
-        elif type(e) is events.ClientSeedSent:
-            if started:
-                problems.append(f"seat {e.seat}'s client seed came after the start")
-            elif not isinstance(e.seat, int) or not 0 <= e.seat < nseats:
-                problems.append(f"a client seed names seat {e.seat!r}")
-                continue
-            elif client_seeds[e.seat] is not None:
-                problems.append(f"seat {e.seat} sent two client seeds")
-            try:
-                check_client_seed(e.client_seed)
-            except RulesError as err:
-                problems.append(f"seat {e.seat}: {err.message}")
-            if client_seeds[e.seat] is None and isinstance(e.client_seed, str):
-                client_seeds[e.seat] = e.client_seed
-    shown = ", ".join(f"{s}: {c!r}" for s, c in enumerate(client_seeds) if c is not None) or "none"
-    _check(
-        checks, "client_seeds", not problems,
-        "; ".join(problems) if problems else f"client seeds before the first deal ({shown}); the others default to ''",
-    )
+        if type(e) is not events.ClientSeedSent:
+            continue
+        if started:
+            problems.append(f"seat {e.seat}'s client seed came after the first cut or deal")
+        if type(e.seat) is not int or not 0 <= e.seat < nseats:
+            problems.append(f"a client seed names seat {_js(e.seat)}")
+        elif client_seeds[e.seat] is not None:
+            problems.append(f"seat {e.seat} sent two client seeds")
+        elif not _valid_client_seed(e.client_seed):
+            problems.append(f"seat {e.seat}'s client seed is not 1 to 64 characters of text")
+        else:
+            client_seeds[e.seat] = e.client_seed
+    shown = ", ".join(f"{s}: {'(default)' if c is None else _js(c)}" for s, c in enumerate(client_seeds))
+    _check(checks, "client_seeds", not problems, "; ".join(problems) if problems else f"client seeds {shown}")
     try:
         key = deal_key(created.derivation, seed, client_seeds)
     except UnicodeEncodeError:
         key = b""
-    return key, "deal_key(seed, client seeds)"
+    return key
+
+
+def _deals_and_cuts(checks: list, log: list, created: Any, key: bytes) -> None:
+    """The ``cut_<r>`` and ``deal_<n>`` checks, worded as the browser's audit words them."""
+    for e in log:
+        if type(e) is events.CardsCut:
+            want = cut_cards(key, e.round, len(e.seats))
+            ok = list(e.cards) == want
+            _check(checks, f"cut_{e.round}", ok, f"seats {', '.join(map(str, e.seats))} cut {', '.join(want)}" if ok
+                   else first_card_difference(e.cards, want, "from the seed"))
+    decks = created.decks or ()
+    for i, e in enumerate(e for e in log if type(e) is events.HandDealt):
+        name = f"deal_{e.hand_no}"
+        if e.hand_no != i + 1:
+            _check(checks, name, False, f"hand {i + 1} of the log is numbered {_js(e.hand_no)}")
+        elif e.hand_no <= len(decks):
+            want = list(decks[e.hand_no - 1])
+            ok = e.source == "explicit" and list(e.deck) == want
+            _check(checks, name, ok, "the explicit deck given at creation" if ok
+                   else f"source {e.source}, but a deck was given at creation" if e.source != "explicit"
+                   else first_card_difference(e.deck, want, "from the seed"))
+        else:
+            want = deck_for_hand(key, e.hand_no)
+            ok = e.source == "seed" and list(e.deck) == want
+            _check(checks, name, ok, f"the seed's deck of hand {e.hand_no}" if ok
+                   else f"source {e.source}, but no deck was given for this hand" if e.source != "seed"
+                   else first_card_difference(e.deck, want, "from the seed"))
+
+
+def _js(value: Any) -> str:
+    """``value`` as the browser's audit shows it (JSON, or JavaScript's true and false)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _valid_client_seed(value: Any) -> bool:
+    try:
+        check_client_seed(value)
+    except RulesError:
+        return False
+    return True
 
 
 #: what reading a field of the wrong kind raises (a number where a list belongs, a seat that is
@@ -173,29 +195,19 @@ def _verify(checks: list, log_events: Iterable[Any], seed: bytes | str) -> dict:
         checks,
         "randomly_dealt_flag",
         created.randomly_dealt == (not explicit),
-        f"randomly_dealt={created.randomly_dealt}; explicit decks/roles/dealer given: {explicit}",
+        f"randomly_dealt is {_js(created.randomly_dealt)}; decks, roles or first dealer given: {_js(explicit)}",
     )
 
     derivation = created.derivation
     if not _check(
         checks, "derivation", derivation in DERIVATIONS,
-        f"derivation {derivation} ({'server seed and client seeds' if derivation == 2 else 'server seed alone'})",
+        {1: "derivation 1: the server's seed alone", 2: "derivation 2: the server's seed and every seat's client seed"}
+        .get(derivation, f"unknown derivation {derivation}"),
     ):
         return {"ok": False, "checks": checks}
-    key, what = _deal_key(checks, log, created, seed)
+    key = _deal_key(checks, log, created, seed)
 
-    decks = created.decks or ()
-    for e in log:
-        if type(e) is events.HandDealt:
-            if e.hand_no <= len(decks):
-                ok = e.source == "explicit" and tuple(e.deck) == tuple(decks[e.hand_no - 1])
-                _check(checks, f"deal_{e.hand_no}", ok, "the explicit deck given at creation")
-            else:
-                ok = e.source == "seed" and list(e.deck) == deck_for_hand(key, e.hand_no)
-                _check(checks, f"deal_{e.hand_no}", ok, f"deck_for_hand({what}, hand_no)")
-        elif type(e) is events.CardsCut:
-            ok = list(e.cards) == cut_cards(key, e.round, len(e.seats))
-            _check(checks, f"cut_{e.round}", ok, f"cut_cards({what}, round, players cutting)")
+    _deals_and_cuts(checks, log, created, key)
 
     # Re-decide the log: the start events from the creation spec, then each group of events
     # from the command that must have produced it.
@@ -215,22 +227,10 @@ def _verify(checks: list, log_events: Iterable[Any], seed: bytes | str) -> dict:
         if "client_seed_wait_s" not in created.options and expected[0].options.get("client_seed_wait_s") is None:
             # recorded before the option existed: its game_created lists the options of its day
             expected[0] = dataclasses.replace(expected[0], options=dict(created.options))
-        i = len(expected)
-        if list(log[:i]) != expected:
-            raise ValueError("the start events differ from those of the creation spec")
-        state = game.replay(expected)
-        while i < len(log):
-            found = _command_for(log[i], log[i + 1] if i + 1 < len(log) else None)
-            if found is None:
-                raise ValueError(f"event {i} ({type(log[i]).TYPE}) follows no command")
-            actor, command = found
-            produced = game.decide(state, actor, command)
-            recorded = list(log[i : i + len(produced)])
-            if recorded != [_as_recorded(r, p) for r, p in zip(recorded, produced)] or len(recorded) != len(produced):
-                raise ValueError(f"events from {i} differ from what {command!r} produces")
-            for e in produced:
-                state = game.evolve(state, e)
-            i += len(produced)
+        replay = Replay(log, _command_for)
+        replay.take(0, expected, "the creation spec")
+        replay.run(len(expected))
+        state = replay.state
         detail = f"{len(log)} events replayed; scores {state.scores}"
         ok = True
         ended = [e for e in log if type(e) in (events.GameEnded, events.GameResigned, events.GameAbandoned)]
@@ -239,6 +239,9 @@ def _verify(checks: list, log_events: Iterable[Any], seed: bytes | str) -> dict:
             # An abandoned game has no winner.
             ok = list(ended[-1].scores) == state.scores and getattr(ended[-1], "winner", None) == state.winner
             detail += f"; recorded final scores {list(ended[-1].scores)}"
+        if replay.own_decks:
+            detail += "; " + ", ".join(f"hand {n}" for n in replay.own_decks) + (
+                " replayed from the log's deck, not the rules' (see the deal checks)")
         _check(checks, "replay", ok, detail)
     except (RulesError, ValueError) as err:
         _check(checks, "replay", False, str(getattr(err, "message", err)))

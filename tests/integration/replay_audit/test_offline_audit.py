@@ -129,16 +129,68 @@ def test_the_installed_command_passes_a_real_export_and_needs_no_server_library(
         assert subprocess.run([str(script), "audit", str(bad)], capture_output=True, timeout=120).returncode == 1
 
 
+def _lines_of(tmp_path: Path, lines: list[dict], capsys) -> tuple[int, list[str]]:
+    """Run ``ginbox audit`` in this process: (exit code, the lines it printed)."""
+    code = cli.main(["audit", str(_write(tmp_path, lines))])
+    return code, capsys.readouterr().out.splitlines()
+
+
 @pytest.mark.slow  # slow: needs the played game (see played)
-def test_a_changed_card_in_any_deal_fails(exported, tmp_path, capsys):
+def test_a_changed_card_in_any_deal_fails_that_deal_naming_the_card(exported, tmp_path, capsys):
     deals = [i for i, ln in enumerate(exported) if ln["type"] == "hand_dealt"]
     for i in deals:
         lines = json.loads(json.dumps(exported))
         deck = lines[i]["data"]["deck"]
-        deck[5], deck[40] = deck[40], deck[5]  # a card of a hand swapped with one of the stock
-        code, checks = _audit(tmp_path, lines, capsys)
+        was5, was40 = deck[5], deck[40]
+        deck[5], deck[40] = was40, was5  # a card of a hand swapped with one of the stock
+        code, out = _lines_of(tmp_path, lines, capsys)
         hand_no = lines[i]["data"]["hand_no"]
-        assert code == 1 and f"deal_{hand_no}" in _failed(checks) and "replay" in _failed(checks)
+        assert code == 1
+        # card 6 (position 5) is the first that differs: the stock's card in the log, the hand's from the seed
+        assert f"FAIL  deal_{hand_no}: card 6 is {was40} in the log, {was5} from the seed" in out, out
+        # the moves that follow may no longer fit the hand the log deals: the replay then names the
+        # first that does not, and the deal it follows from; else it says it replayed the log's deck
+        replay = next(line for line in out if line.startswith(("PASS  replay:", "FAIL  replay:")))
+        if replay.startswith("FAIL"):
+            assert f"which is not the one the rules deal: see deal_{hand_no})" in replay, replay
+        else:
+            assert f"hand {hand_no} replayed from the log's deck, not the rules'" in replay, replay
+        assert [line.split(":")[0] for line in out if line.startswith("FAIL")] in (
+            [f"FAIL  deal_{hand_no}"], [f"FAIL  deal_{hand_no}", "FAIL  replay"]), out
+
+
+@pytest.mark.slow  # slow: needs the played game (see played)
+def test_one_card_changed_at_the_bottom_of_the_stock_fails_its_deal_alone(exported, tmp_path, capsys):
+    # The last two cards of a gin rami stock are never drawn (RULES.md §1, Drawn hand): a card
+    # changed there leaves every move of the log possible, and only the deal check can see it.
+    lines = json.loads(json.dumps(exported))
+    deal = [ln for ln in lines if ln["type"] == "hand_dealt"][-1]
+    deck = deal["data"]["deck"]
+    seeds_card = deck[51]
+    deck[51] = deck[50]  # card 52 made a second copy of card 51
+    code, out = _lines_of(tmp_path, lines, capsys)
+    hand_no = deal["data"]["hand_no"]
+    assert code == 1
+    failed = [line for line in out if line.startswith("FAIL")]
+    assert failed == [f"FAIL  deal_{hand_no}: card 52 is {deck[50]} in the log, {seeds_card} from the seed"], out
+    assert out[-1].startswith(f"audit FAILED: {len(out) - 1} checks, failed: deal_{hand_no}; not checked:"), out[-1]
+    replay = next(line for line in out if line.startswith("PASS  replay:"))
+    assert replay.endswith(f"; hand {hand_no} replayed from the log's deck, not the rules' (see the deal checks)")
+
+
+@pytest.mark.slow  # slow: needs the played game (see played)
+def test_a_changed_score_names_the_event_and_the_field(exported, tmp_path, capsys):
+    lines = json.loads(json.dumps(exported))
+    at = next(i for i, ln in enumerate(lines) if ln["type"] == "hand_scored")
+    scored = lines[at]["data"]
+    points = scored["points"]
+    scored["points"] += 1
+    code, out = _lines_of(tmp_path, lines, capsys)
+    failed = [line for line in out if line.startswith("FAIL")]
+    assert code == 1 and len(failed) == 1, out
+    # the event is named by its version (its line's), the field by its name, with both values
+    assert failed[0].startswith(f"FAIL  replay: event {lines[at]['version']} (hand_scored): "
+                                f"points is {points + 1} in the log, {points} by the rules (what Knock("), failed
 
 
 @pytest.mark.slow  # slow: needs the played game (see played)
