@@ -5,7 +5,10 @@ exports, tampered with, fail exactly the checks the tampering breaks."""
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -145,6 +148,49 @@ def test_one_card_moved_in_one_deal_fails_that_deal_only(new_browser, live_serve
     checks = _audit_in_browser(new_browser, live_server, text=_text(lines))
     assert _failed(checks) == {"deal_1"}
     assert checks["deal_1"][1] == f"card 1 is {deck[0]} in the log, {deck[20]} from the seed"
+
+
+def _cli_lines(tmp_path: Path, text: str) -> list[str]:
+    """What ``ginbox audit FILE`` prints for an export's text."""
+    path = tmp_path / "game.ndjson"
+    path.write_text(text, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "service.cli", "audit", str(path)], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "REDIS_URL": ""})
+    assert done.returncode in (0, 1), done.stderr
+    return done.stdout.splitlines()
+
+
+#: the checks both audits make, under the same names (the others are one audit's own)
+SHARED = ("commitment", "derivation", "client_seeds", "randomly_dealt_flag", "deal_", "cut_")
+
+
+@pytest.mark.parametrize("variant", ["gin-rami", "three-hand"])
+def test_a_card_changed_at_the_bottom_of_the_stock_reads_alike_in_the_browser_and_the_command(
+        new_browser, live_server, finished, variant, tmp_path):
+    _, lines = finished[variant]
+    lines = json.loads(json.dumps(lines))
+    deal = [ln for ln in lines if ln["type"] == "hand_dealt"][-1]
+    deck = deal["data"]["deck"]
+    seeds_card = deck[51]
+    deck[51] = "JH" if seeds_card != "JH" else "JC"
+    text = _text(lines)
+    name = f"deal_{deal['data']['hand_no']}"
+    line = f"{name}: card 52 is {deck[51]} in the log, {seeds_card} from the seed"
+
+    checks = _audit_in_browser(new_browser, live_server, text=text)
+    assert _failed(checks) == {name}
+    assert f"{name}: {checks[name][1]}" == line
+    out = _cli_lines(tmp_path, text)
+    assert f"FAIL  {line}" in out, out
+    # the last two cards of the stock are never drawn (RULES.md §1, Drawn hand): every move of
+    # the log stays possible, the replay passes, and the deal is the one check that fails
+    assert [ln for ln in out if ln.startswith("FAIL")] == [f"FAIL  {line}"], out
+    # every check both audits make says the same, word for word
+    cli = {ln.split()[1].rstrip(":"): ln for ln in out if ln.startswith(("PASS", "FAIL"))}
+    shared = {n for n in checks if n.startswith(SHARED) and n != "cut_outcome"}
+    assert shared == {n for n in cli if n.startswith(SHARED)}
+    for n in shared:
+        assert cli[n] == f"{'PASS' if checks[n][0] else 'FAIL'}  {n}: {checks[n][1]}"
 
 
 def test_another_seed_fails_the_commitment_and_every_deal_and_cut_from_the_seed(new_browser, live_server, finished):
