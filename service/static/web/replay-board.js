@@ -5,6 +5,7 @@
 // once the hand is scored, the melds, lay-offs and deadwood of the server's result.
 import * as api from "./api.js";
 import { cardElement, deadwood, isRun, isSet, label, sortCards, sortMeld } from "./cards.js";
+import { finalText } from "./table-handend.js";
 import { el, playerName, resultSection } from "./ui.js";
 
 /** Each hand's arrangement, asked once: sorted cards -> a promise of /analysis/melds's answer (null if refused). */
@@ -121,7 +122,25 @@ export function renderBoard(view, at, step, groups, result) {
   return [grid, piles];
 }
 
-/** The hand's result in words (the hands are on the felt, in the result's own groups). */
-export function renderResult(at, result) {
-  return resultSection(at, result, { hands: false });
+/** The game's end in words: who won and how (the target reached, a resignation, an abandonment), and the final score. */
+export function gameOverText(at) {
+  if ((at.winner === null || at.winner === undefined) && (!at.end || at.end.reason !== "abandoned")) {
+    // an end with no winner that is no abandonment: the scores alone
+    return `Nobody wins. Final score: ${at.scores.map((s, i) => `${playerName(at, i)} ${s}`).join(", ")}.`;
+  }
+  return finalText(at);
+}
+
+/**
+ * The hand's result in words (the hands are on the felt, in the result's own groups); at the game's
+ * last event (``over``), the game's end first, then the last hand's result when the game ended with it.
+ */
+export function renderResult(at, result, over) {
+  const out = [];
+  if (over) {
+    out.push(el("div", { class: "result game-over" }, el("h2", { id: "result-h", text: "Game over" }),
+      el("p", { id: "game-over", text: gameOverText(at) })));
+  }
+  if (result) out.push(resultSection(at, result, { hands: false, headingId: over ? "last-hand-h" : "result-h" }));
+  return out;
 }

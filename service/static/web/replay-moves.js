@@ -3,8 +3,10 @@
 // (the page itself never scrolls for it: on a phone the list is below the table).
 //
 // Each entry is an <li class="move"> carrying data-index (its step), data-version (its event's
-// version), data-type and data-seat, with an empty <span class="move-mark"> at its end: the hooks a
-// later analysis of the decisions marks a move by (a class on the entry, a word in its mark).
+// version), data-type and data-seat, an empty data-mark, and an empty <span class="move-mark"> at its
+// end: the hooks a later analysis of the decisions marks a move by. It sets data-mark to the mark's
+// kind (a word, e.g. "mistake"; style.css may colour an entry by it) and writes the mark's few
+// characters into the span, which shows only once it holds some; the entry's text wraps to leave it room.
 import { moveText } from "./replay-steps.js";
 import { el } from "./ui.js";
 
@@ -27,7 +29,7 @@ export function renderMoveList(box, view, steps, hands, go) {
     for (let i = first; i < end; i += 1) {
       const ev = steps[i].event;
       const d = ev.data || {};
-      list.append(el("li", { class: "move", "data-index": String(i), "data-version": String(ev.version), "data-type": ev.type,
+      list.append(el("li", { class: "move", "data-index": String(i), "data-version": String(ev.version), "data-type": ev.type, "data-mark": "",
         "data-seat": d.seat !== undefined && d.seat !== null ? String(d.seat) : null },
       el("button", { type: "button", class: "move-entry", "data-index": String(i) },
         el("span", { class: "move-no", "aria-hidden": "true", text: `${i + 1}.` }), " ",

@@ -6,7 +6,7 @@ import { cardsInText, label } from "./cards.js";
 import { isMatchBoard, playerName } from "./ui.js";
 
 /** The events that end a game: they belong to the hand they end. */
-const ENDINGS = ["game_ended", "game_resigned", "game_abandoned"];
+export const ENDINGS = ["game_ended", "game_resigned", "game_abandoned"];
 
 /**
  * The hands after every event, followed from each deal (RULES.md §1: alternate cards, non-dealer

@@ -9,7 +9,7 @@ import * as api from "./api.js";
 import { renderAuditPanel } from "./replay-audit.js";
 import { groupsAt, renderBoard, renderResult, resultAt } from "./replay-board.js";
 import { markMove, renderMoveList } from "./replay-moves.js";
-import { adviceText, describe, followHands, handsOf, withAdvice } from "./replay-steps.js";
+import { ENDINGS, adviceText, describe, followHands, handsOf, withAdvice } from "./replay-steps.js";
 import { matchOf, seatsOf } from "./seats.js";
 import { el, isMatchBoard, playerName, scoreSheet } from "./ui.js";
 
@@ -81,9 +81,12 @@ async function show(index) {
   const groups = await groupsAt(state.view, step, result);
   if (state.steps[state.index] !== step) return;
   $("#board").replaceChildren(...renderBoard(state.view, at, step, groups, result));
+  // the game's last event: its end (who won, and how) beside the last hand's result, if it ended one
+  const over = state.index === steps.length - 1 && ENDINGS.includes(ev.type);
   const section = $("#result");
-  section.hidden = !result;
-  section.replaceChildren(...(result ? [renderResult(at, result)] : []));
+  section.hidden = !result && !over;
+  section.dataset.over = String(over);
+  section.replaceChildren(...renderResult(at, result, over));
   $("#scores").replaceChildren(el("h2", { text: "Scores" }), scoreSheet(at));
   // the step whose felt is drawn (data-step says the step chosen, drawn a moment later)
   document.body.dataset.drawn = String(state.index + 1);
