@@ -197,3 +197,21 @@ def test_every_move_has_a_mark_slot_that_fits_its_entry(live_server, new_browser
               && mark.top >= entry.top && mark.bottom <= entry.bottom, inBox: mark.right <= box.right,
               noScroll: document.getElementById('move-list').scrollWidth <= document.getElementById('move-list').clientWidth};""")
     assert placed == {"shown": True, "inEntry": True, "inBox": True, "noScroll": True}
+
+
+def test_an_abandoned_game_says_nobody_wins_and_why(live_server, new_browser):
+    # a game is abandoned after days without a move, or (bots alone) drawn hands in a row: too slow
+    # to play here, so the page's own words are asked of the final view such a game has
+    driver = new_browser()
+    driver.set_script_timeout(30)
+    driver.get(f"{live_server}/healthz")
+    said = driver.execute_async_script("""
+      const [url, done] = arguments;
+      import(url).then((board) => {
+        const at = (end) => ({players: [{name: 'ann'}, {name: 'bob'}], scores: [12, 30], winner: null, end,
+                              options: {target_score: 100}, viewer: null, variant: 'gin-rami'});
+        done([board.gameOverText(at({reason: 'abandoned', resigned: null, idle_s: 604800})),
+              board.gameOverText(at({reason: 'abandoned', resigned: null, idle_s: null, drawn_hands: 10}))]);
+      }, (err) => done(String(err)));""", f"{live_server}/web/replay-board.js")
+    assert said == ["Abandoned after 604800 s without a move: nobody wins. Final score: ann 12, bob 30.",
+                    "Abandoned after 10 drawn hands in a row: nobody wins. Final score: ann 12, bob 30."]
