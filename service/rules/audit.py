@@ -3,7 +3,9 @@
 It is the check RULES.md §1 (The deal) and §2 (Roles) promise.
 The seed matches the commitment published at creation.
 Every deal and cut the log says came from the seed did (fairness module).
-The whole log is what the rules produce, command by command, to the recorded final scores.
+The whole log is what the rules produce, command by command, to the recorded final scores,
+each hand from its deck as the log writes it (audit_replay module).
+The checks both audits make read as the browser's audit (audit.js) words them.
 """
 
 from __future__ import annotations
