@@ -9,7 +9,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from helpers import Api, console_errors, css, hand_cards, serious_violations, stored, text_of, texts, wait_for
-from viewport import in_view
+from ending_helpers import in_view
 
 
 def test_play_a_bot_now_seats_you_at_a_table_in_one_click(live_server, new_browser):

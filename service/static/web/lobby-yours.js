@@ -30,9 +30,10 @@ export function renderMyGames() {
     const li = game.match ? el("li", { class: "match-game", "data-match": game.match }) : el("li", {});
     if (finished.has(game.game_id) && !game.match) {
       const how = finished.get(game.game_id);
+      // the link's name is its text (a screen reader's words are the ones seen), then how it ended
       li.append(el("a", { href: `/replay/${game.game_id}`, class: "button replay", "data-game": game.game_id,
-        text: `Replay ${game.game_id}`, "aria-label": `Replay ${what} (over${how ? `: ${how}` : ""})` }), " ");
-      if (how) li.append(el("span", { class: "game-end", "data-game": game.game_id, text: `over — ${how} ` }));
+        text: `Replay ${game.game_id}` }), " ");
+      li.append(el("span", { class: "game-end", "data-game": game.game_id, text: `over${how ? ` — ${how}` : ""} ` }));
     } else if (game.match) {
       li.append(el("span", { text: `Match game (${place}): ` }));
       for (const [seat, info] of seats) {

@@ -1,6 +1,9 @@
-"""Where an element is on the screen: the browser tests of the game's end and the lobby assert what is in view."""
+"""What the browser tests of a game's end and of the lobby share: where an element is on the screen
+(they assert what is in view), and seats put in a browser's keeping as the lobby keeps them."""
 
 from __future__ import annotations
+
+import json
 
 
 def box_of(driver, selector: str) -> dict:
@@ -22,3 +25,16 @@ def in_view(driver, selector: str, scroll: bool = True) -> dict:
     assert box["top"] >= 0 and box["left"] >= 0, (selector, box)
     assert box["bottom"] <= box["innerHeight"] and box["right"] <= box["innerWidth"], (selector, box)
     return box
+
+
+def hold_seats(driver, base: str, game_id: str, variant: str, seats: dict[int, tuple[str, str]]) -> None:
+    """Keep the seats' tokens ({seat: (token, name)}) in the browser's storage, where the lobby keeps them."""
+    driver.get(base + "/web/icon.svg")
+    record = {game_id: {"game_id": game_id, "variant": variant, "created": 1,
+                        "seats": {str(s): {"token": t, "name": n} for s, (t, n) in seats.items()}}}
+    driver.execute_script("localStorage.setItem('ginbox.seats.v1', arguments[0])", json.dumps(record))
+
+
+def close_hand_end(driver) -> None:
+    """Close the hand's end panel, should it be open (it covers the table)."""
+    driver.execute_script("const d = document.getElementById('hand-end'); if (d && d.open) d.close()")
