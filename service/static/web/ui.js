@@ -44,7 +44,7 @@ export function problemText(err) {
 
 export function playerName(view, seat) {
   const p = view.players && view.players[seat];
-  if (!p) return `seat ${seat + 1}`; // an empty seat, counted from 1 as people count
+  if (!p) return `seat ${seat}`;
   return p.bot ? `${p.name} (${p.bot} bot)` : p.name;
 }
 
