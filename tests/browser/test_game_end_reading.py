@@ -7,7 +7,6 @@ The games are finished.py's: ann knocks in hand 1 and scores 26 (RULES.md worked
 
 from __future__ import annotations
 
-from selenium.webdriver.common.by import By
 
 from ending_helpers import close_hand_end, hold_seats, in_view
 from finished import first_hand_played
