@@ -109,3 +109,21 @@ def test_the_rules_are_a_link_away_from_the_lobby_and_the_table(live_server, new
     driver.switch_to.window(driver.window_handles[1])
     wait_for(driver, lambda d: d.current_url.endswith("/guides/RULES"), what="the rules page")
     assert "gin rami" in driver.page_source.lower()
+
+
+def test_on_a_phone_play_a_bot_now_is_in_view_and_the_seat_rows_fit(live_server, new_browser):
+    driver = new_browser(390, 844)
+    # headless Chromium keeps a window at least 500 px wide: the phone's viewport is emulated
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    driver.get(live_server + "/")
+    wait_for(driver, lambda d: css(d, "#seat1-kind"), what="the lobby")
+    in_view(driver, "#play-bot-now", scroll=False)
+    driver.save_screenshot("/tmp/ending/lobby-phone-top.png")
+    driver.find_element(By.CSS_SELECTOR, "input[name=variant][value=three-hand]").click()
+    for i in range(3):
+        in_view(driver, f"#seat{i}-kind")
+    in_view(driver, "#seat0-note")
+    in_view(driver, "#seat2-name")
+    assert driver.execute_script("return document.documentElement.scrollWidth <= innerWidth")
+    driver.save_screenshot("/tmp/ending/lobby-phone-seats.png")
