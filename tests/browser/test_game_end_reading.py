@@ -8,12 +8,13 @@ The games are finished.py's: ann knocks in hand 1 and scores 26 (RULES.md worked
 from __future__ import annotations
 
 
-from ending_helpers import close_hand_end, hold_seats, in_view
+from lobby_and_end import close_hand_end, hold_seats, in_view
 from finished import first_hand_played
 from helpers import Api, click_when_ready, console_errors, css, hand_cards, serious_violations, text_of, wait_for
 
 
-def test_a_resignation_reads_as_the_other_sides_win_in_the_lobby_and_on_the_score_sheet(live_server, new_browser):
+def test_a_resignation_reads_as_the_other_sides_win_in_the_lobby_and_on_the_score_sheet(live_server, new_browser,
+                                                                                           tmp_path):
     api = Api(live_server)
     # a game to 100: ann leads 26 to 0 after hand 1, then resigns in hand 2
     game_id, (ann, _bob) = first_hand_played(api, target_score=100)
@@ -34,7 +35,7 @@ def test_a_resignation_reads_as_the_other_sides_win_in_the_lobby_and_on_the_scor
     rows = driver.execute_script(
         "return Array.from(document.querySelectorAll('#score-sheet tbody tr'), r => r.firstElementChild.textContent)")
     assert rows == ["1", "End", "Now"]
-    driver.save_screenshot("/tmp/ending/resigned-score-sheet.png")
+    driver.save_screenshot(str(tmp_path / "resigned-score-sheet.png"))
 
     # the lobby: the winner and how, where the scores alone (26 to 0) would say ann
     driver.get(live_server + "/")
@@ -43,7 +44,7 @@ def test_a_resignation_reads_as_the_other_sides_win_in_the_lobby_and_on_the_scor
     status = text_of(driver, f"{row} td[data-label=Status]")
     assert status == "over — bob won: ann resigned", status
     in_view(driver, f"{row} td[data-label=Status]")
-    driver.save_screenshot("/tmp/ending/resigned-lobby-row.png")
+    driver.save_screenshot(str(tmp_path / "resigned-lobby-row.png"))
     mine = f'#my-games .game-end[data-game="{game_id}"]'
     wait_for(driver, lambda d: css(d, mine), what="the game among yours, over")
     assert text_of(driver, mine).strip() == "over — bob won: ann resigned"

@@ -9,10 +9,10 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from helpers import Api, console_errors, css, hand_cards, serious_violations, stored, text_of, texts, wait_for
-from ending_helpers import in_view
+from lobby_and_end import in_view
 
 
-def test_play_a_bot_now_seats_you_at_a_table_in_one_click(live_server, new_browser):
+def test_play_a_bot_now_seats_you_at_a_table_in_one_click(live_server, new_browser, tmp_path):
     api = Api(live_server)
     driver = new_browser()
     driver.get(live_server + "/")
@@ -21,14 +21,14 @@ def test_play_a_bot_now_seats_you_at_a_table_in_one_click(live_server, new_brows
     # in view as the lobby opens, with no scrolling
     in_view(driver, "#play-bot-now", scroll=False)
     assert driver.find_element(By.ID, "play-bot-now").text == "Play a bot now"
-    driver.save_screenshot("/tmp/ending/lobby-top.png")
+    driver.save_screenshot(str(tmp_path / "lobby-top.png"))
     driver.find_element(By.ID, "play-bot-now").click()
 
     wait_for(driver, lambda d: "/play/" in d.current_url, what="the table")
     game_id = driver.current_url.split("/play/")[1].split("#")[0]
     wait_for(driver, lambda d: len(hand_cards(d)) in (10, 11), what="the person's hand")
     in_view(driver, "#hand")
-    driver.save_screenshot("/tmp/ending/quick-table.png")
+    driver.save_screenshot(str(tmp_path / "quick-table.png"))
     view = api.view(game_id)
     assert view["variant"] == "gin-rami"
     assert view["players"][0] == {"name": "ann"}
@@ -42,7 +42,7 @@ def test_play_a_bot_now_seats_you_at_a_table_in_one_click(live_server, new_brows
     assert console_errors(driver) == []
 
 
-def test_one_name_field_and_seats_counted_from_one(live_server, new_browser):
+def test_one_name_field_and_seats_counted_from_one(live_server, new_browser, tmp_path):
     api = Api(live_server)
     status, open_game = api.call("POST", "/games", {"variant": "gin-rami", "seats": [{"name": "bob"}, None]})
     assert status == 201, open_game
@@ -64,7 +64,7 @@ def test_one_name_field_and_seats_counted_from_one(live_server, new_browser):
         "return Array.from(document.querySelectorAll('select[name=first_dealer] option'), o => [o.value, o.textContent])")
     assert dealers == [["", "by the cut"], ["0", "seat 1"], ["1", "seat 2"]]
     in_view(driver, "#seat-rows")
-    driver.save_screenshot("/tmp/ending/lobby-seats.png")
+    driver.save_screenshot(str(tmp_path / "lobby-seats.png"))
     # an open seat names no one: whoever joins names themselves
     Select(driver.find_element(By.ID, "seat1-kind")).select_by_value("open")
     assert not driver.find_element(By.ID, "seat1-name").is_displayed()
@@ -111,7 +111,7 @@ def test_the_rules_are_a_link_away_from_the_lobby_and_the_table(live_server, new
     assert "gin rami" in driver.page_source.lower()
 
 
-def test_on_a_phone_play_a_bot_now_is_in_view_and_the_seat_rows_fit(live_server, new_browser):
+def test_on_a_phone_play_a_bot_now_is_in_view_and_the_seat_rows_fit(live_server, new_browser, tmp_path):
     driver = new_browser(390, 844)
     # headless Chromium keeps a window at least 500 px wide: the phone's viewport is emulated
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
@@ -119,11 +119,11 @@ def test_on_a_phone_play_a_bot_now_is_in_view_and_the_seat_rows_fit(live_server,
     driver.get(live_server + "/")
     wait_for(driver, lambda d: css(d, "#seat1-kind"), what="the lobby")
     in_view(driver, "#play-bot-now", scroll=False)
-    driver.save_screenshot("/tmp/ending/lobby-phone-top.png")
+    driver.save_screenshot(str(tmp_path / "lobby-phone-top.png"))
     driver.find_element(By.CSS_SELECTOR, "input[name=variant][value=three-hand]").click()
     for i in range(3):
         in_view(driver, f"#seat{i}-kind")
     in_view(driver, "#seat0-note")
     in_view(driver, "#seat2-name")
     assert driver.execute_script("return document.documentElement.scrollWidth <= innerWidth")
-    driver.save_screenshot("/tmp/ending/lobby-phone-seats.png")
+    driver.save_screenshot(str(tmp_path / "lobby-phone-seats.png"))
