@@ -234,6 +234,16 @@ class ListGamesQuery(QuerySchema):
     limit = QueryInteger(load_default=20, validate=validate.Range(1, 100))
 
 
+class EndSchema(Schema):
+    """How a game that is over ended: the target reached, a resignation or abandonment."""
+
+    reason = fields.String(required=True)
+    resigned = fields.Integer(allow_none=True, required=True)
+    idle_s = fields.Integer(allow_none=True, required=True)
+    # only in the end of a game of built-in bots alone ended for its drawn hands in a row
+    drawn_hands = fields.Integer()
+
+
 class GameSummarySchema(Schema):
     game_id = fields.String(required=True)
     variant = fields.String(required=True)
@@ -247,6 +257,7 @@ class GameSummarySchema(Schema):
     hand_no = fields.Integer(required=True)
     to_act = fields.List(fields.Integer(), required=True)
     winner = fields.Integer(required=True, allow_none=True)
+    end = fields.Nested(EndSchema, allow_none=True, required=True)
     private_seats = fields.List(fields.Integer(), required=True)
     # false: the creator chose the deal (decks, roles or first dealer), and may know every card
     randomly_dealt = fields.Boolean(required=True)

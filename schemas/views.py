@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields
 
-from schemas.games import SeatInfoSchema
+from schemas.games import EndSchema, SeatInfoSchema
 
 
 class PlayerSchema(Schema):
@@ -22,16 +22,6 @@ class CutSchema(Schema):
     round = fields.Integer(required=True)
     seats = fields.List(fields.Integer(), required=True)
     cards = fields.List(fields.String(), required=True)
-
-
-class EndSchema(Schema):
-    """How a game that is over ended: the target reached, a resignation or abandonment."""
-
-    reason = fields.String(required=True)
-    resigned = fields.Integer(allow_none=True, required=True)
-    idle_s = fields.Integer(allow_none=True, required=True)
-    # only in the end of a game of built-in bots alone ended for its drawn hands in a row
-    drawn_hands = fields.Integer()
 
 
 class AdviceEntrySchema(Schema):

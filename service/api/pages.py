@@ -49,7 +49,8 @@ PAGE_HEADERS = {
 #: parts preloads them all, so that they are fetched at once rather than one import after another);
 #: ``page.html`` is the document around every body (its head, the style sheet and the icon), written once
 _PAGES = {
-    "lobby": ("lobby.js", ("lobby-yours.js", "lobby-create.js", "lobby-challenges.js", "lobby-games.js")),
+    "lobby": ("lobby.js", ("lobby-yours.js", "lobby-create.js", "lobby-quick.js", "lobby-challenges.js",
+                           "lobby-games.js")),
     "table": ("table.js", ("table-state.js", "table-turn.js", "table-seats.js", "table-moves.js", "table-result.js",
                            "table-advice.js", "table-clock.js", "table-deal.js", "table-invite.js", "table-handend.js",
                            "api.js", "cards.js")),

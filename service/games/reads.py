@@ -67,10 +67,13 @@ class GameReads(GameCore):
                 # each summary carries the players, scores and whose move it is, as the game's latest
                 # append recorded them (views.summary_of)
                 summary = entry.get("summary")
-                # recorded before it said which seats are private, or whether the game was randomly dealt:
-                # a game whose appends predate those summaries (or their private_seats or randomly_dealt)
-                # is read from its log, here
-                if summary is None or "private_seats" not in summary or "randomly_dealt" not in summary:
+                # recorded before it said which seats are private, whether the game was randomly dealt,
+                # or how it ended: a game whose appends predate those summaries (or those fields) is
+                # read from its log, here; a game not over has no end yet, whenever its summary was
+                # recorded, and needs no read for it
+                if summary is not None and "end" not in summary and entry["status"] != "over":
+                    summary = {**summary, "end": None}
+                if summary is None or any(k not in summary for k in ("private_seats", "randomly_dealt", "end")):
                     try:
                         summary = views.summary_of(self.repository.load_state(entry["game_id"], upto=entry["version"]))
                     except UnknownGame:

@@ -203,6 +203,8 @@ def summary_of(state: GameState) -> dict:
         "hand_no": state.hand_no,
         "to_act": list(state.to_act),
         "winner": state.winner,
+        # how it ended (the target reached, a resignation, abandonment): null until it is over
+        "end": dict(state.end) if state.end is not None else None,
         # which seats only an invited player may claim (never the invites' secrets or their hashes)
         "private_seats": sorted(int(seat) for seat in state.invites) if state.invites else [],
         # false: dealt from decks (or roles, or a first dealer) the creator chose, who may know every card

@@ -151,7 +151,7 @@ def create_in_lobby(driver, base: str, deck: list[str]) -> str:
     """ann against the basic bot, the bot dealing first from ``deck``, created in the lobby; the game's id."""
     driver.get(base + "/")
     wait_for(driver, lambda d: css(d, "#seat1-kind"), what="the seat rows")
-    driver.find_element(By.ID, "seat0-name").send_keys("ann")
+    driver.find_element(By.ID, "your-name").send_keys("ann")
     Select(driver.find_element(By.ID, "seat1-kind")).select_by_value("bot:basic")
     driver.find_element(By.CSS_SELECTOR, "#create-form details summary").click()
     Select(driver.find_element(By.NAME, "first_dealer")).select_by_value("1")

@@ -18,7 +18,7 @@ def test_a_guest_takes_an_invited_seat_through_the_link_and_nobody_else_can(live
     host = new_browser()
     host.get(live_server + "/")
     wait_for(host, lambda d: d.find_elements(By.ID, "seat1-kind"), what="the lobby")
-    host.find_element(By.ID, "seat0-name").send_keys("ann")
+    host.find_element(By.ID, "your-name").send_keys("ann")
     Select(host.find_element(By.ID, "seat1-kind")).select_by_value("open")
     host.find_element(By.ID, "private").click()
     host.find_element(By.ID, "create-button").click()

@@ -48,7 +48,7 @@ def test_the_games_table_fits_a_phone(live_server, new_browser, tmp_path):
                 "const r = arguments[0].getBoundingClientRect(); return [r.left, r.right]", action)
             assert 0 <= left and right <= sizes["page"][1], (game_id, action.text, left, right)
     row = f'#games-table tr[data-game="{made[0]}"]'
-    assert texts(driver, f"{row} button.join") == ["Join seat 1", "Join seat 2"]
+    assert texts(driver, f"{row} button.join") == ["Join seat 2", "Join seat 3"]
 
     shoot(driver, tmp_path / "lobby-phone.png", "#games-table")
     assert serious_violations(driver) == [] and console_errors(driver) == []

@@ -31,14 +31,14 @@ def test_the_lobby_shows_a_private_seat_by_invitation_and_offers_join_on_a_publi
     assert css(driver, f"{private_row} button.join") == []
     marks = css(driver, f"{private_row} .by-invitation")
     assert [m.get_attribute("data-seat") for m in marks] == ["1", "2"]
-    assert [m.text for m in marks] == ["Seat 1 by invitation", "Seat 2 by invitation"]
+    assert [m.text for m in marks] == ["Seat 2 by invitation", "Seat 3 by invitation"]
     assert "Join" not in text_of(driver, private_row)
-    # and its players cell says so too, where a public game's says "open"
-    assert "seat 1 by invitation, seat 2 by invitation" in text_of(driver, private_row)
-    assert "seat 1 open" in text_of(driver, public_row)
+    # and its players cell says so too, where a public game's says "open" (seats counted from 1)
+    assert "seat 2 by invitation, seat 3 by invitation" in text_of(driver, private_row)
+    assert "seat 2 open" in text_of(driver, public_row)
     # the public game: its open seat can be joined as before
     joins = css(driver, f"{public_row} button.join")
-    assert [b.get_attribute("data-seat") for b in joins] == ["1"] and joins[0].text == "Join seat 1"
+    assert [b.get_attribute("data-seat") for b in joins] == ["1"] and joins[0].text == "Join seat 2"
     assert css(driver, f"{public_row} .by-invitation") == []
     # the page never saw the invites' secrets
     assert not any(secret in driver.page_source for secret in secrets)

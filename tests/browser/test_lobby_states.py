@@ -1,7 +1,7 @@
 """The lobby keeps up with what it did and says what it means.
 
 A private game just created is at once among "Your games" and in the server's list; a seat taken
-with no name is "player <seat>" wherever it is taken, and an empty name is never kept as this
+with no name is "player <seat, counted from 1>" wherever it is taken, and an empty name is never kept as this
 browser's; a built-in bot typed as the account to challenge is told apart from bot accounts, and
 the account field says how an account comes to be when none is listed.
 """
@@ -20,7 +20,7 @@ def test_a_private_game_just_created_is_listed_without_a_reload(live_server, new
     driver.get(live_server + "/")
     wait_for(driver, lambda d: css(d, "#seat1-kind"), what="the lobby")
     wait_for(driver, lambda d: "None yet" in text_of(d, "#my-games"), what="no game of this browser's")
-    driver.find_element(By.ID, "seat0-name").send_keys("ann")
+    driver.find_element(By.ID, "your-name").send_keys("ann")
     Select(driver.find_element(By.ID, "seat1-kind")).select_by_value("open")
     driver.find_element(By.ID, "private").click()
     driver.find_element(By.ID, "create-button").click()
@@ -29,7 +29,7 @@ def test_a_private_game_just_created_is_listed_without_a_reload(live_server, new
     wait_for(driver, lambda d: css(d, f'#my-games a.resume[data-game="{game_id}"]'), polls=50, what="the game among yours")
     assert "None yet" not in text_of(driver, "#my-games")
     wait_for(driver, lambda d: css(d, f'#games-table tr[data-game="{game_id}"]'), polls=50, what="the game listed")
-    assert "seat 1 by invitation" in text_of(driver, f'#games-table tr[data-game="{game_id}"]')
+    assert "seat 2 by invitation" in text_of(driver, f'#games-table tr[data-game="{game_id}"]')
     shoot(driver, tmp_path / "lobby-after-private.png")
 
 
@@ -42,10 +42,10 @@ def test_a_seat_taken_with_no_name_is_player_and_its_number_and_no_name_is_kept(
     guest = new_browser()
     guest.get(f"{live_server}/play/{game_id}#seat=1&secret={secret}")
     wait_for(guest, lambda d: css(d, "#invite-name"), what="the invitation form")
-    assert guest.find_element(By.ID, "invite-name").get_attribute("placeholder") == "player 1"
+    assert guest.find_element(By.ID, "invite-name").get_attribute("placeholder") == "player 2"
     guest.find_element(By.CSS_SELECTOR, "#invite-form button").click()
     view = api.wait_view(game_id, None, lambda v: v["players"][1] is not None)
-    assert view["players"][1]["name"] == "player 1"
+    assert view["players"][1]["name"] == "player 2"
     wait_for(guest, lambda d: "secret" not in d.current_url, what="the claim")
     assert guest.execute_script("return localStorage.getItem('ginbox.name')") is None
 
@@ -53,14 +53,16 @@ def test_a_seat_taken_with_no_name_is_player_and_its_number_and_no_name_is_kept(
     creator = new_browser()
     creator.get(live_server + "/")
     wait_for(creator, lambda d: css(d, "#seat1-kind"), what="the lobby")
-    assert creator.find_element(By.ID, "seat0-name").get_attribute("placeholder") == "player 0"
+    assert text_of(creator, "#seat0-note") == "you, as player 1 (Your name, above)"
+    # a second person at this screen is named in the seat's row
     Select(creator.find_element(By.ID, "seat1-kind")).select_by_value("you")
-    assert creator.find_element(By.ID, "seat1-name").get_attribute("placeholder") == "player 1"
+    assert creator.find_element(By.ID, "seat1-name").is_displayed()
+    assert creator.find_element(By.ID, "seat1-name").get_attribute("placeholder") == "player 2"
     Select(creator.find_element(By.ID, "seat1-kind")).select_by_value("bot:basic")
     creator.find_element(By.ID, "create-button").click()
     wait_for(creator, lambda d: "/play/" in d.current_url, what="the table")
     made = creator.current_url.split("/play/")[1].split("#")[0]
-    assert api.view(made)["players"][0]["name"] == "player 0"
+    assert api.view(made)["players"][0]["name"] == "player 1"
     assert creator.execute_script("return localStorage.getItem('ginbox.name')") is None
 
     # joined from the lobby, with the name left empty
@@ -73,7 +75,7 @@ def test_a_seat_taken_with_no_name_is_player_and_its_number_and_no_name_is_kept(
     assert guest.find_element(By.ID, "your-name").get_attribute("value") == ""
     guest.find_element(By.CSS_SELECTOR, join).click()
     view = api.wait_view(game_id, None, lambda v: v["players"][1] is not None)
-    assert view["players"][1]["name"] == "player 1"
+    assert view["players"][1]["name"] == "player 2"
     assert guest.execute_script("return localStorage.getItem('ginbox.name')") is None
 
 

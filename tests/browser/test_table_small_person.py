@@ -24,7 +24,8 @@ def test_a_finished_game_offers_its_replay_and_names_the_scores(live_server, new
     driver.get(live_server + "/")
     row = f'#games-table tr[data-game="{game_id}"]'
     wait_for(driver, lambda d: css(d, row), what="the finished game listed")
-    assert text_of(driver, f'{row} td[data-label="Status"]') == "over, ann 26, bob 0"
+    # the winner, then the scores, the winner's first: ann's 26 to bob's 0
+    assert text_of(driver, f'{row} td[data-label="Status"]') == "over — ann won 26 to 0"
     actions = text_of(driver, f'{row} td[data-label="Actions"]')
     assert "Replay" in actions and "Resume" not in actions, actions
     wait_for(driver, lambda d: css(d, f'#my-games a.replay[data-game="{game_id}"]'), what="Your games' replay")

@@ -13,7 +13,9 @@ import pytest
 import yaml
 
 from schemas.games import MAX_DECKS, MOVE_SCHEMAS, OptionsSchema
-from service.rules import cards, commands, melds, names, variants
+from service.games.reads import LISTED_FIELDS
+from service.rules import cards, commands, melds, names, variants, views
+from service.rules.state import new_state
 
 SPEC = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text(encoding="utf-8"))
 COMPONENTS = SPEC["components"]["schemas"]
@@ -129,3 +131,20 @@ def test_the_standings_decimals_are_the_engines():
     standing = component("Standing")["properties"]
     for field in ("mean_per_board", "ci95"):
         assert f"to {duplicate.STANDING_DECIMALS} decimals" in standing[field]["description"], field
+
+
+def test_a_game_summarys_fields_are_the_listings_and_the_engines_summary():
+    # what the index records of a game (reads.LISTED_FIELDS) and what the engine sums it up by
+    # (views.summary_of, here of a game not started: its end and winner null)
+    state = new_state(variant="gin-rami", options=dict(variants.VARIANTS["gin-rami"].defaults), players=(None, None),
+                      rules_version="", seed="", commitment="", decks=None, fairness=0, invites=None,
+                      randomly_dealt=True, spec_first_dealer=None, spec_roles=None)
+    summary = views.summary_of(state)
+    assert summary["end"] is None and summary["winner"] is None
+    summary_schema = component("GameSummary")
+    assert set(summary_schema["properties"]) == set(LISTED_FIELDS) | set(summary)
+    assert set(summary_schema["required"]) == set(summary_schema["properties"])
+
+
+def test_a_summarys_end_is_the_views():
+    assert component("GameSummary")["properties"]["end"]["oneOf"] == component("View")["properties"]["end"]["oneOf"]

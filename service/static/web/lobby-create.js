@@ -22,7 +22,45 @@ function variant() {
   return form.elements.variant.value;
 }
 
-/** A row per seat of the chosen variant: who sits there (you, an open seat, a built-in bot) and the name. */
+/**
+ * Whether seat ``i`` is the first "You" seat: it sits under the lobby's one "Your name". A further
+ * "You" seat (a second person at this screen) and a bot are named in their row; an open seat is
+ * named by whoever joins.
+ */
+function firstYou(i) {
+  for (let j = 0; j < i; j += 1) if (form.elements[`seat${j}`].value === "you") return false;
+  return form.elements[`seat${i}`].value === "you";
+}
+
+/** What a seat row shows beside who sits there: a name field, or what its name will be. */
+function showSeatName(i) {
+  const kind = form.elements[`seat${i}`].value;
+  const name = form.elements[`name${i}`];
+  const box = $(`#seat${i}-name-box`);
+  const note = $(`#seat${i}-note`);
+  const mine = firstYou(i);
+  const named = kind.startsWith("bot:") || (kind === "you" && !mine);
+  box.hidden = !named;
+  if (!named) name.value = "";
+  // what an empty name becomes: a person's seat its default, a bot the name the server gives it
+  name.placeholder = kind === "you" ? defaultName(i) : kind.startsWith("bot:") ? "the server names it" : "";
+  const yours = $("#your-name").value.trim();
+  note.textContent = mine ? `you, as ${yours || defaultName(i)} (Your name, above)`
+    : kind === "open" ? "whoever joins names themselves" : "";
+  note.hidden = !note.textContent;
+}
+
+/** Every seat row's name field or note, after a seat's kind or your name changed. */
+function showSeatNames() {
+  const n = variant() === "three-hand" ? 3 : 2;
+  for (let i = 0; i < n; i += 1) showSeatName(i);
+}
+
+/**
+ * A row per seat of the chosen variant: who sits there (you, an open seat, a built-in bot), and a
+ * name for a bot or another person here. Seats are numbered from 1 for people; the fields keep the
+ * wire's seat index (seat0-kind is the first seat).
+ */
 function renderSeatRows() {
   const rows = $("#seat-rows");
   rows.replaceChildren();
@@ -31,23 +69,14 @@ function renderSeatRows() {
     const kind = el("select", { name: `seat${i}`, id: `seat${i}-kind` });
     for (const [value, text] of SEAT_KINDS) kind.append(el("option", { value, text }));
     kind.value = i === 0 ? "you" : "bot:basic";
-    const name = el("input", { name: `name${i}`, id: `seat${i}-name`, maxlength: "40", autocomplete: "nickname",
-      value: i === 0 ? $("#your-name").value : "" });
-    // what an empty name becomes: a person's seat its default, a bot the name the server gives it
-    const hint = () => { name.placeholder = kind.value === "you" ? defaultName(i) : kind.value.startsWith("bot:") ? "the server names it" : ""; };
-    kind.addEventListener("change", () => {
-      // the name filled in was a person's (yours, on seat 0): a bot or an open seat does not keep
-      // it, so that the server names the bot and whoever joins names themselves; back to "You",
-      // seat 0 takes your name again
-      if (kind.value !== "you") name.value = "";
-      else if (i === 0 && !name.value.trim()) name.value = $("#your-name").value.trim();
-      hint();
-    });
-    hint();
-    rows.append(el("div", { class: "row" },
-      el("label", { for: `seat${i}-kind`, text: `Seat ${i}` }), kind,
-      el("label", { for: `seat${i}-name`, text: "name" }), name));
+    const name = el("input", { name: `name${i}`, id: `seat${i}-name`, maxlength: "40", autocomplete: "off" });
+    kind.addEventListener("change", showSeatNames);
+    rows.append(el("div", { class: "row seat-row" },
+      el("label", { for: `seat${i}-kind`, text: `Seat ${i + 1}` }), kind,
+      el("span", { id: `seat${i}-name-box` }, el("label", { for: `seat${i}-name`, text: "name " }), name),
+      el("span", { id: `seat${i}-note`, class: "muted seat-note" })));
   }
+  showSeatNames();
 }
 
 /** A rule field's number, or undefined when it is left empty. */
@@ -62,7 +91,8 @@ function buildBody() {
   const seats = [];
   for (let i = 0; i < n; i += 1) {
     const kind = form.elements[`seat${i}`].value;
-    const name = form.elements[`name${i}`].value.trim();
+    // the first "You" seat is named by the lobby's "Your name"; any other seat by its own field
+    const name = (firstYou(i) ? $("#your-name") : form.elements[`name${i}`]).value.trim();
     if (kind === "you") seats.push({ name: name || defaultName(i) });
     else if (kind === "open") seats.push(null);
     else seats.push(name ? { bot: kind.slice(4), name } : { bot: kind.slice(4) });
@@ -237,20 +267,16 @@ function showInvitations(gameId, invites, table) {
         input.select();
         try { await navigator.clipboard.writeText(link); copy.textContent = "Copied"; } catch { copy.textContent = "Select and copy"; }
       } });
-    list.append(el("li", {}, el("label", { for: `invite-${seat}`, text: `Seat ${seat}: ` }), input, " ", copy));
+    list.append(el("li", {}, el("label", { for: `invite-${seat}`, text: `Seat ${Number(seat) + 1}: ` }), input, " ", copy));
   }
   $("#go-to-table").href = table;
   $("#invitations").hidden = false;
   list.querySelector("input").focus();
 }
 
-/** Wire the form (its seats follow the variant, seat 0 your name), then draw its seat rows. */
+/** Wire the form (its seats follow the variant, your seat your name), then draw its seat rows. */
 export function setUpCreateForm() {
-  const yourName = $("#your-name");
-  yourName.addEventListener("change", () => {
-    const first = form.elements.name0;
-    if (first && form.elements.seat0.value === "you") first.value = yourName.value.trim();
-  });
+  $("#your-name").addEventListener("input", showSeatNames);
   form.addEventListener("submit", onCreate);
   for (const radio of form.elements.variant) radio.addEventListener("change", renderSeatRows);
   renderSeatRows();

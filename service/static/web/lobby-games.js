@@ -37,7 +37,7 @@ async function notRandomOf(gameId, view) {
 /** Take an open seat under your name, then go to its table. */
 async function joinSeat(gameId, seat, gameVariant, notRandom = "") {
   // a seat of a game its creator dealt is taken only once the player has read what that means
-  if (notRandom && !window.confirm(`${notRandom} Take seat ${seat} of game ${gameId} anyway?`)) {
+  if (notRandom && !window.confirm(`${notRandom} Take seat ${seat + 1} of game ${gameId} anyway?`)) {
     $("#lobby-message").textContent = `You did not join game ${gameId}.`;
     return;
   }
@@ -59,7 +59,8 @@ function playersCell(summary, view, notRandom) {
   const players = summary.players || (view && view.players) || null;
   if (!players) return el("span", { class: "muted", text: "—" });
   const privateSeats = summary.private_seats || (view && view.private_seats) || [];
-  const empty = (i) => (privateSeats.includes(i) ? `seat ${i} by invitation` : `seat ${i} open`);
+  // seats counted from 1, as people count them (the wire's seat 0 is "seat 1")
+  const empty = (i) => (privateSeats.includes(i) ? `seat ${i + 1} by invitation` : `seat ${i + 1} open`);
   const names = players.map((p, i) => (p ? `${p.name}${p.bot ? ` (${p.bot} bot)` : ""}` : empty(i)));
   const cell = el("span", { text: names.join(", ") });
   if (notRandom) {
@@ -78,12 +79,36 @@ function notRandomlyDealt(summary, view) {
   return flag === false && !isMatchBoard({ players });
 }
 
+/** A seat's name in a summary's players, or "seat 2" (counted from 1) when none sits there. */
+const seatName = (players, i) => (players && players[i] ? players[i].name : `seat ${i + 1}`);
+
+/**
+ * How a game over ended, in words: "expert-bot-1 won: ann resigned", "ann won 103 to 51",
+ * "abandoned, no winner" (from the summary's winner and end; an older server's summary without
+ * end says only who won, or nothing).
+ */
+export function endText(summary, players) {
+  const end = summary.end || null;
+  const won = summary.winner === null || summary.winner === undefined ? null : `${seatName(players, summary.winner)} won`;
+  if (end && end.reason === "abandoned") return "abandoned, no winner";
+  if (end && end.reason === "resigned" && won) return `${won}: ${seatName(players, end.resigned)} resigned`;
+  if (!won) return "";
+  // the winner's score first, then the others' in seat order: "won 103 to 51" (or "to 51 and 20")
+  const scores = summary.scores || [];
+  const others = scores.filter((_, i) => i !== summary.winner);
+  return scores.length ? `${won} ${scores[summary.winner]} to ${others.join(" and ")}` : won;
+}
+
 /** The games table's Status cell: waiting, or the hand being played or the end, with the scores. */
 function statusText(summary, players) {
   if (!summary.scores || summary.status === "waiting") return summary.status;
+  if (summary.status === "over") {
+    const how = endText(summary, players);
+    if (how) return `over — ${how}`;
+  }
   // each score after its player's name: "ann 56, bob 101, cal 0", not "56–101–0"
   const scores = players && players.length === summary.scores.length
-    ? summary.scores.map((s, i) => `${players[i] ? players[i].name : `seat ${i}`} ${s}`).join(", ")
+    ? summary.scores.map((s, i) => `${seatName(players, i)} ${s}`).join(", ")
     : summary.scores.join("–");
   return summary.status === "playing" ? `playing hand ${summary.hand_no}, ${scores}` : `over, ${scores}`;
 }
@@ -102,7 +127,7 @@ async function gameRow(summary) {
   if (seatsOf(id) && summary.status !== "over") {
     actions.append(el("a", { class: "button", href: `/play/${id}`, text: "Resume" }), " ");
   }
-  if (summary.status === "over") finished.add(id);
+  if (summary.status === "over") finished.set(id, endText(summary, players));
   // a seat by invitation is claimed only through its creator's link: no Join button for it
   const privateSeats = summary.private_seats || (view && view.private_seats) || [];
   if (summary.status === "waiting" && players) {
@@ -110,10 +135,10 @@ async function gameRow(summary) {
       if (p !== null) return;
       if (privateSeats.includes(seat)) {
         actions.append(el("div", { class: "muted by-invitation", "data-game": id, "data-seat": String(seat),
-          text: `Seat ${seat} by invitation` }));
+          text: `Seat ${seat + 1} by invitation` }));
       } else {
         actions.append(el("button", { type: "button", class: "join", "data-game": id, "data-seat": String(seat),
-          text: `Join seat ${seat}`, onclick: () => joinSeat(id, seat, summary.variant, notRandom) }), " ");
+          text: `Join seat ${seat + 1}`, onclick: () => joinSeat(id, seat, summary.variant, notRandom) }), " ");
       }
     });
   }

@@ -5,8 +5,11 @@ import { el } from "./ui.js";
 
 const $ = (sel) => document.querySelector(sel);
 
-/** The games listed as over (the games table adds them): "Your games" offers their replay, not a table to resume. */
-export const finished = new Set();
+/**
+ * The games listed as over, each with how it ended in words ("ann won 103 to 51"; the games table
+ * adds them): "Your games" offers their replay, not a table to resume, and says who won.
+ */
+export const finished = new Map();
 
 /** The list of this browser's games, drawn again whenever a seat is saved or forgotten. */
 export function renderMyGames() {
@@ -26,20 +29,23 @@ export function renderMyGames() {
     const what = game.match ? `the match game at ${place}` : `game ${game.game_id}`;
     const li = game.match ? el("li", { class: "match-game", "data-match": game.match }) : el("li", {});
     if (finished.has(game.game_id) && !game.match) {
+      const how = finished.get(game.game_id);
+      // the link's name is its text (a screen reader's words are the ones seen), then how it ended
       li.append(el("a", { href: `/replay/${game.game_id}`, class: "button replay", "data-game": game.game_id,
-        text: `Replay ${game.game_id}`, "aria-label": `Replay ${what} (over)` }), " ");
+        text: `Replay ${game.game_id}` }), " ");
+      li.append(el("span", { class: "game-end", "data-game": game.game_id, text: `over${how ? ` — ${how}` : ""} ` }));
     } else if (game.match) {
       li.append(el("span", { text: `Match game (${place}): ` }));
       for (const [seat, info] of seats) {
         li.append(el("a", { href: `/play/${game.game_id}#seat=${seat}`, class: "button resume", "data-game": game.game_id,
-          text: "Resume", "aria-label": `Resume ${what} as ${info.name || "seat " + seat}` }), " ");
+          text: "Resume", "aria-label": `Resume ${what} as ${info.name || `seat ${Number(seat) + 1}`}` }), " ");
       }
       li.append(el("a", { href: `/match/${game.match}`, class: "button match-page", "data-match": game.match,
         text: "Match page", "aria-label": `Match page of ${what}` }), " ");
     } else {
       for (const [seat, info] of seats) {
         li.append(el("a", { href: `/play/${game.game_id}#seat=${seat}`, class: "button resume",
-          "data-game": game.game_id, text: `Resume ${game.game_id} as ${info.name || "seat " + seat}` }), " ");
+          "data-game": game.game_id, text: `Resume ${game.game_id} as ${info.name || `seat ${Number(seat) + 1}`}` }), " ");
       }
     }
     li.append(el("span", { class: "muted", text: ` ${game.variant} ` }),

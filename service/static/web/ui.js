@@ -49,11 +49,12 @@ export function playerName(view, seat) {
 }
 
 /**
- * The name a seat is given when the person leaves theirs empty: "player 1" at seat 1, wherever the
- * seat is taken (created in the lobby, joined there, or claimed by invitation). A default is never
- * kept as this browser's name: only a name typed is.
+ * The name a seat is given when the person leaves theirs empty: "player 1" at the first seat (seat
+ * 0 on the wire; people count seats from 1), wherever the seat is taken (created in the lobby,
+ * joined there, or claimed by invitation). A default is never kept as this browser's name: only a
+ * name typed is.
  */
-export const defaultName = (seat) => `player ${seat}`;
+export const defaultName = (seat) => `player ${seat + 1}`;
 
 export const cardsText = (cards) => (cards.length ? cards.map(short).join(" ") : "none");
 export const cardsSpoken = (cards) => cards.map(label).join(", ");

@@ -100,7 +100,7 @@ def test_audit_of_a_randomly_dealt_game_checks_its_deals(api):
     assert any(c["name"].startswith("deal_") for c in report["checks"])
 
 
-LOBBY_FIELDS = ("players", "scores", "hand_no", "to_act", "winner")
+LOBBY_FIELDS = ("players", "scores", "hand_no", "to_act", "winner", "end")
 
 
 def test_a_listing_carries_what_a_lobby_shows_as_the_spectator_sees_it(api):
@@ -113,10 +113,12 @@ def test_a_listing_carries_what_a_lobby_shows_as_the_spectator_sees_it(api):
 
     # worked out from the games as created and played above
     assert {k: by_id[waiting.game_id][k] for k in LOBBY_FIELDS} == {
-        "players": [{"name": "ann"}, None], "scores": [0, 0], "hand_no": 0, "to_act": [], "winner": None}
+        "players": [{"name": "ann"}, None], "scores": [0, 0], "hand_no": 0, "to_act": [], "winner": None,
+        "end": None}
     assert by_id[three.game_id]["players"] == [{"name": "a"}, None, {"name": "c"}]
     assert by_id[three.game_id]["scores"] == [0, 0, 0]
     assert (by_id[over.game_id]["winner"], by_id[over.game_id]["hand_no"], by_id[over.game_id]["to_act"]) == (1, 1, [])
+    assert by_id[over.game_id]["end"] == {"reason": "target_score", "resigned": None, "idle_s": None}
     # and nothing in it that the spectator's view does not show
     for game in (waiting, three, over):
         view = api.get(f"/games/{game.game_id}").get_json()
