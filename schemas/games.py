@@ -47,7 +47,8 @@ def _option_field(name: str) -> fields.Field:
     if name in BOOL_OPTIONS:
         return StrictBoolean()
     low, high = INT_OPTION_BOUNDS[name]
-    return StrictInteger(validate=validate.Range(low, high), allow_none=name in NULLABLE_OPTIONS)
+    # knock_limit is null under Oklahoma (the engine refuses a null without it)
+    return StrictInteger(validate=validate.Range(low, high), allow_none=name in NULLABLE_OPTIONS or name == "knock_limit")
 
 
 class OptionsSchema(StrictSchema):
@@ -62,6 +63,12 @@ class OptionsSchema(StrictSchema):
     max_turns_per_hand = _option_field("max_turns_per_hand")
     turn_timeout_s = _option_field("turn_timeout_s")
     client_seed_wait_s = _option_field("client_seed_wait_s")
+    box_bonus = _option_field("box_bonus")
+    game_bonus = _option_field("game_bonus")
+    shutout_bonus = _option_field("shutout_bonus")
+    shutout_doubles = _option_field("shutout_doubles")
+    oklahoma = _option_field("oklahoma")
+    oklahoma_spades_double = _option_field("oklahoma_spades_double")
 
 
 class HumanSeatSchema(StrictSchema):
@@ -122,6 +129,8 @@ class CreateGameSchema(StrictSchema):
     """POST /games."""
 
     variant = fields.String(required=True, validate=validate.OneOf(VARIANT_NAMES))
+    #: a named rule set (RULES.md §5 Presets); the engine refuses an unknown one (unknown_rules)
+    rules = fields.String(validate=validate.Length(1, 64))
     options = fields.Nested(OptionsSchema)
     seats = fields.List(SeatSpecField(), required=True, validate=validate.Length(MIN_SEATS, MAX_SEATS))
     roles = fields.Nested(RolesSchema)

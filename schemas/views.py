@@ -45,6 +45,12 @@ class ViewSchema(Schema):
     game_id = fields.String(required=True)
     variant = fields.String(required=True)
     options = fields.Dict(keys=fields.String(), required=True)
+    #: the named rule set the options came from (RULES.md §5 Presets), or null
+    rules = fields.String(required=True, allow_none=True)
+    #: the knock limit of the hand in play (with Oklahoma, its upcard's)
+    knock_limit = fields.Integer(required=True, allow_none=True)
+    #: the end-of-game bonuses' score sheet, or null
+    bonuses = fields.Dict(keys=fields.String(), required=True, allow_none=True)
     rules_version = fields.String(required=True)
     status = fields.String(required=True)
     version = fields.Integer(required=True)

@@ -232,6 +232,14 @@ _RULES = {
     "invalid_variant": _t(422, "Invalid variant", "The variant is not one of three-hand and gin-rami."),
     "invalid_option": _t(422, "Invalid option",
                          "An option is unknown to the variant or its value is out of range (RULES.md lists them)."),
+    "unknown_rules": _t(422, "Unknown rules",
+                        "`rules` names no preset: see RULES.md, Presets, for the names."),
+    "rules_not_for_variant": _t(422, "Rules not for this variant",
+                                "The preset named by `rules` is for the other variant: give that variant, "
+                                "or another preset."),
+    "rules_conflict": _t(422, "Option contradicts the rules",
+                         "An option contradicts the preset named by `rules` (a knock_limit with oklahoma, "
+                         "whose upcard sets it): leave it out, or override the preset's option it clashes with."),
     "invalid_players": _t(422, "Invalid players", "The seats do not match the variant's number of players."),
     "invalid_roles": _t(422, "Invalid roles",
                         "Roles are given only in three-hand, and must map box, captain and advisor to seats "

@@ -48,6 +48,7 @@ class GameCreation(GameCore):
             variant=body["variant"],
             players=players,
             options=body.get("options"),
+            rules=body.get("rules"),
             seed=secrets.token_bytes(32),
             decks=body.get("decks"),
             roles=body.get("roles"),

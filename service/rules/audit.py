@@ -17,6 +17,7 @@ from typing import Any, Iterable
 from . import commands, events, game
 from .audit_replay import Replay, first_card_difference
 from .errors import RulesError
+from .variants import LATER_OPTIONS
 from .fairness import (
     DERIVATION_SERVER_SEED,
     DERIVATIONS,
@@ -224,10 +225,12 @@ def _verify(checks: list, log_events: Iterable[Any], seed: bytes | str) -> dict:
             first_dealer=created.first_dealer,
             invites=dict(created.invites) if created.invites else None,
             fairness=created.fairness,
+            rules=created.rules,
         )
         expected = game.start(spec)
-        if "client_seed_wait_s" not in created.options and expected[0].options.get("client_seed_wait_s") is None:
-            # recorded before the option existed: its game_created lists the options of its day
+        later = {name: value for name, value in LATER_OPTIONS.items() if name not in created.options}
+        if later and all(expected[0].options.get(name) == value for name, value in later.items()):
+            # recorded before some options existed: its game_created lists the options of its day
             expected[0] = dataclasses.replace(expected[0], options=dict(created.options))
         replay = Replay(log, _command_for)
         replay.take(0, expected, "the creation spec")

@@ -59,9 +59,11 @@ class GameCreated:
     #: 2 for games with client seeds.
     #: None (absent on the wire) in games recorded before them, which use derivation 1, the server's seed alone.
     fairness: Optional[int] = None
+    #: the named rule set the options were expanded from (§5 Presets); None (absent on the wire): none
+    rules: Optional[str] = None
     #: fields added after version 1 was first written: left out of the wire form while None, so
     #: that events without them encode exactly as they always did
-    OMIT_IF_NONE: ClassVar[tuple] = ("invites", "fairness")
+    OMIT_IF_NONE: ClassVar[tuple] = ("invites", "fairness", "rules")
 
     @property
     def derivation(self) -> int:
@@ -252,6 +254,9 @@ class HandScored(_HandScoredV1Fields):
         "discard", "knocker_melds", "knocker_deadwood_cards", "hands", "turns",
         "defender_deadwood_before_layoffs", "next_dealer",
     )
+    #: 2 when Oklahoma's spade upcard doubled every point of the hand (§5); None (absent): not doubled
+    multiplier: Optional[int] = None
+    OMIT_IF_NONE: ClassVar[tuple] = ("multiplier",)
 
     @property
     def upcast(self) -> bool:
@@ -305,6 +310,10 @@ class GameEnded:
     winner: int
     scores: tuple
     seed: str
+    #: the score sheet of the end-of-game bonuses (§5; rulesets.end_bonuses): ``scores`` are then
+    #: its totals. None (absent on the wire) when no bonus is on, as in games recorded before them.
+    bonuses: Optional[dict] = None
+    OMIT_IF_NONE: ClassVar[tuple] = ("bonuses",)
 
 
 @event("game_resigned")

@@ -39,14 +39,16 @@ from .events import (
 )
 from .layoffs import in_laying_order
 from .scoring import replay_details
+from .rulesets import hand_knock_limit
+from .variants import LATER_OPTIONS
 from .state import DISCARD, DRAW, GAME_OVER, HAND_OVER, UPCARD, GameState, clone, new_state
 
 
 # Each evolver changes a copy (state.clone).
 # Only this module and state write a state's fields.
 def _game_created(_: Any, e: GameCreated) -> GameState:
-    # games recorded before client seeds did not wait for any: their option reads null
-    options = {**dict(e.options), "client_seed_wait_s": e.options.get("client_seed_wait_s")}
+    # games recorded before an option existed read it as its default (client seeds: no wait)
+    options = {**LATER_OPTIONS, **dict(e.options)}
     return new_state(
         variant=e.variant,
         options=options,
@@ -60,6 +62,7 @@ def _game_created(_: Any, e: GameCreated) -> GameState:
         spec_first_dealer=e.first_dealer,
         invites=dict(e.invites) if e.invites else None,
         fairness=e.derivation,
+        rules=e.rules,
     )
 
 
@@ -123,6 +126,7 @@ def _hand_dealt(s: GameState, e: HandDealt) -> GameState:
     n.non_dealer = e.non_dealer
     n.hands = tuple(hands)
     n.deck = deck
+    n.knock_limit = hand_knock_limit(s._options, deck)
     n.pile = (deck[20],)
     n.stock_pos = 21
     n.taken = -1
@@ -241,6 +245,8 @@ def _hand_scored(s: GameState, e: HandScored) -> GameState:
         "defender_deadwood_before_layoffs": details["defender_deadwood_before_layoffs"],
         "next_dealer": details["next_dealer"],
     }
+    if e.multiplier is not None:
+        result["multiplier"] = e.multiplier  # §5 Oklahoma: a spade upcard doubled the hand's points
     n.results = s.results + (result,)
     return n
 
@@ -276,6 +282,7 @@ def _game_ended(s: GameState, e: GameEnded) -> GameState:
     n.winner = e.winner
     n._scores = tuple(e.scores)
     n.end = {"reason": "target_score", "resigned": None, "idle_s": None}
+    n.bonuses = dict(e.bonuses) if e.bonuses is not None else None
     return n
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from . import cards, melds
+from . import cards, melds, rulesets
 from .layoffs import resolve_layoffs
 from .cards import DECK
 from .events import GameEnded, HandScored, Knocked, RolesAssigned
@@ -103,6 +103,9 @@ def score_hand(state: GameState, knocker: int, laid: tuple, knocker_deadwood: in
         winner, outcome = knocker, kind
         # §3: whether gin adds the defender's deadwood is an option
         points = bonus + (defender_deadwood if options["gin_adds_deadwood"] else 0)
+    # §5 Oklahoma: a spade upcard doubles every point of the hand, bonuses included
+    multiplier = rulesets.hand_multiplier(options, state.deck)
+    points *= multiplier
     scores = state.scores
     scores[winner] += points
     knocker_hand = state.hands[knocker]
@@ -128,11 +131,12 @@ def score_hand(state: GameState, knocker: int, laid: tuple, knocker_deadwood: in
         turns=state.turns,
         defender_deadwood_before_layoffs=own_deadwood,
         next_dealer=dealer_after(state, winner, scores),
+        multiplier=multiplier if multiplier != 1 else None,
     )
     out: list = [scored]
     if scores[winner] >= options["target_score"]:
         # only the winner's score moved, so the winner is the only one at the target (§1 Game)
-        out.append(GameEnded(winner, tuple(scores), state.seed.hex()))
+        out.append(_game_ended(state, winner, scores))
         return out
     if state.box is not None:
         box, captain, advisor = state.box, state.captain, state.advisor
@@ -145,3 +149,17 @@ def score_hand(state: GameState, knocker: int, laid: tuple, knocker_deadwood: in
         dealer, non_dealer = state.non_dealer, state.dealer  # the deal alternates (§3)
     out.append(deal(state.deal_seed, state.decks, state.hand_no + 1, dealer, non_dealer))
     return out
+
+
+def _game_ended(state: GameState, winner: int, scores: list) -> GameEnded:
+    """GameEnded for ``winner`` at the target, with the end-of-game bonuses of §5 if any is on."""
+    options = state.options
+    if not rulesets.has_bonuses(options):
+        return GameEnded(winner, tuple(scores), state.seed.hex())
+    wins = [0] * state.nseats
+    for result in state.results:
+        if result.get("outcome") != "drawn":
+            wins[result["winner"]] += 1
+    wins[winner] += 1  # the hand just scored
+    sheet = rulesets.end_bonuses(options, tuple(scores), tuple(wins), winner)
+    return GameEnded(winner, tuple(sheet["totals"]), state.seed.hex(), sheet)

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from . import cards, fairness, variants
+from . import cards, fairness, presets, variants
 from .cards import INDEX_OF
 from .errors import invalid
 from .events import CardsCut, DealerChosen, GameCreated, HandDealt, RolesAssigned
@@ -43,6 +43,8 @@ class GameSpec:
     #: None or 1: the seed alone, as games recorded before client seeds.
     # The service creates its games with 2.
     fairness: int | None = None
+    #: a named rule set (presets module, §5 Presets) that ``options`` override; None: none
+    rules: str | None = None
 
 
 _SHA256_HEX = re.compile(r"[0-9a-f]{64}")
@@ -85,7 +87,7 @@ def _check_deck(deck: Any, n: int) -> tuple:
 def start(spec: GameSpec) -> list:
     """The events that create a game: GameCreated, then the start events if no seat is open."""
     variant = variants.get_variant(spec.variant)
-    options = variants.normalise_options(variant.name, spec.options)
+    options = presets.resolve(variant.name, spec.rules, spec.options)
     seed = spec.seed
     if not isinstance(seed, (bytes, bytearray)) or not seed:
         raise invalid("invalid_seed", "the seed must be non-empty bytes (32 random bytes are advised)")
@@ -140,6 +142,7 @@ def start(spec: GameSpec) -> list:
         first_dealer=first_dealer,
         invites=invites,
         fairness=None if derivation == fairness.DERIVATION_SERVER_SEED else derivation,
+        rules=spec.rules,
     )
     out: list = [created]
     # the deal waits for client seeds only if a human seat must send one (bots send none)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Any, Callable, NamedTuple
 
-from . import cards, fairness
+from . import cards, fairness, rulesets
 from .cards import DECK, INDEX_OF
 from .events import decode, encode
 from .variants import ROLE_NAMES
@@ -107,8 +107,8 @@ FIELDS = (
     Field("variant", GIVEN),
     Field("_options", GIVEN, _DICT),
     Field("rules_version", GIVEN),
+    Field("rules", GIVEN),  # the preset the options came from (§5 Presets), or None
     Field("nseats", lambda s: len(s._players), None),
-    Field("knock_limit", lambda s: s._options["knock_limit"], None),
     Field("max_turns", lambda s: s._options["max_turns_per_hand"], None),
     Field("big_gin", lambda s: s._options["big_gin_bonus"] is not None, None),
     # where the game is
@@ -125,6 +125,8 @@ FIELDS = (
     Field("winner", None),
     # how the game ended: {"reason": "target_score" | "resigned" | "abandoned", "resigned", "idle_s"}
     Field("end", None, _OPTIONAL_DICT),
+    # the score sheet of the end-of-game bonuses (§5), when the game was won with any of them on
+    Field("bonuses", None, _OPTIONAL_DICT),
     # randomness as data, and what the creator fixed instead of it (fairness module)
     Field("commitment", GIVEN),
     Field("randomly_dealt", GIVEN),
@@ -140,6 +142,8 @@ FIELDS = (
     Field("hands", _per_seat_zero, _MASKS),
     Field("deck", (), _CARDS),  # the deck of the hand, top first; the stock starts at stock_pos
     Field("stock_pos", 0),
+    # the hand's knock limit: the option, or with Oklahoma the upcard's (§5)
+    Field("knock_limit", lambda s: rulesets.hand_knock_limit(s._options, s.deck), None),
     Field("pile", (), _CARDS),  # the discard pile, bottom first
     Field("taken", -1, _CARD),  # the card just taken from the discard pile (not to be discarded)
     Field("drawn", -1, _CARD),  # the card just drawn from the stock

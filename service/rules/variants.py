@@ -42,7 +42,26 @@ _COMMON = {
     # extension: seconds the first deal waits for the human seats' client seeds once every seat
     # is taken; None = no wait (seeds sent with a seat claim, or before the last seat fills, count)
     "client_seed_wait_s": None,
+    # extensions (§5): the end-of-game bonuses, all off by default
+    "box_bonus": 0,
+    "game_bonus": 0,
+    "shutout_bonus": 0,
+    "shutout_doubles": False,
+    # extension (§5): Oklahoma, the upcard sets each hand's knock limit
+    "oklahoma": False,
+    "oklahoma_spades_double": False,
 }
+
+#: options a game recorded before they existed reads as their default (the evolver fills them in)
+LATER_OPTIONS: Mapping[str, Any] = MappingProxyType({
+    "client_seed_wait_s": None,
+    "box_bonus": 0,
+    "game_bonus": 0,
+    "shutout_bonus": 0,
+    "shutout_doubles": False,
+    "oklahoma": False,
+    "oklahoma_spades_double": False,
+})
 
 VARIANTS: Mapping[str, Variant] = MappingProxyType(
     {
@@ -78,10 +97,13 @@ INT_OPTION_BOUNDS: Mapping[str, tuple[int, int]] = MappingProxyType({
     "max_turns_per_hand": (1, 100_000),
     "turn_timeout_s": (1, 86_400),
     "client_seed_wait_s": (1, 86_400),
+    "box_bonus": (0, 10_000),
+    "game_bonus": (0, 10_000),
+    "shutout_bonus": (0, 10_000),
 })
 #: integer options that may also be null: big gin is not allowed; no turn clock; no wait for seeds
 NULLABLE_OPTIONS = frozenset({"big_gin_bonus", "turn_timeout_s", "client_seed_wait_s"})
-BOOL_OPTIONS = frozenset({"gin_adds_deadwood"})
+BOOL_OPTIONS = frozenset({"gin_adds_deadwood", "shutout_doubles", "oklahoma", "oklahoma_spades_double"})
 
 OPTION_NAMES = tuple(sorted(set(INT_OPTION_BOUNDS) | BOOL_OPTIONS))
 
@@ -112,8 +134,8 @@ def normalise_options(variant: str, options: Mapping[str, Any] | None) -> dict:
         if name in BOOL_OPTIONS:
             if not isinstance(value, bool):
                 raise RulesError("invalid_option", f"option {name} must be true or false")
-        elif value is None and name in NULLABLE_OPTIONS:
-            pass
+        elif value is None and (name in NULLABLE_OPTIONS or name == "knock_limit"):
+            pass  # a null knock_limit goes only with oklahoma (_consistent)
         else:
             lo, hi = INT_OPTION_BOUNDS[name]
             if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
@@ -122,4 +144,16 @@ def normalise_options(variant: str, options: Mapping[str, Any] | None) -> dict:
                     "invalid_option", f"option {name} must be an integer from {lo} to {hi}{null}"
                 )
         out[name] = value
+    return _consistent(options, out)
+
+
+def _consistent(given: Mapping[str, Any], out: dict) -> dict:
+    """The options once checked against each other (§5 Oklahoma): ``oklahoma`` replaces
+    ``knock_limit``, which then reads null."""
+    if out["oklahoma"]:
+        if given.get("knock_limit") is not None:
+            raise RulesError("invalid_option", "knock_limit may not be given with oklahoma: the upcard sets it")
+        out["knock_limit"] = None
+    elif "knock_limit" in given and given["knock_limit"] is None:
+        raise RulesError("invalid_option", "option knock_limit must be an integer from 0 to 100")
     return out

@@ -88,6 +88,9 @@ def view_state(state: GameState, viewer: int | None, advice_log: Iterable[dict] 
     v = {
         "variant": state.variant,
         "options": state.options,
+        "rules": state.rules,
+        "knock_limit": state.knock_limit,
+        "bonuses": state.bonuses,
         "rules_version": state.rules_version,
         "status": state.status,
         "version": state.version,

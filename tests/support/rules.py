@@ -68,12 +68,12 @@ class Table:
 
 
 def new_table(variant: str, decks=None, options=None, roles=None, first_dealer=None,
-              seed: bytes = b"rules-test-seed", players=None) -> Table:
+              seed: bytes = b"rules-test-seed", players=None, rules=None) -> Table:
     seats = 3 if variant == "three-hand" else 2
     if players is None:
         players = [{"name": name} for name in ("ann", "bob", "cat")[:seats]]
     spec = game.GameSpec(variant, players, options, seed=seed, decks=decks, roles=roles,
-                      first_dealer=first_dealer)
+                      first_dealer=first_dealer, rules=rules)
     events = game.start(spec)
     return Table(game.replay(events), list(events))
 

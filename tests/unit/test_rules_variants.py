@@ -23,6 +23,13 @@ def test_three_hand_defaults_rules_4():
         "max_turns_per_hand": 200,
         "turn_timeout_s": None,  # extension: no turn clock unless asked for
         "client_seed_wait_s": None,  # extension: the deal waits for no client seed unless asked for
+        # extensions of §5, all off: no end-of-game bonus, no Oklahoma
+        "box_bonus": 0,
+        "game_bonus": 0,
+        "shutout_bonus": 0,
+        "shutout_doubles": False,
+        "oklahoma": False,
+        "oklahoma_spades_double": False,
     }
 
 
@@ -38,6 +45,13 @@ def test_gin_rami_defaults_rules_4():
         "max_turns_per_hand": 200,
         "turn_timeout_s": None,  # extension: no turn clock unless asked for
         "client_seed_wait_s": None,  # extension: the deal waits for no client seed unless asked for
+        # extensions of §5, all off: no end-of-game bonus, no Oklahoma
+        "box_bonus": 0,
+        "game_bonus": 0,
+        "shutout_bonus": 0,
+        "shutout_doubles": False,
+        "oklahoma": False,
+        "oklahoma_spades_double": False,
     }
 
 
@@ -45,7 +59,7 @@ def test_game_created_records_every_option_value_rules_4():
     t = new_table("gin-rami", options={"target_score": 50})
     created = t.events[0]
     assert created.options["target_score"] == 50 and created.options["gin_bonus"] == 20
-    assert t.state.options == created.options and len(created.options) == 9
+    assert t.state.options == created.options and len(created.options) == 15
     assert created.rules_version == V.RULES_VERSION
 
 

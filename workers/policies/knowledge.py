@@ -105,7 +105,7 @@ def owner_moves(view: dict) -> list[Command]:
         return []
     hand = mask_of(view["hand"])
     taken = cards.INDEX_OF[view["taken_card"]] if view.get("taken_card") else -1
-    limit = view["options"]["knock_limit"]
+    limit = hand_limit(view)
     moves: list[Command] = [Discard(cards.code(c)) for c in cards.cards_of(hand) if c != taken]
     for c in cards.cards_of(hand):
         if c != taken and deadwood_mask(hand & ~bit(c)) <= limit:
@@ -113,6 +113,14 @@ def owner_moves(view: dict) -> list[Command]:
     if view["options"].get("big_gin_bonus") is not None and deadwood_mask(hand) == 0:
         moves.append(Knock(None, None))
     return moves
+
+
+def hand_limit(view: dict) -> int:
+    """The knock limit of the hand in play: the view's (Oklahoma sets it by the upcard), else the option."""
+    limit = view.get("knock_limit")
+    if limit is None:
+        limit = (view.get("options") or {}).get("knock_limit")
+    return 10 if limit is None else limit
 
 
 def read(view: dict, events: list[dict] | None = None) -> Knowledge:
@@ -135,9 +143,10 @@ def read(view: dict, events: list[dict] | None = None) -> Knowledge:
         opp_size=sizes[opponent] if opponent < len(sizes) else 10,
         stock_size=view.get("stock_size", 0),
         turn=view.get("turn", 0),
-        options=dict(view.get("options") or {}),
+        # the hand's knock limit stands in the options too (Oklahoma's is null there): the playouts read it
+        options={**(view.get("options") or {}), "knock_limit": hand_limit(view)},
         variant=view.get("variant", "gin-rami"),
-        knock_limit=(view.get("options") or {}).get("knock_limit", 10),
+        knock_limit=hand_limit(view),
         pile_order=[cards.INDEX_OF[c] for c in pile_codes],
     )
     if events:
