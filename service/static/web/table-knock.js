@@ -151,7 +151,7 @@ function markGroup(node) {
 /** What a group's heading says of it: its name, and whether it is a set, a run or no meld; the deadwood's count. */
 function groupHead(g, cards, verdict) {
   if (g === DISCARD) {
-    const none = verdict.discard ? "" : knocks().bigGin ? "empty: big gin" : "empty: put the card to discard here";
+    const none = verdict.discard ? "" : knocks().bigGin ? "empty: big gin" : "empty";
     return { text: none ? `Discard — ${none}` : "Discard", error: !verdict.discard && !knocks().bigGin };
   }
   if (g === DEAD) {
