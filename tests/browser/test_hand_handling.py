@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import json
 
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
 from finished import ANN, DECK
-from helpers import Api, codes, css, hand_cards, page_version, text_of, wait_for
+from helpers import Api, click_when_ready, codes, css, hand_cards, page_version, text_of, wait_for
 from test_hand_end import phone
 from test_table_wording import hold_seat, to_first_discard
 
@@ -43,12 +44,21 @@ return Array.from(document.querySelectorAll(arguments[0]), (e) => {
 """
 
 
+def enabled(driver, selector: str) -> bool:
+    return driver.execute_script("return !document.querySelector(arguments[0]).disabled", selector)
+
+
 def card(code: str) -> str:
     return f'#hand button.card[data-card="{code}"]'
 
 
 def order(driver) -> list[str]:
     return codes(driver, "#hand button.card")
+
+
+def chord(driver, modifier: str, key: str) -> None:
+    """Press ``key`` with ``modifier`` held, where the focus is (the table, drawn anew, keeps it on the same card)."""
+    ActionChains(driver).key_down(modifier).send_keys(key).key_up(modifier).perform()
 
 
 def stored_order(driver, game_id: str) -> dict | None:
@@ -108,7 +118,7 @@ def test_the_hand_keeps_the_order_dragged_and_keyed_into_across_a_reload_and_sor
     wait_for(driver, lambda d: len(hand_cards(d)) == 10 and css(d, "#hand .group.meld"), what="ann's grouped hand")
     first = order(driver)
     assert sorted(first) == sorted(ANN)
-    assert not driver.find_element("id", "hand-sort").is_enabled()  # the grouping is already shown
+    assert not enabled(driver, "#hand-sort")  # the grouping is already shown
 
     # a drag: the first card onto the right half of the sixth lands just after it
     moved = first[0]
@@ -123,14 +133,14 @@ def test_the_hand_keeps_the_order_dragged_and_keyed_into_across_a_reload_and_sor
     # the keys: Shift+Left twice, then Alt+Right once, the focus staying on the card moved
     keyed = expected[4]
     driver.execute_script("document.querySelector(arguments[0]).focus()", card(keyed))
-    driver.switch_to.active_element.send_keys(Keys.SHIFT, Keys.ARROW_LEFT)
+    chord(driver, Keys.SHIFT, Keys.ARROW_LEFT)
     expected = expected[:3] + [keyed] + expected[3:4] + expected[5:]
     wait_for(driver, lambda d: order(d) == expected, what="one place to the left")
     assert driver.execute_script("return document.activeElement.dataset.card") == keyed
-    driver.switch_to.active_element.send_keys(Keys.SHIFT, Keys.ARROW_LEFT)
+    chord(driver, Keys.SHIFT, Keys.ARROW_LEFT)
     expected = expected[:2] + [keyed] + expected[2:3] + expected[4:]
     wait_for(driver, lambda d: order(d) == expected, what="two places to the left")
-    driver.switch_to.active_element.send_keys(Keys.ALT, Keys.ARROW_RIGHT)
+    chord(driver, Keys.ALT, Keys.ARROW_RIGHT)
     i = expected.index(keyed)
     expected = expected[:i] + [expected[i + 1], keyed] + expected[i + 2:]
     wait_for(driver, lambda d: order(d) == expected, what="one place back to the right")
@@ -141,7 +151,7 @@ def test_the_hand_keeps_the_order_dragged_and_keyed_into_across_a_reload_and_sor
     driver.refresh()
     wait_for(driver, lambda d: len(hand_cards(d)) == 10, what="the table after the reload")
     assert order(driver) == expected
-    assert driver.find_element("id", "hand-sort").is_enabled()
+    assert enabled(driver, "#hand-sort")
 
     # the card drawn goes at the end
     version = page_version(driver)
@@ -160,7 +170,7 @@ def test_the_hand_keeps_the_order_dragged_and_keyed_into_across_a_reload_and_sor
     assert order(driver) == [c for c in expected + ["3D"] if c != thrown]
 
     # Sort: the grouping again, melds first, and nothing kept
-    driver.find_element("id", "hand-sort").click()
+    click_when_ready(driver, "#hand-sort", "hand-sort")
     wait_for(driver, lambda d: stored_order(d, game_id) is None, what="the order forgotten")
     groups = driver.execute_script(
         "return Array.from(document.querySelectorAll('#hand .group'), g => [g.classList.contains('meld'),"
@@ -184,10 +194,9 @@ def test_the_four_colour_deck_draws_clubs_green_and_diamonds_blue_and_is_remembe
               "`#hand .card[data-card='${c}']`)).color)"
     two = driver.execute_script(colours)
     assert two[1] == two[2] and two[0] == two[3], two  # red and black only
-    toggle = driver.find_element("id", "four-colours")
-    assert not toggle.is_selected()
-    toggle.click()
-    wait_for(driver, lambda d: "four-colours" in d.find_element("tag name", "body").get_attribute("class"),
+    assert not driver.execute_script("return document.getElementById('four-colours').checked")
+    click_when_ready(driver, "#four-colours", "the four-colour switch")
+    wait_for(driver, lambda d: d.execute_script("return document.body.classList.contains('four-colours')"),
              what="the four colours")
     four = driver.execute_script(colours)
     assert len(set(four)) == 4, four
@@ -206,8 +215,8 @@ def test_the_four_colour_deck_draws_clubs_green_and_diamonds_blue_and_is_remembe
     driver.refresh()
     wait_for(driver, lambda d: len(hand_cards(d)) == 11, what="the table after the reload")
     assert driver.execute_script(colours) == four
-    assert driver.find_element("id", "four-colours").is_selected()
-    driver.find_element("id", "four-colours").click()
+    assert driver.execute_script("return document.getElementById(\'four-colours\').checked")
+    click_when_ready(driver, "#four-colours", "four-colours")
     wait_for(driver, lambda d: d.execute_script(colours) == two, what="two colours again")
 
 

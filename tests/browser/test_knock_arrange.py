@@ -13,11 +13,11 @@ The deals (RULES.md §1 and the explicit-deck extension):
 
 from __future__ import annotations
 
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
 from finished import DECK
-from helpers import Api, codes, css, hand_cards, serious_violations, text_of, texts, wait_for
+from helpers import Api, click_when_ready, codes, css, hand_cards, serious_violations, text_of, texts, wait_for
 from support.decks import build_deck
 from test_hand_end import panel_open, phone
 from test_table_wording import hold_seat, to_first_discard
@@ -39,6 +39,24 @@ return true;
 """
 
 #: each group in the page's order: its cards, its heading, whether marked invalid, its place in the panel
+#: a finger's drag (pointer events of a touch) from a card to the middle of an element
+TOUCH_DRAG = """
+const [fromSel, toSel] = arguments;
+const from = document.querySelector(fromSel), to = document.querySelector(toSel);
+if (!from || !to) return false;
+const a = from.getBoundingClientRect(), b = to.getBoundingClientRect();
+const start = {x: a.left + a.width / 2, y: a.top + a.height / 2}, end = {x: b.left + b.width / 2, y: b.top + b.height / 2};
+const ev = (type, p) => new PointerEvent(type, {pointerId: 9, pointerType: "touch", isPrimary: true, button: 0,
+  buttons: type === "pointerup" ? 0 : 1, clientX: p.x, clientY: p.y, bubbles: true, cancelable: true});
+from.dispatchEvent(ev("pointerdown", start));
+for (let i = 1; i <= 5; i += 1) {
+  from.dispatchEvent(ev("pointermove", {x: start.x + (end.x - start.x) * i / 5, y: start.y + (end.y - start.y) * i / 5}));
+}
+from.dispatchEvent(ev("pointerup", end));
+from.dispatchEvent(new MouseEvent("click", {bubbles: true, cancelable: true, clientX: end.x, clientY: end.y}));
+return true;
+"""
+
 GROUPS = """
 const p = document.getElementById('knock-panel').getBoundingClientRect();
 return Array.from(document.querySelectorAll('#knock-panel .knock-group'), (g) => {
@@ -48,6 +66,10 @@ return Array.from(document.querySelectorAll('#knock-panel .knock-group'), (g) =>
     top: r.top - p.top, left: r.left - p.left}];
 });
 """
+
+
+def enabled(driver, selector: str) -> bool:
+    return driver.execute_script("return !document.querySelector(arguments[0]).disabled", selector)
 
 
 def kcard(code: str) -> str:
@@ -66,16 +88,15 @@ def meld_of(groups: dict, code: str) -> str:
     return next(g for g, v in groups.items() if code in v["cards"])
 
 
+def keys(driver, *pressed: str) -> None:
+    """Press keys where the focus is (the table, drawn anew, puts the focus back on the same control)."""
+    ActionChains(driver).send_keys(*pressed).perform()
+
+
 def press(driver, selector: str, key: str) -> None:
-    """Focus the element and press ``key`` there (again, should the table be drawn anew in between)."""
-    def attempt(d):
-        try:
-            d.execute_script("document.querySelector(arguments[0]).focus()", selector)
-            d.switch_to.active_element.send_keys(key)
-            return True
-        except StaleElementReferenceException:
-            return False
-    wait_for(driver, attempt, what=f"{key!r} pressed on {selector}")
+    """Focus the element and press ``key`` there."""
+    driver.execute_script("document.querySelector(arguments[0]).focus()", selector)
+    keys(driver, key)
 
 
 def open_table(driver, base: str, game_id: str, token: str) -> None:
@@ -104,7 +125,7 @@ def test_knocking_by_dragging_and_tapping_cards_between_groups_on_a_phone(live_s
     assert sorted(sorted(start[g]["cards"]) for g in "012") == [["2D", "3D", "AD"], ["4S", "5S", "6S"], ["7C", "7D", "7H"]]
     assert text_of(driver, "#knock-h") == "Knock, discarding king of clubs"
     assert "Deadwood: 9" in text_of(driver, "#knock-deadwood")
-    assert driver.find_element("id", "knock-confirm").is_enabled()
+    assert enabled(driver, "#knock-confirm")
     assert not css(driver, "#knock-panel select")
     # every card a button a finger can hit, inside the phone's width
     width = driver.execute_script("return innerWidth")
@@ -121,7 +142,7 @@ def test_knocking_by_dragging_and_tapping_cards_between_groups_on_a_phone(live_s
     assert laid_out(driver)["dead"]["cards"] == ["KC"]
     assert text_of(driver, "#knock-h") == "Knock, discarding 9 of hearts"
     assert "Deadwood: 10" in text_of(driver, "#knock-deadwood")
-    assert driver.find_element("id", "knock-confirm").is_enabled()
+    assert enabled(driver, "#knock-confirm")
 
     # 7H dragged out of its set into the deadwood: the set is broken (red, in words), the deadwood 17
     sevens = meld_of(laid_out(driver), "7C")
@@ -135,26 +156,32 @@ def test_knocking_by_dragging_and_tapping_cards_between_groups_on_a_phone(live_s
     assert f"Meld {int(sevens) + 1} is not a set or a run." in summary
     assert "The deadwood, 17, is more than the limit of 10." in summary
     assert "more than the limit of 10" in text_of(driver, "#knock-deadwood")
-    assert not driver.find_element("id", "knock-confirm").is_enabled()
+    assert not enabled(driver, "#knock-confirm")
     # the groups kept their places
     assert all((now[g]["top"], now[g]["left"]) == (start[g]["top"], start[g]["left"]) for g in start), (start, now)
     driver.save_screenshot(str(tmp_path / "knock-invalid-phone.png"))
 
     # a tap picks 7H up, a tap on a card of its set puts it back
-    driver.find_element("css selector", kcard("7H")).click()
-    wait_for(driver, lambda d: d.find_element("css selector", kcard("7H")).get_attribute("aria-pressed") == "true",
+    click_when_ready(driver, kcard("7H"), "7H")
+    wait_for(driver, lambda d: d.execute_script("return document.querySelector(arguments[0]).ariaPressed", kcard("7H")) == "true",
              what="7H picked")
     assert text_of(driver, f'{group(sevens)} .knock-to') == "Put 7♥ here"
-    driver.find_element("css selector", kcard("7C")).click()
+    click_when_ready(driver, kcard("7C"), "7C")
     wait_for(driver, lambda d: "7H" in laid_out(d)[sevens]["cards"], what="7H back in its set")
     assert not laid_out(driver)[sevens]["invalid"]
-    assert driver.find_element("id", "knock-confirm").is_enabled()
+    assert enabled(driver, "#knock-confirm")
 
-    driver.find_element("id", "knock-confirm").click()
+    # a finger drags KC back into the Discard slot: 9H goes to the deadwood, 9
+    driver.execute_script("document.querySelector(arguments[0]).scrollIntoView({block: 'center'})", group("discard"))
+    assert driver.execute_script(TOUCH_DRAG, kcard("KC"), group("discard"))
+    wait_for(driver, lambda d: laid_out(d)["discard"]["cards"] == ["KC"], what="KC dragged to the Discard slot")
+    assert laid_out(driver)["dead"]["cards"] == ["9H"] and "Deadwood: 9" in text_of(driver, "#knock-deadwood")
+
+    click_when_ready(driver, "#knock-confirm", "knock-confirm")
     view = api.wait_view(game_id, ann, lambda v: v["last_hand"] is not None)
     last = view["last_hand"]
     assert last["outcome"] == "knock" and last["knocker"] == 0
-    assert last["knocker_deadwood"] == 10 and last["knocker_deadwood_cards"] == ["KC"]
+    assert last["knocker_deadwood"] == 9 and last["knocker_deadwood_cards"] == ["9H"]
     wait_for(driver, panel_open, what="the hand's end")
     assert text_of(driver, "#hand-end-h") == "Hand 1: you knocked"
 
@@ -171,6 +198,13 @@ def test_knocking_with_the_keyboard_moves_cards_by_number_d_and_0(live_server, n
                                  " && document.activeElement.classList.contains('card')")
     start = laid_out(driver)
     assert start["discard"]["cards"] == ["KC"] and sorted(start["dead"]["cards"]) == ["2C", "3H", "AD"]
+    # the arrows go from card to card, group after group (the focus starts on the first)
+    in_order = [c for g in start.values() for c in g["cards"]]
+    assert driver.execute_script("return document.activeElement.dataset.card") == in_order[0]
+    keys(driver, Keys.ARROW_RIGHT)
+    assert driver.execute_script("return document.activeElement.dataset.card") == in_order[1]
+    keys(driver, Keys.ARROW_LEFT, Keys.ARROW_LEFT)
+    assert driver.execute_script("return document.activeElement.dataset.card") == in_order[-1]
     run, sevens = meld_of(start, "4S"), meld_of(start, "7C")
     assert run != sevens and "dead" not in (run, sevens)
     other = sevens if meld_of(start, "7S") == run else run
@@ -181,7 +215,7 @@ def test_knocking_with_the_keyboard_moves_cards_by_number_d_and_0(live_server, n
     assert driver.execute_script("return document.activeElement.dataset.card") == "2C"  # the focus follows the card
     assert sorted(laid_out(driver)["dead"]["cards"]) == ["3H", "AD", "KC"]
     assert "The deadwood, 14, is more than the limit of 10." in text_of(driver, "#knock-summary")
-    assert not driver.find_element("id", "knock-confirm").is_enabled()
+    assert not enabled(driver, "#knock-confirm")
     # D on KC: back as it was
     press(driver, kcard("KC"), "D")
     wait_for(driver, lambda d: laid_out(d)["discard"]["cards"] == ["KC"], what="KC to discard")

@@ -60,13 +60,17 @@ function moveCard(view, act, card, index) {
 }
 
 /** A polite live region of its own (the hand is drawn again on every change, so it lives outside it). */
-function say(text) {
+function saidRegion() {
   let region = document.getElementById("hand-said");
   if (!region) {
     region = el("p", { id: "hand-said", class: "sr-only", "aria-live": "polite" });
     document.body.append(region);
   }
-  region.textContent = text;
+  return region;
+}
+
+function say(text) {
+  saidRegion().textContent = text;
 }
 
 /**
@@ -166,7 +170,10 @@ function cardButton(view, act, c, discards, box, order) {
   node.disabled = discardable && state.busy;
   node.setAttribute("aria-describedby", "hand-keys");
   node.setAttribute("draggable", "true");
-  if (discardable) node.addEventListener("click", () => act.play({ type: "discard", card: c }));
+  node.addEventListener("click", () => {
+    if (discardable) act.play({ type: "discard", card: c });
+    else say(`${label(c)} may not be discarded now. Shift+← or Shift+→ moves it in the hand.`);
+  });
   node.addEventListener("dragstart", (e) => {
     dragging = c;
     // "card:" is what the discard pile takes; a card that may not be discarded only moves in the hand
@@ -213,6 +220,7 @@ function onKey(e, view, act, box) {
 /** This side's hand, its melds first and then its deadwood (or the person's order); the cards that may be discarded discard. */
 export function renderHand(view, act) {
   const box = el("div", { id: "hand", "aria-labelledby": "hand-h" });
+  saidRegion(); // there before anything is said in it, so that it is heard
   const owner = view.hand_owner;
   const whose = owner === view.viewer ? "Your hand" : `${playerName(view, owner)}'s hand — captain (you advise)`;
   const hand = view.hand;

@@ -116,8 +116,15 @@ function knockCard(act, c, group) {
   });
   node.addEventListener("keydown", (e) => {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
     if (e.key in KEYS) { e.preventDefault(); moveTo(act, c, KEYS[e.key]); }
     else if (e.key === "Escape" && k.selected) { e.preventDefault(); k.selected = null; act.redraw(); }
+    else if (step && !e.shiftKey) {
+      // the arrows walk the arrangement's cards, group after group, as in a toolbar
+      e.preventDefault();
+      const all = Array.from(document.querySelectorAll("#knock-panel button.card"));
+      all[(all.indexOf(node) + step + all.length) % all.length].focus();
+    }
   });
   node.addEventListener("dragstart", (e) => {
     e.dataTransfer.setData("text/plain", `knock:${c}`);
@@ -202,7 +209,7 @@ export function renderKnockPanel(view, act) {
   panel.append(el("h3", { id: "knock-h", text: title }),
     el("p", { text: "These melds are the least-deadwood arrangement. Lay them out otherwise if you like." }),
     el("p", { id: "knock-keys", class: "muted" },
-      "Drag a card onto a group, or tap it and then the group. With the keyboard, focus a card and press ",
+      "Drag a card onto a group, or tap it and then the group. With the keyboard, the arrows go from card to card; press ",
       el("kbd", { text: "1" }), ", ", el("kbd", { text: "2" }), " or ", el("kbd", { text: "3" }), " for a meld, ",
       el("kbd", { text: "D" }), " for the discard, ", el("kbd", { text: "0" }), " for the deadwood."));
   const groups = el("div", { class: "knock-groups" });
@@ -220,7 +227,8 @@ export function renderKnockPanel(view, act) {
     el("button", { type: "button", class: "primary", id: "knock-confirm", disabled: problems.length > 0 || state.busy,
       onclick: () => act.play({ type: "knock", discard, melds: melds.filter((m) => m.length) }) },
     bigGin ? "Big gin" : verdict.gin ? "Go gin" : "Knock"),
-    el("button", { type: "button", id: "knock-reset", onclick: () => openKnock(act, discard) }, "Least deadwood again"),
+    el("button", { type: "button", id: "knock-reset",
+      onclick: () => openKnock(act, discard || (knocks().bigGin ? null : undefined)) }, "Least deadwood again"),
     el("button", { type: "button", id: "knock-cancel", onclick: () => {
       state.knock = null;
       act.redraw();
