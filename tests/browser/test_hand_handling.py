@@ -105,7 +105,8 @@ def test_on_a_laptop_the_cards_are_large_and_the_hand_within_the_window(live_ser
     driver.save_screenshot(str(tmp_path / "hand-laptop.png"))
 
 
-def test_the_hand_keeps_the_order_dragged_and_keyed_into_across_a_reload_and_sort_undoes_it(live_server, new_browser):
+def test_the_hand_keeps_the_order_dragged_and_keyed_into_across_a_reload_and_sort_undoes_it(live_server, new_browser,
+                                                                                             tmp_path):
     api = Api(live_server)
     status, created = api.call("POST", "/games", {"variant": "gin-rami", "seats": [{"name": "ann"}, {"name": "bob"}],
                                                   "first_dealer": 1, "decks": [DECK]})
@@ -146,6 +147,7 @@ def test_the_hand_keeps_the_order_dragged_and_keyed_into_across_a_reload_and_sor
     wait_for(driver, lambda d: order(d) == expected, what="one place back to the right")
     assert f"/play/{game_id}" in driver.current_url  # Alt+Right went nowhere but the card
     assert stored_order(driver, game_id) == {"hand_no": 1, "order": expected}
+    driver.save_screenshot(str(tmp_path / "own-order.png"))
 
     # a reload keeps the order
     driver.refresh()

@@ -166,6 +166,7 @@ def test_knocking_by_dragging_and_tapping_cards_between_groups_on_a_phone(live_s
     wait_for(driver, lambda d: d.execute_script("return document.querySelector(arguments[0]).ariaPressed", kcard("7H")) == "true",
              what="7H picked")
     assert text_of(driver, f'{group(sevens)} .knock-to') == "Put 7♥ here"
+    driver.save_screenshot(str(tmp_path / "knock-picked-phone.png"))
     click_when_ready(driver, kcard("7C"), "7C")
     wait_for(driver, lambda d: "7H" in laid_out(d)[sevens]["cards"], what="7H back in its set")
     assert not laid_out(driver)[sevens]["invalid"]
