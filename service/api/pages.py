@@ -51,9 +51,9 @@ PAGE_HEADERS = {
 _PAGES = {
     "lobby": ("lobby.js", ("lobby-yours.js", "lobby-create.js", "lobby-quick.js", "lobby-challenges.js",
                            "lobby-games.js")),
-    "table": ("table.js", ("table-state.js", "table-turn.js", "table-seats.js", "table-moves.js", "table-result.js",
-                           "table-advice.js", "table-clock.js", "table-deal.js", "table-invite.js", "table-handend.js",
-                           "api.js", "cards.js")),
+    "table": ("table.js", ("table-state.js", "table-turn.js", "table-seats.js", "table-hand.js", "table-moves.js",
+                           "table-knock.js", "table-result.js", "table-advice.js", "table-clock.js", "table-deal.js",
+                           "table-invite.js", "table-handend.js", "api.js", "cards.js")),
     "replay": ("replay.js", ("replay-steps.js", "replay-board.js", "replay-moves.js", "replay-audit.js", "api.js",
                              "cards.js", "ui.js", "seats.js")),
     "match": ("match.js", ("api.js", "seats.js")),

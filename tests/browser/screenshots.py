@@ -112,8 +112,8 @@ def main() -> None:
             wait_for(driver, lambda d: "AD" in hand_cards(d) and "6 after the best discard" in text_of(d, "#deadwood"),
                      what="the ace")
             shoot(driver, out / "table.png")
-            click_key(driver, "knock:KC", "knock")
-            wait_for(driver, lambda d: d.find_elements("css selector", "#knock-panel select"), what="the knock panel")
+            click_key(driver, "knock", "knock")
+            wait_for(driver, lambda d: d.find_elements("css selector", "#knock-panel .knock-group"), what="the knock arrangement")
             driver.set_window_size(960, 800)
             shoot(driver, out / "knock.png", "#knock-panel")
             click_when_ready(driver, "#knock-confirm", "confirm")

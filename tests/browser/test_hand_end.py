@@ -21,11 +21,10 @@ import uuid
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import Select
 
 from finished import DECK as KNOCK_DECK
-from helpers import (Api, click_when_ready, create_in_lobby, css, hand_cards, page_version, serious_violations, text_of,
-                     wait_for)
+from helpers import (Api, click_when_ready, codes, create_in_lobby, css, hand_cards, page_version, serious_violations,
+                     text_of, wait_for)
 from support.decks import build_deck
 from test_table_person import hold_seat
 
@@ -77,10 +76,10 @@ def knock_at_first_discard(driver) -> None:
     click_when_ready(driver, '[data-key="pass_upcard"]', "the pass button")
     click_when_ready(driver, '[data-key="draw_stock"]', "the stock, once the bot has passed")
     wait_for(driver, lambda d: "3D" in hand_cards(d), what="the three of diamonds")
-    wait_for(driver, lambda d: css(d, "#knock-discard"), what="the knock control")
-    assert Select(driver.find_element(By.ID, "knock-discard")).first_selected_option.get_attribute("value") == "KC"
     click_when_ready(driver, '[data-key="knock"]', "the Knock button")
-    wait_for(driver, lambda d: "Deadwood: 9" in text_of(d, "#knock-deadwood"), what="the knock panel")
+    # the discard offered is KC (9H left, 9), not 9H (KC left, 10)
+    wait_for(driver, lambda d: "Deadwood: 9" in text_of(d, "#knock-deadwood"), what="the knock arrangement")
+    assert codes(driver, '#knock-panel .knock-group[data-group="discard"] .card') == ["KC"]
     click_when_ready(driver, "#knock-confirm", "the knock's confirmation")
 
 
@@ -193,10 +192,11 @@ def test_box_gin_says_the_next_hands_roles_to_the_captain_and_the_advisor(live_s
     hold_seat(advisor, live_server, game_id, "three-hand", 2, created["seats"][2]["token"], "abe")
     wait_for(advisor, lambda d: len(hand_cards(d)) == 10 and text_of(d, "#connection") == "live", what="the advisor's table")
     click_when_ready(captain, '[data-key="take_upcard"]', "the captain's take")
-    # the captain may also knock discarding 8H (QS left): the offer's first choice is the gin
-    wait_for(captain, lambda d: css(d, "#knock-discard"), what="the knock offer")
-    assert Select(captain.find_element(By.ID, "knock-discard")).first_selected_option.get_attribute("value") == "QS"
+    # the captain may also knock discarding 8H (QS left): the arrangement offers the gin, and says so
     click_when_ready(captain, '[data-key="knock"]', "the Knock button")
+    wait_for(captain, lambda d: text_of(d, "#knock-h") == "Gin, discarding queen of spades", what="the gin offered")
+    assert codes(captain, '#knock-panel .knock-group[data-group="discard"] .card') == ["QS"]
+    assert text_of(captain, "#knock-confirm") == "Go gin" and "Ready: gin." in text_of(captain, "#knock-summary")
     click_when_ready(captain, "#knock-confirm", "go gin")
 
     # the box lost: the captain goes into the box, the advisor becomes captain, the box advises

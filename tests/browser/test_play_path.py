@@ -1,5 +1,5 @@
 """A person's whole path through the pages: create a gin rami game against the basic bot in the
-lobby, play a hand (pass, draw, discard, draw, knock with melds laid out otherwise than offered),
+lobby, play a hand (pass, draw, discard, draw, knock with a card dragged to another meld than offered),
 read the hand's result, and come back after a reload.
 
 The deal is fixed (RULES.md §1 and the explicit-deck extension) so that the hand goes the same way
@@ -11,10 +11,6 @@ of sevens, so two arrangements leave 6: the test lays out the one the page did n
 
 from __future__ import annotations
 
-
-from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select
-
 from helpers import (Api, click_when_ready, codes, create_in_lobby, css, hand_cards, page_version, serious_violations,
                      text_of, wait_for)
 from support.decks import build_deck
@@ -22,6 +18,18 @@ from support.decks import build_deck
 ANN = ["4S", "5S", "6S", "7S", "7C", "7D", "7H", "2C", "3H", "KC"]
 BOT = ["KH", "QD", "JS", "TD", "8H", "6D", "5H", "3D", "2H", "AH"]
 DECK = build_deck(ANN, BOT, "KS", stock_top=["QS", "9H", "AD"])
+
+#: an HTML5 drag of a card onto an element, as a mouse makes it
+DRAG = """
+const [fromSel, toSel] = arguments;
+const from = document.querySelector(fromSel), to = document.querySelector(toSel);
+if (!from || !to) return false;
+const data = new DataTransfer();
+from.dispatchEvent(new DragEvent("dragstart", {dataTransfer: data, bubbles: true}));
+to.dispatchEvent(new DragEvent("dragover", {dataTransfer: data, bubbles: true, cancelable: true}));
+to.dispatchEvent(new DragEvent("drop", {dataTransfer: data, bubbles: true, cancelable: true}));
+return true;
+"""
 
 
 def click_key(driver, key: str, what: str):
@@ -54,20 +62,24 @@ def test_a_whole_hand_against_the_basic_bot_from_the_lobby_to_the_result_and_bac
 
     click_key(driver, "draw_stock", "ann's second draw (after the bot's turn)")
     wait_for(driver, lambda d: "AD" in hand_cards(d), what="the ace of diamonds")
-    click_key(driver, "knock:KC", "the knock button")
+    click_key(driver, "knock", "the knock button")
 
-    # the panel offers a least-deadwood arrangement; move the 7S to the other meld
-    wait_for(driver, lambda d: css(d, "#knock-panel select"), what="the knock panel")
+    # the arrangement offers a least-deadwood layout, KC in the Discard slot; drag the 7S to the other meld
+    wait_for(driver, lambda d: css(d, "#knock-panel .knock-group"), what="the knock arrangement")
+    assert codes(driver, '#knock-panel .knock-group[data-group="discard"] .card') == ["KC"]
     where = driver.execute_script(
-        "return Object.fromEntries(['4S', '7C', '7S'].map(c => [c, document.getElementById('assign-' + c).value]))")
-    assert where["4S"] != where["7C"] and "-1" not in (where["4S"], where["7C"])
+        "return Object.fromEntries(['4S', '7C', '7S'].map(c => [c, document.querySelector("
+        "`#knock-panel .card[data-card='${c}']`).closest('.knock-group').dataset.group]))")
+    assert where["4S"] != where["7C"] and "dead" not in (where["4S"], where["7C"])
     target = where["7C"] if where["7S"] == where["4S"] else where["4S"]
     chosen_set = ["7C", "7D", "7H", "7S"] if target == where["7C"] else ["7C", "7D", "7H"]
-    Select(driver.find_element(By.ID, "assign-7S")).select_by_value(target)
+    assert driver.execute_script(DRAG, '#knock-panel .card[data-card="7S"]', f'#knock-panel .knock-group[data-group="{target}"]')
     wait_for(driver, lambda d: "Deadwood: 6" in text_of(d, "#knock-deadwood"), what="the live deadwood")
+    wait_for(driver, lambda d: codes(d, f'#knock-panel .knock-group[data-group="{target}"] .card').count("7S") == 1,
+             what="the 7S in the other meld")
     summary = text_of(driver, "#knock-summary")
-    assert serious_violations(driver) == []  # the knock panel too
-    assert "not a set or a run" not in summary
+    assert serious_violations(driver) == []  # the knock arrangement too
+    assert "not a set or a run" not in summary and "Ready to knock." in summary
     click_when_ready(driver, "#knock-confirm", "the knock button")
 
     # the result: both hands laid out and the score explained

@@ -1,7 +1,7 @@
 """A scored hand reads as what happened: each lay-off names the knocker's meld as it is then (with
 the cards laid off before), the headings say who knocked without a second pair of brackets, the
 deadwood is in the order the hand shows cards; the replay's last line names each score; a turn that
-allows several knocks offers one Knock control with a choice of discard.
+allows several knocks offers one Knock control, the discard chosen in the arrangement it opens.
 
 The deal (RULES.md §1 and the explicit-deck extension): ann (seat 0, non-dealer) holds 2D 3D 4D,
 7C 7H 7S, 9S TS JS and KC; bob (seat 1, dealer) AD 5D 6D 8C QH KH 3C 5C 9H 4H, no meld. Both pass
@@ -11,8 +11,6 @@ ann scores 49 − 2 = 47, the end of a game to 1.
 """
 
 from __future__ import annotations
-
-from selenium.webdriver.support.ui import Select
 
 from helpers import Api, click_when_ready, codes, css, text_of, texts, wait_for
 from finished import DECK as KNOCK_DECK
@@ -73,7 +71,7 @@ def test_a_scored_hand_shows_each_meld_as_it_is_and_the_cards_in_order(live_serv
     assert text_of(driver, "#event-text") == "Game over: ann wins, ann 47, bob 0."
 
 
-def test_several_knocks_are_one_control_with_a_choice_of_discard(live_server, new_browser, tmp_path):
+def test_several_knocks_are_one_control_and_the_discard_is_chosen_in_the_arrangement(live_server, new_browser, tmp_path):
     # finished.py's deal: ann, having drawn 3D, may knock discarding KC (9 left: 9H) or 9H (10 left: KC)
     api = Api(live_server)
     game_id, ann = to_first_discard(api, KNOCK_DECK)
@@ -82,20 +80,20 @@ def test_several_knocks_are_one_control_with_a_choice_of_discard(live_server, ne
     driver = new_browser()
     hold_seat(driver, live_server, game_id, "gin-rami", 0, ann, "ann")
     driver.get(f"{live_server}/play/{game_id}#seat=0")
-    wait_for(driver, lambda d: css(d, "#knock-discard"), what="the knock control")
-    # the higher deadwood card first; one Knock button, no button per discard
-    options = driver.execute_script("return Array.from(document.querySelectorAll('#knock-discard option'), o => o.value)")
-    assert options == ["KC", "9H"]
-    assert texts(driver, "#knock-offer button") == ["Knock…"]
+    wait_for(driver, lambda d: css(d, '[data-key="knock"]'), what="the knock control")
+    # one Knock button, no button per discard and no menu: the discard is chosen in the arrangement
+    assert texts(driver, "#knock-offer button") == ["Knock…"] and not css(driver, "#knock-offer select")
     shoot(driver, tmp_path / "knock-offer.png", "#knock-offer")
-    Select(driver.find_element("id", "knock-discard")).select_by_value("9H")
     click_when_ready(driver, '[data-key="knock"]', "the knock button")
-    wait_for(driver, lambda d: text_of(d, "#knock-h") == "Knock, discarding 9 of hearts", what="the knock panel")
-    # the panel's cards in the hand's order: each meld as the hand shows it (a set by suit, a run by
-    # rank), then the deadwood
-    cards = codes(driver, "#knock-panel .knock-card .card")
-    assert cards[9:] == ["KC"], cards
-    assert sorted(tuple(cards[i:i + 3]) for i in (0, 3, 6)) == [("4S", "5S", "6S"), ("7H", "7C", "7D"), ("AD", "2D", "3D")]
+    wait_for(driver, lambda d: text_of(d, "#knock-h") == "Knock, discarding king of clubs", what="the arrangement")
+    # 9H picked up, then put in the Discard slot: KC goes to the deadwood
+    click_when_ready(driver, '#knock-panel .card[data-card="9H"]', "the 9H")
+    click_when_ready(driver, '#knock-panel .knock-group[data-group="discard"] .knock-to', "the Discard slot's button")
+    wait_for(driver, lambda d: text_of(d, "#knock-h") == "Knock, discarding 9 of hearts", what="9H to discard")
+    # each meld as the hand shows it (a set by suit, a run by rank), then the deadwood
+    melds = [codes(driver, f'#knock-panel .knock-group[data-group="{g}"] .card') for g in "012"]
+    assert sorted(map(tuple, melds)) == [("4S", "5S", "6S"), ("7H", "7C", "7D"), ("AD", "2D", "3D")], melds
+    assert codes(driver, '#knock-panel .knock-group[data-group="dead"] .card') == ["KC"]
 
 
 def test_a_finished_box_gin_game_shows_the_advisor_as_sitting_out_and_the_hands_once(live_server, new_browser):

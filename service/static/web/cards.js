@@ -1,6 +1,7 @@
 // Cards as the API writes them ("7H", "TD", "AS") and as a person reads them ("7 of hearts"):
 // labels for screen readers, suit symbols so that colour is never the only signal, values,
-// sorting, and the meld checks the knock panel needs while the player rearranges.
+// sorting, the meld checks the knock panel needs while the player rearranges, and the choice of a
+// four-colour deck (clubs green, diamonds blue), kept in this browser.
 
 export const SUITS = {
   C: { name: "clubs", symbol: "\u2663" },
@@ -86,3 +87,35 @@ export function cardList(cards, { label: listLabel, extraClass = "" } = {}) {
   }
   return ul;
 }
+
+const FOUR_COLOURS = "ginbox.fourColours";
+
+/** Whether this browser draws the four-colour deck (clubs green, diamonds blue). */
+export function fourColours() {
+  try { return localStorage.getItem(FOUR_COLOURS) === "1"; } catch { return false; }
+}
+
+/** Draw (or stop drawing) the four-colour deck on this page, and remember the choice in this browser. */
+export function setFourColours(on) {
+  try {
+    if (on) localStorage.setItem(FOUR_COLOURS, "1");
+    else localStorage.removeItem(FOUR_COLOURS);
+  } catch { /* storage refused: the choice lasts as long as the page */ }
+  if (typeof document !== "undefined" && document.body) document.body.classList.toggle("four-colours", Boolean(on));
+}
+
+/** The table's switch for the four-colour deck: a checkbox, ticked when the deck is on. */
+export function fourColourToggle() {
+  const wrap = document.createElement("label");
+  wrap.className = "four-colour-toggle";
+  const box = document.createElement("input");
+  box.type = "checkbox";
+  box.id = "four-colours";
+  box.checked = fourColours();
+  box.addEventListener("change", () => setFourColours(box.checked));
+  wrap.append(box, " Four-colour deck (\u2663 green, \u2666 blue)");
+  return wrap;
+}
+
+// every page that shows cards draws them in the colours this browser chose
+if (typeof document !== "undefined" && document.body && fourColours()) document.body.classList.add("four-colours");

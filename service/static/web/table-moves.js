@@ -1,121 +1,21 @@
-// The moves beyond a draw or a discard: the knock (its offer, then the panel where the melds are
-// laid out before it is played) and resigning (asked twice). A control here calls the table's
-// actions, `act` (see table-state.js).
-import * as api from "./api.js";
-import { cardElement, deadwood, isMeld, isSet, label, sortCards, sortMeld, value } from "./cards.js";
-import { analysisOf, legal, state } from "./table-state.js";
-import { cardsText, el } from "./ui.js";
-
-/** Open the knock panel for ``discard`` (null: big gin), its cards laid out as the least deadwood lays them. */
-async function openKnock(discard, act) {
-  const hand = state.view.hand;
-  const rest = discard ? hand.filter((c) => c !== discard) : [...hand];
-  let melds = [];
-  try {
-    const { data } = await api.analyseMelds(rest);
-    melds = data.melds;
-  } catch { melds = []; }
-  const assign = {};
-  for (const c of rest) assign[c] = -1;
-  melds.forEach((m, i) => m.forEach((c) => { assign[c] = i; }));
-  state.knock = { discard, assign };
-  act.redraw();
-  const first = document.querySelector("#knock-panel select, #knock-panel button");
-  if (first) first.focus();
-}
-
-/** The knock panel's melds and deadwood, as the person has laid them out. */
-function knockGroups() {
-  const groups = [[], [], []];
-  const dead = [];
-  for (const [card, g] of Object.entries(state.knock.assign)) (g >= 0 ? groups[g] : dead).push(card);
-  return { groups, dead };
-}
+// The moves beyond a draw or a discard: the knock's offer (the arrangement it opens is
+// table-knock.js's) and resigning (asked twice). A control here calls the table's actions, `act`
+// (see table-state.js).
+import { openKnock } from "./table-knock.js";
+import { legal, state } from "./table-state.js";
+import { el } from "./ui.js";
 
 /**
- * The way to knock: one button when one discard allows it, else one Knock control with a choice of
- * discard (the deadwood cards first, the highest first: the likeliest best discards); big gin apart.
+ * The way to knock: one control, whatever the discards that allow it, that opens the arrangement
+ * (the discard is chosen there); none while the arrangement is open.
  */
 export function renderKnockOffer(view, act) {
   const knocks = legal("knock");
-  if (!knocks.length) return null;
-  const box = el("div", { class: "moves", id: "knock-offer" });
-  const discards = knocks.filter((m) => m.discard).map((m) => m.discard);
-  if (discards.length === 1) {
-    box.append(el("button", { type: "button", class: "knock", "data-key": `knock:${discards[0]}`, disabled: state.busy,
-      onclick: () => openKnock(discards[0], act) }, `Knock, discarding ${label(discards[0])}…`));
-  } else if (discards.length > 1) {
-    const analysis = analysisOf(view.hand);
-    const dead = new Set(analysis ? analysis.deadwood_cards : []);
-    const inHand = sortCards(view.hand);
-    const ordered = [...discards].sort((a, b) => Number(dead.has(b)) - Number(dead.has(a))
-      || value(b) - value(a) || inHand.indexOf(a) - inHand.indexOf(b));
-    if (!ordered.includes(state.knockChoice)) state.knockChoice = ordered[0];
-    const select = el("select", { id: "knock-discard", "data-key": "knock-discard", disabled: state.busy,
-      onchange: (e) => { state.knockChoice = e.target.value; } });
-    for (const c of ordered) {
-      const opt = el("option", { value: c, text: label(c) });
-      if (c === state.knockChoice) opt.selected = true;
-      select.append(opt);
-    }
-    box.append(el("span", { class: "knock-choice" }, el("label", { for: "knock-discard", text: "Knock, discarding" }), " ", select),
-      el("button", { type: "button", class: "knock", "data-key": "knock", disabled: state.busy,
-        onclick: () => openKnock(select.value, act) }, "Knock…"));
-  }
-  if (knocks.some((m) => !m.discard)) {
-    box.append(el("button", { type: "button", class: "knock", "data-key": "knock:", disabled: state.busy,
-      onclick: () => openKnock(null, act) }, "Big gin (no discard)…"));
-  }
-  return box;
-}
-
-/** The knock panel: where each card goes, whether that makes a legal knock, and the button that plays it. */
-export function renderKnockPanel(view, act) {
-  const k = state.knock;
-  const { groups, dead } = knockGroups();
-  const panel = el("div", { id: "knock-panel", class: "knock-panel", role: "region", "aria-labelledby": "knock-h" });
-  panel.append(el("h3", { id: "knock-h", text: k.discard ? `Knock, discarding ${label(k.discard)}` : "Big gin" }));
-  panel.append(el("p", { text: "These melds are the least-deadwood arrangement. Move a card to another meld or to deadwood if you want to lay them out otherwise." }));
-  // shown meld by meld, then the deadwood, so that the panel reads like the table will
-  // and each group in the hand's order: a meld as a meld is shown, the deadwood by suit and rank
-  const order = (g) => (g < 0 ? sortCards(dead) : sortMeld(groups[g]));
-  const cards = [0, 1, 2, -1].flatMap(order);
-  const list = el("div", { class: "knock-cards" });
-  for (const c of cards) {
-    const id = `assign-${c}`;
-    const select = el("select", { id, "data-card": c, onchange: (e) => { k.assign[c] = Number(e.target.value); act.redraw(); } });
-    for (const [v, t] of [[0, "meld 1"], [1, "meld 2"], [2, "meld 3"], [-1, "deadwood"]]) {
-      const opt = el("option", { value: String(v), text: t });
-      if (k.assign[c] === v) opt.selected = true;
-      select.append(opt);
-    }
-    list.append(el("div", { class: "knock-card" }, cardElement(c),
-      el("label", { for: id, class: "sr-only", text: `Where ${label(c)} goes` }), select));
-  }
-  panel.append(list);
-  let ok = true;
-  const summary = el("ul", { id: "knock-summary" });
-  groups.forEach((g, i) => {
-    if (!g.length) return;
-    const valid = isMeld(g);
-    ok = ok && valid;
-    summary.append(el("li", { class: valid ? "" : "error",
-      text: `Meld ${i + 1}: ${cardsText(sortMeld(g))} — ${valid ? (isSet(g) ? "a set" : "a run") : "not a set or a run"}` }));
-  });
-  const dw = deadwood(dead);
-  const limit = view.options.knock_limit;
-  if (!k.discard && dead.length) ok = false;
-  if (dw > limit) ok = false;
-  summary.append(el("li", { id: "knock-deadwood", class: dw > limit ? "error" : "",
-    text: `Deadwood: ${dw} (${cardsText(sortCards(dead))})${dw > limit ? ` — more than the limit of ${limit}` : ""}` }));
-  panel.append(summary);
-  const melds = groups.filter((g) => g.length);
-  panel.append(el("div", { class: "moves" },
-    el("button", { type: "button", class: "primary", id: "knock-confirm", disabled: !ok || state.busy,
-      onclick: () => act.play({ type: "knock", discard: k.discard, melds }) }, dw === 0 ? "Go gin" : "Knock"),
-    el("button", { type: "button", id: "knock-reset", onclick: () => openKnock(k.discard, act) }, "Least deadwood again"),
-    el("button", { type: "button", id: "knock-cancel", onclick: () => { state.knock = null; act.redraw(); } }, "Cancel")));
-  return panel;
+  if (!knocks.length || state.knock) return null;
+  const bigGinOnly = knocks.every((m) => !m.discard);
+  return el("div", { class: "moves", id: "knock-offer" },
+    el("button", { type: "button", class: "knock", "data-key": "knock", disabled: state.busy,
+      onclick: () => openKnock(act) }, bigGinOnly ? "Big gin…" : "Knock…"));
 }
 
 /** Resigning (an extension, never among legal_moves): any seated player of a game in play, asked twice. */

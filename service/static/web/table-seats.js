@@ -1,10 +1,9 @@
 // The felt: the other seats (their backs, what is known of their hands, every hand face up once the
-// game is over), the stock and the discard pile with the draw buttons, and this side's hand with its
-// melds, its deadwood and the cards it may discard. A control here calls the table's actions,
-// `act` (see table-state.js).
-import { backElement, cardElement, deadwood, isRun, isSet, label, sortCards, sortMeld } from "./cards.js";
-import { analysisOf, legal, state } from "./table-state.js";
-import { el, isMatchBoard, playerName } from "./ui.js";
+// game is over), and the stock and the discard pile with the draw buttons (this side's hand is
+// table-hand.js's). A control here calls the table's actions, `act` (see table-state.js).
+import { backElement, cardElement, label, sortCards } from "./cards.js";
+import { legal, state } from "./table-state.js";
+import { el, playerName } from "./ui.js";
 
 /**
  * A seat's last hand once the game is over: from all_hands, or, for a board of a match in play
@@ -118,74 +117,4 @@ export function renderPiles(view, act) {
   }
   piles.append(stock, discard);
   return piles;
-}
-
-/** This side's hand, its melds first and then its deadwood; the cards that may be discarded are buttons. */
-export function renderHand(view, act) {
-  const box = el("div", { id: "hand", "aria-labelledby": "hand-h" });
-  const owner = view.hand_owner;
-  const whose = owner === view.viewer ? "Your hand" : `${playerName(view, owner)}'s hand — captain (you advise)`;
-  const hand = view.hand;
-  const analysis = analysisOf(hand);
-  const discards = new Set(legal("discard").map((m) => m.card));
-  let dwText = "";
-  if (analysis) {
-    dwText = `deadwood ${analysis.deadwood}`;
-    if (hand.length === 11 && analysis.deadwood_after_discard !== undefined) {
-      dwText += `; ${analysis.deadwood_after_discard} after the best discard`;
-    }
-  }
-  // the score of the side this hand plays for, beside it: the other seats show theirs in their boxes
-  const target = isMatchBoard(view) ? "" : ` of ${view.options.target_score}`;
-  box.append(el("h3", { id: "hand-h" }, `${whose} — `,
-    el("span", { id: "hand-score", text: `score ${view.scores[owner]}${target}` }), "; ",
-    el("span", { id: "deadwood", text: dwText || `${hand.length} cards` })));
-  const groups = analysis ? [...analysis.melds.map((m) => ({ cards: sortMeld(m), meld: true })),
-    { cards: sortCards(analysis.deadwood_cards), meld: false }] : [{ cards: sortCards(hand), meld: false }];
-  const row = el("div", { class: "hand-groups" });
-  groups.forEach((g, i) => {
-    if (!g.cards.length) return;
-    const kind = g.meld ? (isSet(g.cards) ? "set" : isRun(g.cards) ? "run" : "meld") : "";
-    const tag = g.meld ? `Meld ${i + 1} (${kind})` : analysis ? `Deadwood ${deadwood(g.cards)}` : "Cards";
-    const group = el("div", { class: `group ${g.meld ? "meld" : "deadwood"}`, role: "group", "aria-label": tag },
-      el("span", { class: "tag", "aria-hidden": "true", text: tag }));
-    const ul = el("ul", { class: "cards" });
-    for (const c of g.cards) {
-      let node;
-      if (discards.has(c)) {
-        node = cardElement(c, { tag: "button", extraClass: "discard", spoken: `Discard ${label(c)}` });
-        node.dataset.key = `discard:${c}`;
-        node.disabled = state.busy;
-        node.setAttribute("draggable", "true");
-        node.addEventListener("dragstart", (e) => e.dataTransfer.setData("text/plain", `card:${c}`));
-        node.addEventListener("click", () => act.play({ type: "discard", card: c }));
-      } else {
-        node = cardElement(c);
-      }
-      if (c === view.drawn_card) node.classList.add("drawn");
-      if (c === view.taken_card) node.classList.add("taken");
-      ul.append(el("li", {}, node));
-    }
-    group.append(ul);
-    row.append(group);
-  });
-  box.append(row);
-  // the arrow keys move between the cards that may be played, as in a toolbar
-  box.addEventListener("keydown", (e) => {
-    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
-    if (!step || !e.target.matches("button.card")) return;
-    const buttons = Array.from(box.querySelectorAll("button.card:not(:disabled)"));
-    const next = buttons[(buttons.indexOf(e.target) + step + buttons.length) % buttons.length];
-    if (next) { e.preventDefault(); next.focus(); }
-  });
-  if (view.drawn_card) box.append(el("p", { class: "muted", text: `Just drawn: ${label(view.drawn_card)} (ringed in blue, marked new).` }));
-  if (view.taken_card) box.append(el("p", { class: "muted", text: `${label(view.taken_card)} was just taken from the discard pile: it may not be discarded this turn.` }));
-  if (discards.size) box.append(el("p", { class: "muted", text: "Choose a card to discard (or drag it onto the discard pile)." }));
-  if (legal("draw_stock").length || legal("draw_discard").length) {
-    dropZone(box, (data) => {
-      if (data === "draw:stock") act.play({ type: "draw_stock" });
-      if (data === "draw:discard") act.play(legal("draw_discard")[0] || legal("take_upcard")[0]);
-    }, () => true);
-  }
-  return box;
 }

@@ -13,9 +13,11 @@ import { noteEarlierTimeout, noteTimedOut, renderClock } from "./table-clock.js"
 import { clientSeedLine, loadCreated, renderDeal } from "./table-deal.js";
 import { renderHandEnd } from "./table-handend.js";
 import { answerInvitation, invitation, renderInvites } from "./table-invite.js";
-import { renderKnockOffer, renderKnockPanel, renderResign } from "./table-moves.js";
+import { renderHand } from "./table-hand.js";
+import { renderKnockPanel } from "./table-knock.js";
+import { renderKnockOffer, renderResign } from "./table-moves.js";
 import { renderResult, renderScores, replayOffer } from "./table-result.js";
-import { renderHand, renderPiles, seatBlock } from "./table-seats.js";
+import { renderPiles, seatBlock } from "./table-seats.js";
 import { $, UNREACHABLE, gameId, legal, setText, state } from "./table-state.js";
 import { phaseText, renderConnection, renderHeader, renderRecap } from "./table-turn.js";
 import { el } from "./ui.js";
