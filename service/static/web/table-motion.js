@@ -52,6 +52,7 @@ export function snapshot() {
 const shown = [];
 globalThis.ginboxMovesShown = shown;
 let lastVersion = null;
+let lastMoves = []; // the moves shown at lastVersion
 
 const reduced = () => globalThis.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;
 
@@ -112,8 +113,15 @@ export function showMoves(view, before) {
   }
   const previous = lastVersion;
   lastVersion = view.version;
-  if (previous === null || view.version <= previous) return;
+  if (previous !== null && view.version === previous) {
+    // the same moment drawn again: the cards just moved keep their ring
+    for (const e of lastMoves) { const t = landing(view, e); if (t) t.classList.add("moved"); }
+    return;
+  }
+  lastMoves = [];
+  if (previous === null || view.version < previous) return;
   const moves = handEvents(view).filter((e) => e.version > previous && MOVES.has(e.type)).slice(-2);
+  lastMoves = moves.filter((e) => e.type !== "knocked" || e.data.discard);
   const still = reduced();
   moves.forEach((e, i) => {
     const card = e.type === "knocked" ? e.data.discard : e.data.card;
