@@ -114,3 +114,32 @@ def test_the_hand_and_the_moves_stay_in_view_through_a_hand_against_a_bot(live_s
     wait_for(driver, lambda d: len(hand_cards(d)) == 11, what="the second discard")
     assert_in_view(driver, "the second discard")
     driver.save_screenshot(str(tmp_path / f"{screen}-second.png"))
+
+
+CAPTAIN = ["AC", "2C", "3C", "4D", "5D", "6D", "8H", "9H", "TH", "KS"]
+BOX = ["5C", "7C", "9C", "TD", "QD", "AH", "3H", "5S", "7S", "9S"]
+BOX_DECK = build_deck(CAPTAIN, BOX, "KD", stock_top=["2S", "4H", "6C"])
+
+
+@pytest.mark.parametrize("screen", sorted(SCREENS))
+def test_box_gin_keeps_the_captains_hand_and_moves_in_view(live_server, new_browser, screen, tmp_path):
+    api = Api(live_server)
+    status, created = api.call("POST", "/games", {
+        "variant": "three-hand", "seats": [{"name": "ann"}, {"bot": "basic"}, {"bot": "basic"}],
+        "roles": {"captain": 0, "box": 1, "advisor": 2}, "decks": [BOX_DECK]})
+    assert status == 201, created
+    game_id, ann = created["game_id"], created["seats"][0]["token"]
+    driver = new_browser(*SCREENS[screen])
+    open_screen(driver, *SCREENS[screen])
+    hold_seat(driver, live_server, game_id, "three-hand", 0, ann, "ann")
+    wait_for(driver, lambda d: css(d, '[data-key="pass_upcard"]') and len(hand_cards(d)) == 10, what="the captain's upcard")
+    assert text_of(driver, "#box-gin-summary").startswith("Box gin, hand 1: ")
+    assert_in_view(driver, "box gin's upcard")
+    click_when_ready(driver, '[data-key="pass_upcard"]', "the pass")
+    my_turn(api, game_id, ann, "draw")
+    wait_for(driver, lambda d: css(d, '[data-key="draw_stock"]'), what="the captain's draw")
+    assert_in_view(driver, "box gin's draw")
+    click_when_ready(driver, '[data-key="draw_stock"]', "the stock")
+    wait_for(driver, lambda d: len(hand_cards(d)) == 11 and css(d, "#knock-offer button"), what="the knock offered")
+    driver.save_screenshot(str(tmp_path / f"{screen}-box-gin.png"))
+    assert_in_view(driver, "box gin's discard, with a knock offered")

@@ -17,7 +17,7 @@ from test_watch import DECK
 PACE_KEY = "ginbox.watchPace.v1"
 
 
-def test_a_spectator_steps_through_the_events_at_the_pace_chosen_and_back_to_live(live_server, new_browser):
+def test_a_spectator_steps_through_the_events_at_the_pace_chosen_and_back_to_live(live_server, new_browser, tmp_path):
     api = Api(live_server)
     status, created = api.call("POST", "/games", {"variant": "gin-rami", "seats": [{"name": "ann"}, {"name": "bob"}],
                                                   "first_dealer": 1, "decks": [DECK]})
@@ -42,6 +42,7 @@ def test_a_spectator_steps_through_the_events_at_the_pace_chosen_and_back_to_liv
     last = api.view(game_id)["version"]
     assert last == start + 4
     wait_for(driver, lambda d: "behind live" in text_of(d, "#watch-behind"), what="the page behind the game")
+    driver.save_screenshot(str(tmp_path / "watch-behind.png"))
     wait_for(driver, lambda d: page_version(d) == last, polls=150, what="every event shown")
     shown = driver.execute_script("return globalThis.ginboxViewsShown")
     assert [v["version"] for v in shown] == list(range(start + 1, last + 1)), shown
