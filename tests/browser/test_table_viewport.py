@@ -79,6 +79,7 @@ def test_the_hand_and_the_moves_stay_in_view_through_a_hand_against_a_bot(live_s
     wait_for(driver, lambda d: css(d, '[data-key="pass_upcard"]') and len(hand_cards(d)) == 10, what="the upcard's decision")
     driver.save_screenshot(str(tmp_path / f"{screen}-upcard.png"))
     assert_in_view(driver, "the upcard")
+    pile_at_upcard = driver.execute_script(RECT, "#discard-pile")
     click_when_ready(driver, '[data-key="pass_upcard"]', "the pass")
 
     # the bot takes the 10♠ and discards: ann's draw, with the bot's known card in its box
@@ -91,6 +92,8 @@ def test_the_hand_and_the_moves_stay_in_view_through_a_hand_against_a_bot(live_s
     assert css(driver, f'#discard-pile .card.top[data-card="{thrown}"]')
     assert_in_view(driver, "the draw, the bot known to hold a card")
     pile_with_stock_button = driver.execute_script(RECT, "#discard-pile")
+    # the upcard's two moves gone, the discard's one come: the pile has not moved, nor changed its size
+    assert pile_with_stock_button[0] == pile_at_upcard[0] and pile_with_stock_button[2:] == pile_at_upcard[2:]
     driver.save_screenshot(str(tmp_path / f"{screen}-draw.png"))
 
     # ann draws the 5♥: she may discard any card but the one drawn... and may knock

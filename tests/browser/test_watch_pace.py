@@ -43,6 +43,10 @@ def test_a_spectator_steps_through_the_events_at_the_pace_chosen_and_back_to_liv
     assert last == start + 4
     wait_for(driver, lambda d: "behind live" in text_of(d, "#watch-behind"), what="the page behind the game")
     driver.save_screenshot(str(tmp_path / "watch-behind.png"))
+    # the view shown is the game as it stood then, and so is what is said of it
+    wait_for(driver, lambda d: page_version(d) == start + 2, polls=60, what="both passes shown")
+    assert text_of(driver, "#turn") == "Hand 1. ann to play: draw."  # which piles is the player's to see
+    assert text_of(driver, "#recap").endswith("Last move: bob passed the upcard."), text_of(driver, "#recap")
     wait_for(driver, lambda d: page_version(d) == last, polls=150, what="every event shown")
     shown = driver.execute_script("return globalThis.ginboxViewsShown")
     assert [v["version"] for v in shown] == list(range(start + 1, last + 1)), shown

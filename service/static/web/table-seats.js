@@ -34,7 +34,7 @@ export function seatBlock(view, seat) {
   const revealed = view.status === "over" ? finalHand(view, seat) : null;
   let about = `${size} card${size === 1 ? "" : "s"}; score ${view.scores[seat]}`;
   if (view.status === "waiting") about = p ? "waiting for the deal" : "waiting for a player";
-  else if (role === "advisor" && view.status === "playing") about = `sits out this hand, advising; score ${view.scores[seat]}`;
+  else if (role === "advisor" && view.status === "playing") about = `sits out, advising; score ${view.scores[seat]}`;
   else if (role === "advisor" && !size && !(revealed && revealed.length)) about = `sat out the last hand, advising; score ${view.scores[seat]}`;
   else if (revealed && revealed.length) about = `score ${view.scores[seat]}; the last hand, face up:`;
   const kind = botKind(view, seat);
@@ -123,15 +123,20 @@ export function renderPiles(view, act) {
     }
     const by = thrownBy(view);
     discardBody.append(top);
-    slot.append(el("p", { id: "discard-by", class: "thrown-by", "data-seat": by ? String(by.seat) : null,
-      text: by ? `thrown by ${by.name}` : "the upcard" }));
+    // the upcard's own moves say what it is: its line then makes room for them
+    if (by || !legal("take_upcard").length) {
+      slot.append(el("p", { id: "discard-by", class: "thrown-by", "data-seat": by ? String(by.seat) : null,
+        text: by ? `thrown by ${by.name}` : "the upcard" }));
+    }
   } else {
     discardBody.append(el("span", { class: "card empty-pile", "aria-hidden": "true" }));
   }
   const moves = el("div", { class: "pile-moves" });
-  for (const m of legal("take_upcard")) moves.append(moveButton(act, `Take the upcard, ${label(view.discard_top)}`, m, "take_upcard"));
+  // short words on the buttons, beside the card they name; a screen reader hears the card too
+  const named = (button) => { button.append(el("span", { class: "sr-only", text: `, ${label(view.discard_top)}` })); return button; };
+  for (const m of legal("take_upcard")) moves.append(named(moveButton(act, "Take the upcard", m, "take_upcard")));
   for (const m of legal("pass_upcard")) moves.append(moveButton(act, "Pass the upcard", m, "pass_upcard"));
-  for (const m of legal("draw_discard")) moves.append(moveButton(act, `Take the discard, ${label(view.discard_top)}`, m, "draw_discard"));
+  for (const m of legal("draw_discard")) moves.append(named(moveButton(act, "Take the discard", m, "draw_discard")));
   slot.append(moves);
   discardBody.append(slot);
   discard.append(discardBody);

@@ -95,8 +95,9 @@ async function loadRecent() {
   if (!view || view.status !== "playing" || (state.recent && state.recent.version === view.version)) return;
   try {
     const after = Math.max(view.version - RECENT_EVENTS, 0);
-    const { data } = await api.listEvents(gameId, state.token, after, RECENT_EVENTS);
-    state.recent = { version: view.version, after, events: data.events };
+    // a view shown at a pace may be behind the game: nothing after it is read
+    const { data } = await api.listEvents(gameId, state.token, after, Math.max(view.version - after, 1));
+    state.recent = { version: view.version, after, events: data.events.filter((e) => e.version <= view.version) };
   } catch { /* the turn line stands alone */ }
 }
 
