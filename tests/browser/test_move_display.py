@@ -30,11 +30,12 @@ PACE_MS = 700
 @pytest.mark.parametrize("motion", ["full", "reduced"])
 def test_the_bots_take_and_discard_are_shown_in_turn_and_marked(live_server, new_browser, motion):
     api = Api(live_server)
-    status, created = api.call("POST", "/games", {"variant": "gin-rami", "seats": [{"name": "ann"}, {"bot": "basic"}],
+    status, created = api.call("POST", "/games", {"variant": "gin-rami", "seats": [{"name": "ann"}, {"bot": "basic", "name": "bob"}],
                                                   "first_dealer": 1, "decks": [DECK]})
     assert status == 201, created
     game_id, ann = created["game_id"], created["seats"][0]["token"]
     bot = api.view(game_id, ann)["players"][1]["name"]
+    assert bot == "bob"
     driver = new_browser()
     if motion == "reduced":
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
@@ -55,6 +56,10 @@ def test_the_bots_take_and_discard_are_shown_in_turn_and_marked(live_server, new
     assert take in shown and discard in shown, shown
     assert shown[discard] - shown[take] >= PACE_MS - 50, shown
 
+    # the bot's kind said once, in its box (its name does not say it); elsewhere its name alone
+    assert text_of(driver, '.opponent[data-seat="1"] h3') == "bob (basic bot)"
+    assert text_of(driver, "#recap").startswith("bob deals hand 1. bob took the upcard"), text_of(driver, "#recap")
+    assert driver.execute_script("return document.body.innerText.split('(basic bot)').length - 1") == 1
     # who threw the top card, and the card the bot took, in its box
     assert text_of(driver, "#discard-by") == f"thrown by {bot}"
     assert css(driver, '.opponent[data-seat="1"] .known .card.just-taken[data-card="TS"]')

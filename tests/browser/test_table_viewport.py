@@ -88,6 +88,9 @@ def test_the_hand_and_the_moves_stay_in_view_through_a_hand_against_a_bot(live_s
     thrown = view["discard_top"]
     wait_for(driver, lambda d: css(d, '[data-key="draw_stock"]') and css(d, '[data-key="draw_discard"]'), what="ann's draw")
     assert "10♠" in text_of(driver, '.opponent[data-seat="1"] .known')
+    # a name that says its kind is said alone, everywhere
+    assert text_of(driver, '.opponent[data-seat="1"] h3') == bot == "basic-bot-1"
+    assert "(basic bot)" not in driver.execute_script("return document.body.innerText")
     assert text_of(driver, "#discard-by").endswith(f"thrown by {bot}"), text_of(driver, "#discard-by")
     assert css(driver, f'#discard-pile .card.top[data-card="{thrown}"]')
     assert_in_view(driver, "the draw, the bot known to hold a card")
