@@ -181,8 +181,7 @@ function renderBoard(view) {
   const knockOffer = renderKnockOffer(view, act);
   const actions = el("div", { id: "actions", class: "actions" });
   if (knockOffer) actions.append(knockOffer);
-  if (view.hand && view.status === "playing" && state.mode === "play") parts.push(actions);
-  else if (knockOffer) parts.push(actions);
+  if (knockOffer || (view.hand && view.status === "playing" && state.mode === "play")) parts.push(actions);
   if (state.knock && legal("knock").length) parts.push(renderKnockPanel(view, act));
   else state.knock = null;
   if (view.status === "over") parts.push(replayOffer(view, act));
@@ -194,7 +193,6 @@ function renderBoard(view) {
   const resign = renderResign(view, act);
   if (resign) extras.append(resign);
   if (extras.children.length) parts.push(extras);
-  board.dataset.variant = view.variant;
   board.replaceChildren(...parts);
 }
 
