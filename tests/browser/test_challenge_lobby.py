@@ -221,7 +221,7 @@ def test_a_three_hand_challenge_with_basic_opens_a_table_of_three(live_server, n
     heads = "return Array.from(document.querySelectorAll('#score-sheet thead th'), th => th.textContent)"
     names = wait_for(driver, lambda d: len(d.execute_script(heads)) == 5 and d.execute_script(heads),
                      what="the score sheet of three")[2:]
-    assert names[ann_view["viewer"]] == "ann" and bot in names and "basic (basic bot)" in names
+    assert names[ann_view["viewer"]] == "ann" and bot in names and "basic" in names
     wait_for(driver, lambda d: "ann" in text_of(d, "#whoami"), what="ann's seat at the table")
     # the two other seats are shown beside the person's hand (the advisor's page shows the captain's)
     others = driver.execute_script("return document.querySelectorAll('#board .pile.opponent[data-seat]').length")

@@ -10,7 +10,7 @@ from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
 from finished import DECK
-from helpers import Api, css, hand_cards, text_of, wait_for
+from helpers import Api, click_when_ready, css, hand_cards, text_of, wait_for
 
 DECKS = "Not randomly dealt: the creator chose the decks, so the creator may know every card."
 FIRST_DEALER = ("Not randomly dealt: the creator chose who deals first instead of a cut. The cards come from the "
@@ -50,6 +50,8 @@ def test_each_place_says_what_the_creator_chose_of_the_deal(live_server, new_bro
     wait_for(driver, lambda d: len(hand_cards(d)) == 10 and text_of(d, "#not-random") == FIRST_DEALER,
              what="the table's word")
     # the seat's own seed counts for every cut and every hand not dealt from given decks
+    # folded into an info control: unfolded, it says what depends on the seed
+    click_when_ready(driver, "#fair-deal summary", "the fair deal's control")
     seed = wait_for(driver, lambda d: text_of(d, "#client-seed"), what="the fair deal's line")
     assert seed.startswith("Fair deal: every cut, and every hand dealt from the seeds rather than from decks the "
                            "creator gave, also depends on the seed this seat sent"), seed

@@ -98,7 +98,7 @@ def test_the_knockers_own_knock_shows_the_hands_end_in_view_until_next_hand(live
     last = view["last_hand"]
     assert view["hand_no"] == 2 and last["hand_no"] == 1 and last["outcome"] == "knock", view
     assert (last["knocker_deadwood"], last["defender_deadwood"], last["points"]) == (9, 35, 26)
-    bot = f"{view['players'][1]['name']} (basic bot)"
+    bot = view["players"][1]["name"]  # a name said once, without its kind
     panel = inside_viewport(driver, "#hand-end")
     inside_viewport(driver, "#hand-end-next")
     assert panel["height"] > 200, panel
@@ -168,9 +168,9 @@ def test_the_bots_gin_shows_the_hands_end_to_the_person(live_server, new_browser
     inside_viewport(driver, "#hand-end")
     inside_viewport(driver, "#hand-end-next")
     assert driver.switch_to.active_element.get_attribute("id") == "hand-end-next"
-    assert text_of(driver, "#hand-end-h") == "Hand 1: bob (basic bot) went gin"
+    assert text_of(driver, "#hand-end-h") == "Hand 1: bob went gin"
     assert text_of(driver, "#hand-end-summary") == \
-        "bob (basic bot) went gin; you had 66 (nothing is laid off on gin): bob (basic bot) scores the gin bonus, 20."
+        "bob went gin; you had 66 (nothing is laid off on gin): bob scores the gin bonus, 20."
     assert as_sets(groups(driver, 1, "meld")) == as_sets(GIN_MELDS) == as_sets(last["knocker_melds"])
     assert groups(driver, 0, "meld") == [] and sorted(groups(driver, 0, "deadwood")[0]) == sorted(NO_MELD)
     assert text_of(driver, "#hand-end-dealer") == "You deal hand 2."
@@ -269,7 +269,7 @@ def test_the_games_end_shows_the_last_hand_and_who_won(live_server, new_browser,
     assert text_of(driver, "#hand-end-h") == "Hand 1: you knocked"
     assert text_of(driver, "#hand-end-summary").endswith("you score 35 − 9 = 26.")
     assert text_of(driver, "#hand-end-final") == \
-        "Game over. You win the game, reaching 26 (the target is 20). Final score: ann (you) 26, bob (basic bot) 0."
+        "Game over. You win the game, reaching 26 (the target is 20). Final score: ann (you) 26, bob 0."
     assert not css(driver, "#hand-end-dealer") and not css(driver, "#hand-end-score")
     assert text_of(driver, "#hand-end-next") == "Close"
     driver.save_screenshot(str(tmp_path / "hand-end-over.png"))

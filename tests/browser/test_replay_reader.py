@@ -209,7 +209,7 @@ def test_a_move_chosen_in_the_list_is_shown_and_marked_current(live_server, new_
     button = choose_move(driver, target)
     assert button.text.endswith(f"bob discarded the {label_of(card)}")
     wait_for(driver, lambda d: drawn(d) == target + 1, what="the move chosen")
-    assert text_of(driver, "#event-text") == f"bob (basic bot) discards {label_of(card)}."
+    assert text_of(driver, "#event-text") == f"bob discards {label_of(card)}."
     entry = current_entry(driver)
     assert entry == {**entry, "count": 1, "index": target, "version": events[target]["version"], "inBox": True}
     assert driver.execute_script("return location.hash") == f"#event={target + 1}"

@@ -40,12 +40,20 @@ export function renderDeal(view) {
   setText(note, notRandomNote(view));
 }
 
-/** The fair-deal line of a seat that sent a client seed: what depends on it; null for any other viewer. */
+/** Whether the fair-deal note is unfolded: the table is drawn again on every move, the choice stays. */
+let fairOpen = false;
+
+/**
+ * The fair-deal note of a seat that sent a client seed, folded into an info control (its summary a
+ * word, its text what depends on the seed); null for any other viewer.
+ */
 export function clientSeedLine(view) {
   if (view.viewer === null || !Array.isArray(view.client_seeds) || !view.client_seeds[view.viewer]) return null;
   // a hand dealt from decks the creator gave depends on no seed: only the others do
   const what = dealtByCreator(view) ? "every cut, and every hand dealt from the seeds rather than from decks the creator gave,"
     : "every cut and deal";
-  return el("p", { class: "muted", id: "client-seed",
-    text: `Fair deal: ${what} also depends on the seed this seat sent (${view.client_seeds[view.viewer].slice(0, 8)}…), which the server could not know when it committed to its own.` });
+  return el("details", { class: "info", id: "fair-deal", open: fairOpen, ontoggle: (e) => { fairOpen = e.target.open; } },
+    el("summary", {}, el("span", { "aria-hidden": "true", text: "ⓘ " }), "Fair deal"),
+    el("p", { class: "muted", id: "client-seed",
+      text: `Fair deal: ${what} also depends on the seed this seat sent (${view.client_seeds[view.viewer].slice(0, 8)}…), which the server could not know when it committed to its own.` }));
 }

@@ -133,7 +133,7 @@ function advisorOf(view, r) {
 }
 
 /** Box gin: the roles of the next hand in one sentence, and that the advisor does not score (§2 Rotation). */
-function rotationText(view, r) {
+export function rotationText(view, r) {
   if (view.variant !== "three-hand") return null;
   const box = r.dealer; // the box deals
   const advisor = advisorOf(view, r);

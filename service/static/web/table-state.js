@@ -13,7 +13,8 @@ export const state = {
   mode, // "play" or "watch"
   seat: null,
   token: null,
-  view: null,
+  view: null, // the view shown (at a pace, it may be behind the game: table-pace.js)
+  latest: null, // the game's latest version this page has heard of
   analysis: new Map(), // sorted hand -> /analysis/melds answer
   knock: null, // {discard, assign: {card: meld index or -1}} while the knock panel is open
   knockChoice: null, // the discard chosen in the Knock control, kept while the table redraws

@@ -58,7 +58,7 @@ function moveText(e) {
 
 /**
  * What happened since this side last moved, from the latest events: whether this side has moved in
- * the hand being played, and the others' moves since, in words, run by run ("bob (basic bot)
+ * the hand being played, and the others' moves since, in words, run by run ("bob
  * passed the upcard, drew from the stock and discarded 7♦"). A spectator is told the last move.
  */
 function sinceOwnMove(view) {

@@ -3,8 +3,9 @@
 // look again, so what a viewer sees is always exactly what the server lets that viewer see.
 // This module loads the view, plays the moves, follows the stream and draws the table; each part of
 // the table is a module of its own (table-turn.js, table-seats.js, table-moves.js, table-result.js,
-// table-advice.js, table-clock.js, table-deal.js, table-invite.js, table-handend.js) and the state is
-// table-state.js's.
+// table-advice.js, table-clock.js, table-deal.js, table-invite.js, table-handend.js, table-boxgin.js)
+// and the state is table-state.js's. Others' moves are shown at a pace (table-pace.js), each card
+// moved made visible (table-motion.js).
 import * as api from "./api.js";
 import { sortCards } from "./cards.js";
 import { matchOf, seatsOf } from "./seats.js";
@@ -18,7 +19,10 @@ import { renderKnockPanel } from "./table-knock.js";
 import { renderKnockOffer, renderResign } from "./table-moves.js";
 import { renderResult, renderScores, replayOffer } from "./table-result.js";
 import { renderPiles, seatBlock } from "./table-seats.js";
-import { $, UNREACHABLE, gameId, legal, setText, state } from "./table-state.js";
+import { renderBoxGin } from "./table-boxgin.js";
+import { showMoves, snapshot } from "./table-motion.js";
+import { renderPaceControl, stepTo } from "./table-pace.js";
+import { $, UNREACHABLE, gameId, legal, own, setText, state } from "./table-state.js";
 import { phaseText, renderConnection, renderHeader, renderRecap } from "./table-turn.js";
 import { el } from "./ui.js";
 
@@ -45,10 +49,17 @@ async function refresh() {
       again = false;
       try {
         const { data } = await api.getGame(gameId, state.token);
-        if (!state.view || data.version >= state.view.version) state.view = data;
+        state.latest = Math.max(state.latest || 0, data.version);
         state.loadError = "";
         state.loadErrorCode = null;
-        await Promise.all([analyseHand(), loadRecent()]);
+        if (!state.view || data.version >= state.view.version) {
+          // another's moves one at a time, each shown for its time (table-pace.js)
+          await stepTo(data, state.view ? own(state.view) : null, async (view) => {
+            state.view = view;
+            await Promise.all([analyseHand(), loadRecent()]);
+            render();
+          });
+        }
       } catch (err) {
         state.loadErrorCode = err instanceof api.ApiError ? err.code : null;
         state.loadError = !(err instanceof api.ApiError) ? UNREACHABLE
@@ -86,8 +97,9 @@ async function loadRecent() {
   if (!view || view.status !== "playing" || (state.recent && state.recent.version === view.version)) return;
   try {
     const after = Math.max(view.version - RECENT_EVENTS, 0);
-    const { data } = await api.listEvents(gameId, state.token, after, RECENT_EVENTS);
-    state.recent = { version: view.version, after, events: data.events };
+    // a view shown at a pace may be behind the game: nothing after it is read
+    const { data } = await api.listEvents(gameId, state.token, after, Math.max(view.version - after, 1));
+    state.recent = { version: view.version, after, events: data.events.filter((e) => e.version <= view.version) };
   } catch { /* the turn line stands alone */ }
 }
 
@@ -155,26 +167,34 @@ async function contributeClientSeed() {
   render();
 }
 
-/** The felt: the other seats, the piles, this side's hand and the moves beyond a draw or a discard. */
+/**
+ * The felt, in fixed areas so that nothing moves when a control comes or goes: the other seats, the
+ * piles, this side's hand, the row of the moves beyond a draw or a discard (kept whether empty or
+ * not while this side holds a hand), then what may wait below (the replay, the fair deal, resigning).
+ */
 function renderBoard(view) {
   const board = $("#board");
   const parts = [];
   const others = view.players.map((_, i) => i).filter((i) => i !== view.hand_owner);
-  const opp = el("div", { class: "row" });
+  const opp = el("div", { class: "row seats", id: "seats" });
   for (const s of others) opp.append(seatBlock(view, s));
   parts.push(opp, renderPiles(view, act));
   if (view.hand) parts.push(renderHand(view, act));
   const knockOffer = renderKnockOffer(view, act);
-  if (knockOffer) parts.push(knockOffer);
+  const actions = el("div", { id: "actions", class: "actions" });
+  if (knockOffer) actions.append(knockOffer);
+  if (knockOffer || (view.hand && view.status === "playing" && state.mode === "play")) parts.push(actions);
   if (state.knock && legal("knock").length) parts.push(renderKnockPanel(view, act));
   else state.knock = null;
   if (view.status === "over") parts.push(replayOffer(view, act));
+  const extras = el("div", { class: "row extras", id: "extras" });
   const seedLine = clientSeedLine(view);
-  if (seedLine) parts.push(seedLine);
+  if (seedLine) extras.append(seedLine);
   const invites = renderInvites(view);
   if (invites) parts.unshift(invites);
   const resign = renderResign(view, act);
-  if (resign) parts.push(resign);
+  if (resign) extras.append(resign);
+  if (extras.children.length) parts.push(extras);
   board.replaceChildren(...parts);
 }
 
@@ -188,10 +208,14 @@ function render() {
   const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key || document.activeElement.id : null;
   renderHeader(view);
   renderDeal(view);
+  renderPaceControl(Math.max(state.latest || 0, view.version), () => refresh());
   setText($("#turn"), phaseText(view));
+  renderBoxGin(view);
   renderRecap(view, act);
   renderClock(view);
+  const before = snapshot();
   renderBoard(view);
+  showMoves(view, before);
   renderResult(view);
   renderAdvice(view, act);
   renderAdviceNotice(view);
@@ -284,6 +308,7 @@ async function start() {
       if (msg.id !== null && msg.data && typeof msg.data === "object" && msg.data.ts) state.turnStartedAt = msg.data.ts;
       if (msg.event === "turn_timed_out" && state.view && state.view.viewer !== null && msg.data && msg.data.data
         && msg.data.data.seat === state.view.viewer) noteTimedOut(Number(msg.id), state.view.viewer, act);
+      if (msg.id !== null && Number(msg.id) > (state.latest || 0)) state.latest = Number(msg.id);
       if (msg.event === "advice_given" || !state.view || Number(msg.id) > state.view.version) refresh();
     },
   });

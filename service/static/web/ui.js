@@ -42,10 +42,18 @@ export function problemText(err) {
   return `${String(err.message).replace(/[\s.:]+$/, "")}${code}. ${fields.join(" ")}`;
 }
 
+/** A seat's name, once: a bot's kind is said beside it only where its box shows it (botKind). */
 export function playerName(view, seat) {
   const p = view.players && view.players[seat];
   if (!p) return `seat ${seat}`;
-  return p.bot ? `${p.name} (${p.bot} bot)` : p.name;
+  return p.name;
+}
+
+/** A built-in bot's kind ("expert bot"), or "" for a person or a bot whose name already says its kind. */
+export function botKind(view, seat) {
+  const p = view.players && view.players[seat];
+  if (!p || !p.bot) return "";
+  return String(p.name).toLowerCase().includes(String(p.bot).toLowerCase()) ? "" : `${p.bot} bot`;
 }
 
 /**
@@ -99,7 +107,6 @@ export function resultSection(view, r, { headingId = "result-h", hands = true } 
   box.append(el("h2", { id: headingId, text: `Hand ${r.hand_no}: ${r.outcome === "drawn" ? "drawn" : OUTCOME[r.outcome]}` }));
   if (r.outcome !== "drawn" && hands) {
     const grid = el("div", { class: "hands-grid" });
-    // the part after a dash: a bot's name already ends in "(basic bot)"
     const knocker = el("div", {}, el("h3", { text: `${playerName(view, r.knocker)} — ${r.outcome === "gin" || r.outcome === "big_gin" ? "gin" : "knocker"}` }));
     r.knocker_melds.forEach((m, i) => {
       const laid = r.layoffs.filter(([, j]) => j === i).map(([c]) => c);
