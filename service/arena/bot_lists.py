@@ -60,7 +60,6 @@ class BotLists(ArenaCore):
     def waiting_turns(self, name: str) -> list[dict]:
         """The ``your_turn`` data (``pending`` true) of each game in play where the bot is to act,
         the first messages of its stream."""
-        self._seen(name)
         out, after, looked = [], None, 0
         while looked < WAITING_SCAN_MAX:
             live, after = self._live_games(name, after, min(WAITING_BATCH, WAITING_SCAN_MAX - looked))

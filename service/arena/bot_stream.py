@@ -32,6 +32,7 @@ class BotStream(BotLists):
     def _sse(self, name: str, after: str, once: bool, clock) -> Iterator[str]:
         deadline = clock() + self.stream_max_s
         yield ": connected\n\n"
+        self._seen(name)
         if not once:
             # no id: line, so that Last-Event-ID stays the last entry of the stream read
             for turn in self.waiting_turns(name):
