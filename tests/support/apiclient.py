@@ -196,10 +196,45 @@ class ValidatingClient:
             if not isinstance(data, dict) or data.get("type") != message.event:
                 raise ContractViolation(f"{where}: a message's type is not its event line {message.event!r}: "
                                         f"{message.data[:300]!r}")
-            errors = list(self.openapi.iter_response_errors(request, _Message(message.data.encode(), headers)))
+            event = {"event": message.event, "data": message.data, **({"id": message.id} if message.id else {})}
+            errors = list(self.openapi.iter_response_errors(request, _Message(jsonlib.dumps(event).encode(), headers)))
+            content = _content_schema(request.path)
+            if not errors and content is not None:
+                # JSON Schema only notes contentSchema: the data is checked against it here
+                errors = list(_spec_validator(content).iter_errors(data))
             if errors:
                 raise ContractViolation(f"{where}: a {message.event} message violates openapi.yaml: "
                                         f"{_describe(errors[0])}\ndata: {message.data[:1000]!r}") from errors[0]
+
+
+@lru_cache(maxsize=1)
+def _spec() -> dict:
+    import yaml
+
+    return yaml.safe_load(SPEC_PATH.read_text(encoding="utf-8"))
+
+
+def _content_schema(path: str) -> dict | None:
+    """The ``contentSchema`` of the data of the events of the stream at ``path`` (a concrete path)."""
+    import re
+
+    for template, item in _spec()["paths"].items():
+        pattern = re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(template))
+        content = item.get("get", {}).get("responses", {}).get("200", {}).get("content", {})
+        if "text/event-stream" in content and re.fullmatch(pattern, path):
+            ref = content["text/event-stream"]["schema"]["$ref"].rsplit("/", 1)[-1]
+            return _spec()["components"]["schemas"][ref]["properties"]["data"]["contentSchema"]
+    return None
+
+
+def _spec_validator(schema: dict):
+    """A JSON Schema validator of ``schema``, its references resolved in openapi.yaml."""
+    from openapi_schema_validator import OAS31Validator
+    from referencing import Registry, Resource
+    from referencing.jsonschema import DRAFT202012
+
+    registry = Registry().with_resource("urn:openapi", Resource.from_contents(_spec(), DRAFT202012))
+    return OAS31Validator({"$ref": "urn:openapi" + schema["$ref"]}, registry=registry)
 
 
 class _Message:
