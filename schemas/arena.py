@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from schemas.common import Name, QuerySchema, StrictBoolean, StrictInteger, StrictSchema, plain_text
+from schemas.common import Name, QueryInteger, QuerySchema, StrictBoolean, StrictInteger, StrictSchema, plain_text
 from schemas.games import OptionsSchema
 from service.rules.duplicate import MAX_BOARDS, PARTICIPANTS
 from service.rules.names import BOT_POLICY_NAMES
@@ -75,5 +75,28 @@ class BotStreamQuery(QuerySchema):
                                                    error="Not an id of the bot's stream (digits-digits), or 0."))
 
 
-__all__ = ["BOT_POLICY_NAMES", "BotStreamQuery", "ChallengeSchema", "CreateMatchSchema", "RatingsQuery",
-           "RegisterBotSchema", "UpdateBotSchema"]
+#: a game id, the cursor of GET /bots/me/games (its games are listed in id order)
+GAME_CURSOR_PATTERN = r"^[A-Za-z0-9_-]{16}$"
+#: the largest page of GET /bots/me/games and GET /bots
+MAX_BOT_GAMES_PAGE = 200
+MAX_BOTS_PAGE = 100
+
+
+class BotGamesQuery(QuerySchema):
+    """GET /bots/me/games."""
+
+    cursor = fields.String(validate=validate.Regexp(GAME_CURSOR_PATTERN.replace("$", r"\Z"),
+                                                    error="Not a cursor this server hands out (next_cursor)."))
+    limit = QueryInteger(load_default=100, validate=validate.Range(1, MAX_BOT_GAMES_PAGE))
+
+
+class BotListQuery(QuerySchema):
+    """GET /bots: the cursor is the last name of the page before."""
+
+    cursor = fields.String(validate=validate.Regexp(BOT_NAME_PATTERN.replace("$", r"\Z"),
+                                                    error="Not a cursor this server hands out (next_cursor)."))
+    limit = QueryInteger(load_default=50, validate=validate.Range(1, MAX_BOTS_PAGE))
+
+
+__all__ = ["BOT_POLICY_NAMES", "BotGamesQuery", "BotListQuery", "BotStreamQuery", "ChallengeSchema",
+           "CreateMatchSchema", "RatingsQuery", "RegisterBotSchema", "UpdateBotSchema"]

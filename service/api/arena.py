@@ -5,6 +5,8 @@ from __future__ import annotations
 from flask import Blueprint, Response, current_app, request
 
 from schemas.arena import (
+    BotGamesQuery,
+    BotListQuery,
     BotStreamQuery,
     ChallengeSchema,
     CreateMatchSchema,
@@ -26,6 +28,8 @@ _CREATE_MATCH = CreateMatchSchema()
 _CHALLENGE = ChallengeSchema()
 _RATINGS_QUERY = RatingsQuery()
 _STREAM_QUERY = BotStreamQuery()
+_GAMES_QUERY = BotGamesQuery()
+_LIST_QUERY = BotListQuery()
 
 
 def _arena():
@@ -66,6 +70,29 @@ def bot_stream():
         last = request.headers.get("Last-Event-ID", "").strip()
         after = last if STREAM_ID.match(last) else None
     return _sse(arena.stream(name, after, once=q["once"] in ("1", "true")))
+
+
+@bp.get("/bots/me/games")
+def own_games():
+    """The games in play where the bot whose token is presented holds a seat: whose turn, its deadline, its match."""
+    arena = _arena()
+    name = arena.bot_of(presented_token(required=False, wants="bot"))
+    q = load_query(_GAMES_QUERY)
+    return json_response(arena.bot_games(name, q.get("cursor"), q["limit"]))
+
+
+@bp.get("/bots/me/challenges")
+def own_challenges():
+    """The challenges pending to the bot whose token is presented, and those it sent."""
+    arena = _arena()
+    return json_response(arena.bot_challenges(arena.bot_of(presented_token(required=False, wants="bot"))))
+
+
+@bp.get("/bots")
+def list_bots():
+    """The bot accounts, in name order: each may be challenged."""
+    q = load_query(_LIST_QUERY)
+    return json_response(_arena().bot_list(q.get("cursor"), q["limit"]))
 
 
 @bp.get("/bots/me")

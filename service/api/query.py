@@ -24,6 +24,8 @@ QUERY_PARAMETERS: dict[str, frozenset[str]] = {
     "games.stream": frozenset({"after", "once", "token"}),
     "arena.bot_stream": frozenset({"after", "once", "token"}),
     "arena.ratings": frozenset({"variant"}),
+    "arena.list_bots": frozenset({"cursor", "limit"}),
+    "arena.own_games": frozenset({"cursor", "limit"}),
 }
 
 #: the pages' endpoints, whose query string nothing reads.

@@ -1,13 +1,10 @@
-"""Bot accounts: registering, settings, the public profile, the seats of a game, the bot's own stream, the leaderboard."""
+"""Bot accounts: registering, settings, the public profile, the seats of a game, the leaderboard."""
 
 from __future__ import annotations
 
 import hmac
-import json
-import time
-from collections.abc import Callable, Iterator
 
-from service.arena.core import BOT_NAME, STREAM_READ, ArenaCore, rating_wire, reserved_bot_name
+from service.arena.core import BOT_NAME, ArenaCore, rating_wire, reserved_bot_name
 from service.errors import BotNameTaken, BotNotFound, DuplicateParticipant, InvalidBotName, UnknownParticipant
 from service.rules import duplicate as D
 from service.rules.names import BOT_POLICY_NAMES
@@ -16,7 +13,7 @@ from service.store.tokens import hash_token, issue_token
 
 
 class BotAccounts(ArenaCore):
-    """The use cases of /bots, a bot's stream, and the ratings."""
+    """The use cases of /bots (its stream and lists apart: bot_stream.py, bot_lists.py), and the ratings."""
 
     def register_bot(self, body: dict, made: Made | None = None) -> dict:
         """A new bot account; its token is in this answer only.
@@ -92,30 +89,6 @@ class BotAccounts(ArenaCore):
         for seat, name in seats.items():
             self.store.seat_bot(name, "games", game_id, self.clock_ms())
             self.store.notify(name, "game_started", {"game_id": game_id, "seat": seat})
-
-    def stream(self, name: str, after: str | None, once: bool = False,
-               clock: Callable[[], float] = time.monotonic) -> Iterator[str]:
-        """Server-sent events of the bot's stream after entry ``after`` (None or "0": from its first;
-        else an id of the stream, STREAM_ID, as the route checks)."""
-        return self._sse(name, after or "0", once, clock)
-
-    def _sse(self, name: str, after: str, once: bool, clock) -> Iterator[str]:
-        deadline = clock() + self.stream_max_s
-        yield ": connected\n\n"
-        wait = None
-        while True:
-            entries = self.store.read_stream(name, after, wait_s=wait, count=STREAM_READ)
-            for entry_id, kind, data in entries:
-                after = entry_id
-                yield f"id: {entry_id}\nevent: {kind}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
-            if once and len(entries) == STREAM_READ and clock() < deadline:
-                continue  # the past is read in batches: once=1 ends only when it is all sent
-            if once or clock() >= deadline:
-                return
-            if not entries:
-                if wait is not None:
-                    yield ": keep-alive\n\n"
-                wait = max(0.001, min(self.keepalive_s, deadline - clock()))
 
     def leaderboard(self, variant: str) -> dict:
         rows = [{"name": name, **rating_wire(r),

@@ -27,6 +27,7 @@ class ArenaBoards(ArenaCore):
         for seat, name in accounts:
             self.store.notify(name, "game_over", {"game_id": game_id, "version": state.version, "seat": seat,
                                                   "scores": list(state.scores)})
+            self.store.game_left_play(name, game_id)
         info = self.store.game_of(game_id)
         if info is None:
             return

@@ -247,6 +247,7 @@ class ArenaMatches(ArenaCore):
                     last = view["version"]
                     summary = {k: view[k] for k in ("match_id", "status", "boards", "boards_done", "games_done",
                                                     "standings")}
+                    summary["type"] = "progress"  # as on the event: line
                     yield f"id: {last}\nevent: progress\ndata: {json.dumps(summary, separators=(',', ':'))}\n\n"
                 if view["status"] == "over" or clock() >= deadline:
                     return

@@ -19,7 +19,7 @@ from service.store.redis_wait import xread_waiting
 # <p>:arena:bots (name -> profile JSON, with the SHA-256 of the bot's token),
 # <p>:arena:bot-tokens (token hash -> name) and <p>:arena:bot-names (the name in lower case -> name:
 # a name is taken in any case) are written together by this script.
-# KEYS: bots, bot-tokens, bot-names; ARGV: name, profile JSON, token hash, the name in lower case.
+# KEYS: bots, bot-tokens, bot-names, bots-by-name; ARGV: name, profile JSON, token hash, the name in lower case.
 # bot-names (lower-case name -> name) is filled from bots on first use, so that the accounts an
 # older server registered hold their names too (names are ASCII: Lua's lower is enough)
 _REGISTER = """
@@ -28,12 +28,22 @@ if redis.call('EXISTS', KEYS[3]) == 0 then
     redis.call('HSETNX', KEYS[3], string.lower(name), name)
   end
 end
+if redis.call('EXISTS', KEYS[4]) == 0 then
+  for _, name in ipairs(redis.call('HKEYS', KEYS[1])) do
+    redis.call('ZADD', KEYS[4], 0, name)
+  end
+end
 if redis.call('HEXISTS', KEYS[3], ARGV[4]) == 1 then return 0 end
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
 redis.call('HSET', KEYS[3], ARGV[4], ARGV[1])
 redis.call('HSET', KEYS[2], ARGV[3], ARGV[1])
+redis.call('ZADD', KEYS[4], 0, ARGV[1])
 return 1
 """
+
+# <p>:arena:bots-by-name: every account's name, all at score 0, so that GET /bots pages through
+# them in name order (ZRANGEBYLEX). It is filled from bots when it is missing, by _REGISTER and by
+# bot_names, so that the accounts an older server registered are listed too.
 
 # <p>:arena:match-seeds: match id -> its secret seed, until the match ends and reveals it.
 # <p>:arena:match:{<id>}:seat-tokens: participant index -> the SHA-256 of a person's token.
@@ -126,7 +136,7 @@ class RedisArenaStore:
 
     def register_bot(self, name: str, profile: dict, token_hash: str) -> bool:
         """Record a new bot account; False if the name is taken in any case (nothing is written then)."""
-        keys = [self._k("bots"), self._k("bot-tokens"), self._k("bot-names")]
+        keys = [self._k("bots"), self._k("bot-tokens"), self._k("bot-names"), self._k("bots-by-name")]
         body = json.dumps({**profile, "token_hash": token_hash}, sort_keys=True)
         return bool(self._register(keys=keys, args=[name, body, token_hash, name.lower()]))
 
@@ -169,9 +179,52 @@ class RedisArenaStore:
         return None if raw is None else _s(raw)
 
     # <p>:arena:bot:{<name>}:games and :matches: what the bot was seated in, sorted by time.
+    # <p>:arena:bot:{<name>}:games-in-play: the games it was seated in and not seen to end, all at
+    # score 0 (paged by id with ZRANGEBYLEX). A game's end takes it out (game_left_play); one whose
+    # end was never seen is taken out by the reader that finds it over.
     def seat_bot(self, name: str, kind: str, item_id: str, ts_ms: int) -> None:
         """Remember that the bot was seated in a game (``kind`` "games") or a match ("matches")."""
-        self.redis.zadd(self._bot(name, kind), {item_id: ts_ms}, nx=True)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zadd(self._bot(name, kind), {item_id: ts_ms}, nx=True)
+        if kind == "games":
+            pipe.zadd(self._bot(name, "games-in-play"), {item_id: 0})
+        pipe.execute()
+
+    def games_in_play(self, name: str, after: str | None, count: int) -> list[str]:
+        """The ids of the bot's games in play (as far as their ends were seen), in id order, after ``after``."""
+        low = "-" if after is None else f"({after}"
+        return [_s(g) for g in self.redis.zrangebylex(self._bot(name, "games-in-play"), low, "+", 0, count)]
+
+    def game_left_play(self, name: str, game_id: str) -> None:
+        """Take a game that is over (or was never made) out of the bot's games in play."""
+        self.redis.zrem(self._bot(name, "games-in-play"), game_id)
+
+    def last_seated(self, names: list[str]) -> dict[str, int | None]:
+        """When each bot was last seated in a game (ms), None if never."""
+        pipe = self.redis.pipeline(transaction=False)
+        for name in names:
+            pipe.zrevrange(self._bot(name, "games"), 0, 0, withscores=True)
+        return {name: int(rows[0][1]) if rows else None for name, rows in zip(names, pipe.execute())}
+
+    # <p>:arena:bots-seen: name -> when the bot last opened its stream or read its games or challenges (ms).
+    def saw_bot(self, name: str, ts_ms: int) -> None:
+        """Record that the bot showed itself (its stream, its games, its challenges) at ``ts_ms``."""
+        self.redis.hset(self._k("bots-seen"), name, ts_ms)
+
+    def last_seen(self, names: list[str]) -> dict[str, int | None]:
+        """When each bot last showed itself (saw_bot), None if never."""
+        rows = self.redis.hmget(self._k("bots-seen"), names) if names else []
+        return {name: None if raw is None else int(raw) for name, raw in zip(names, rows)}
+
+    def bot_names(self, after: str | None, count: int) -> list[str]:
+        """Bot accounts' names in name order (as Redis compares bytes), after ``after``."""
+        key = self._k("bots-by-name")
+        if not self.redis.exists(key):
+            names = [_s(n) for n in self.redis.hkeys(self._k("bots"))]
+            if names:
+                self.redis.zadd(key, dict.fromkeys(names, 0))
+        low = "-" if after is None else f"({after}"
+        return [_s(n) for n in self.redis.zrangebylex(key, low, "+", 0, count)]
 
     def seated(self, name: str, kind: str, limit: int = 100) -> tuple[int, list[str]]:
         """(how many, the newest ``limit`` ids) of the bot's games or matches."""
@@ -292,6 +345,11 @@ class RedisArenaStore:
     def ratings(self, variant: str) -> dict[str, dict]:
         return {_s(k): json.loads(v) for k, v in self.redis.hgetall(self._k("ratings", variant)).items()}
 
+    def ratings_of(self, variant: str, names: list[str]) -> dict[str, dict]:
+        """The ratings of ``names`` in ``variant`` (those rated only)."""
+        rows = self.redis.hmget(self._k("ratings", variant), names) if names else []
+        return {name: json.loads(raw) for name, raw in zip(names, rows) if raw is not None}
+
     def rating(self, variant: str, name: str) -> dict | None:
         raw = self.redis.hget(self._k("ratings", variant), name)
         return None if raw is None else json.loads(raw)
@@ -345,6 +403,14 @@ class RedisArenaStore:
         keys = [self._challenge_key(challenge["challenge_id"]), *self._pending_keys(challenge)]
         return int(self._save_challenge(keys=keys, args=[now_ms, challenge["expires"], per_bot, per_challenger,
                                                          challenge["challenge_id"], body, ttl]))
+
+    def pending_challenge_ids(self, name: str, by: str, now_ms: int) -> tuple[list[str], list[str]]:
+        """(to the bot, from it: ``by``) the ids of the challenges pending and not expired at ``now_ms``."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zrangebyscore(self._bot(name, "challenges-pending"), f"({now_ms}", "+inf")
+        pipe.zrangebyscore(self._k("challenger", by, "pending"), f"({now_ms}", "+inf")
+        incoming, outgoing = pipe.execute()
+        return [_s(i) for i in incoming], [_s(i) for i in outgoing]
 
     def challenge(self, challenge_id: str) -> dict | None:
         raw = self.redis.get(self._challenge_key(challenge_id))

@@ -47,6 +47,8 @@ class InMemoryArenaStore:
         self._callers_in_play: dict[str, dict[str, int]] = {}  # caller -> the same, its own count
         self._ratings: dict[str, dict[str, str]] = {}  # variant -> name -> rating JSON
         self._rated: set[str] = set()
+        self._in_play_games: dict[str, set[str]] = {}  # name -> its games not seen to end
+        self._seen: dict[str, int] = {}  # name -> when it last showed itself (ms)
         self._challenges: dict[str, tuple[str, int]] = {}  # id -> (JSON, when forgotten, ms)
         self._pending: dict[str, dict[str, int]] = {}  # "bot:<name>" or "by:<who>" -> id -> expires (ms)
         # What Redis does in one script or under WATCH is done here under one lock.
@@ -97,6 +99,40 @@ class InMemoryArenaStore:
         """Remember that the bot was seated in a game (``kind`` "games") or a match ("matches")."""
         with self._lock:
             self._seated.setdefault((name, kind), {}).setdefault(item_id, ts_ms)
+            if kind == "games":
+                self._in_play_games.setdefault(name, set()).add(item_id)
+
+    def games_in_play(self, name: str, after: str | None, count: int) -> list[str]:
+        """The ids of the bot's games in play (as far as their ends were seen), in id order, after ``after``."""
+        with self._lock:
+            ids = sorted(g for g in self._in_play_games.get(name, ()) if after is None or g > after)
+        return ids[:count]
+
+    def game_left_play(self, name: str, game_id: str) -> None:
+        """Take a game that is over (or was never made) out of the bot's games in play."""
+        with self._lock:
+            self._in_play_games.get(name, set()).discard(game_id)
+
+    def last_seated(self, names: list[str]) -> dict[str, int | None]:
+        """When each bot was last seated in a game (ms), None if never."""
+        with self._lock:
+            return {name: max(self._seated.get((name, "games"), {}).values(), default=None) for name in names}
+
+    def saw_bot(self, name: str, ts_ms: int) -> None:
+        """Record that the bot showed itself (its stream, its games, its challenges) at ``ts_ms``."""
+        with self._lock:
+            self._seen[name] = ts_ms
+
+    def last_seen(self, names: list[str]) -> dict[str, int | None]:
+        """When each bot last showed itself (saw_bot), None if never."""
+        with self._lock:
+            return {name: self._seen.get(name) for name in names}
+
+    def bot_names(self, after: str | None, count: int) -> list[str]:
+        """Bot accounts' names in name order (as Redis compares bytes), after ``after``."""
+        with self._lock:
+            names = sorted(self._bots, key=lambda n: n.encode())
+        return [n for n in names if after is None or n.encode() > after.encode()][:count]
 
     def seated(self, name: str, kind: str, limit: int = 100) -> tuple[int, list[str]]:
         """(how many, the newest ``limit`` ids) of the bot's games or matches."""
@@ -238,6 +274,12 @@ class InMemoryArenaStore:
             raw = dict(self._ratings.get(variant, {}))
         return {name: json.loads(r) for name, r in raw.items()}
 
+    def ratings_of(self, variant: str, names: list[str]) -> dict[str, dict]:
+        """The ratings of ``names`` in ``variant`` (those rated only)."""
+        with self._lock:
+            rows = {name: self._ratings.get(variant, {}).get(name) for name in names}
+        return {name: json.loads(raw) for name, raw in rows.items() if raw is not None}
+
     def rating(self, variant: str, name: str) -> dict | None:
         with self._lock:
             raw = self._ratings.get(variant, {}).get(name)
@@ -300,6 +342,13 @@ class InMemoryArenaStore:
             self._challenges[challenge_id] = (json.dumps(challenge, sort_keys=True), self.clock() + ttl)
             bot[challenge_id] = by[challenge_id] = challenge["expires"]
             return 1
+
+    def pending_challenge_ids(self, name: str, by: str, now_ms: int) -> tuple[list[str], list[str]]:
+        """(to the bot, from it: ``by``) the ids of the challenges pending and not expired at ``now_ms``."""
+        with self._lock:
+            to_bot, from_it = (dict(self._pending.get(key, {})) for key in (f"bot:{name}", f"by:{by}"))
+        return ([c for c, e in sorted(to_bot.items(), key=lambda x: (x[1], x[0])) if e > now_ms],
+                [c for c, e in sorted(from_it.items(), key=lambda x: (x[1], x[0])) if e > now_ms])
 
     def challenge(self, challenge_id: str) -> dict | None:
         with self._lock:

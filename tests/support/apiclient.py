@@ -22,10 +22,11 @@ from openapi_core import Config, OpenAPI
 from openapi_core.deserializing.media_types.util import json_loads
 from openapi_core.contrib.werkzeug import WerkzeugOpenAPIRequest
 from openapi_core.templating.paths.exceptions import OperationNotFound, PathNotFound, PathsNotFound
-from openapi_core.validation.response.exceptions import MissingData
+from openapi_core.validation.response.exceptions import DataValidationError
 from werkzeug.datastructures import Headers
 
 from service.api.problem_types import PROBLEM_TYPES, type_uri
+from support.gameplay import parse_sse
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SPEC_PATH = REPO_ROOT / "openapi.yaml"
@@ -41,7 +42,9 @@ class ContractViolation(AssertionError):
 def load_openapi() -> OpenAPI:
     """The parsed top-level openapi.yaml (parsed once per process)."""
     # RFC 9457 problem documents are JSON: openapi-core only knows application/json by name
-    config = Config(extra_media_type_deserializers={"application/problem+json": json_loads})
+    # an event stream's schema is that of one message's data (checked one by one: _check_messages)
+    config = Config(extra_media_type_deserializers={"application/problem+json": json_loads,
+                                                    "text/event-stream": json_loads})
     return OpenAPI.from_file_path(str(SPEC_PATH), config=config)
 
 
@@ -153,18 +156,95 @@ class ValidatingClient:
             if resp.status_code < 400:
                 raise ContractViolation(f"{where}: answered {resp.status_code} on a route openapi.yaml lacks")
             return
-        if streaming:
-            # a live event stream is checked for status, type and headers; its body is still to come
-            errors = [e for e in errors if not isinstance(e, MissingData)]
+        sse = resp.mimetype == "text/event-stream"
+        if sse:
+            # the body of an event stream is a sequence of messages, each checked against the
+            # spec's schema below (a live stream's are still to come: the test reading them checks them)
+            errors = [e for e in errors if not isinstance(e, DataValidationError)]
         if errors:
             raise ContractViolation(f"{where}: response violates openapi.yaml: {_describe(errors[0])}\n"
                                     f"body: {body[:1000]!r}") from errors[0]
+        if sse and not streaming and resp.status_code == 200:
+            self._check_messages(where, request, resp, parse_sse(body.decode("utf-8")))
         if validate_request or (validate_request is None and 200 <= resp.status_code < 300):
             try:
                 self.openapi.validate_request(request)
             except Exception as exc:
                 raise ContractViolation(f"{where}: the server accepted a request openapi.yaml forbids: "
                                         f"{_describe(exc)}") from exc
+
+
+    def check_stream_messages(self, path: str, messages: list, *, query_string: dict | str | None = None,
+                              token: str | None = None, resp=None) -> int:
+        """Check messages read from a live stream of GET ``path`` (SseEvent) as a buffered stream's
+        are checked; how many were checked."""
+        kwargs: dict[str, Any] = {"method": "GET", "headers": {"Authorization": f"Bearer {token}"} if token else {}}
+        if query_string is not None:
+            kwargs["query_string"] = query_string
+        self._check_messages(f"GET {path}", self.openapi_request(path, kwargs), resp, messages)
+        return len(messages)
+
+    def _check_messages(self, where: str, request, resp, messages: list) -> None:
+        """Each message's data is JSON whose ``type`` is its ``event:`` line, and matches the schema
+        the spec gives the stream's messages (the oneOf of its kinds)."""
+        headers = Headers(resp.headers) if resp is not None else Headers({"Cache-Control": "no-cache"})
+        for message in messages:
+            try:
+                data = jsonlib.loads(message.data)
+            except ValueError:
+                raise ContractViolation(f"{where}: a message's data is not JSON: {message.data[:300]!r}") from None
+            if not isinstance(data, dict) or data.get("type") != message.event:
+                raise ContractViolation(f"{where}: a message's type is not its event line {message.event!r}: "
+                                        f"{message.data[:300]!r}")
+            event = {"event": message.event, "data": message.data, **({"id": message.id} if message.id else {})}
+            errors = list(self.openapi.iter_response_errors(request, _Message(jsonlib.dumps(event).encode(), headers)))
+            content = _content_schema(request.path)
+            if not errors and content is not None:
+                # JSON Schema only notes contentSchema: the data is checked against it here
+                errors = list(_spec_validator(content).iter_errors(data))
+            if errors:
+                raise ContractViolation(f"{where}: a {message.event} message violates openapi.yaml: "
+                                        f"{_describe(errors[0])}\ndata: {message.data[:1000]!r}") from errors[0]
+
+
+@lru_cache(maxsize=1)
+def _spec() -> dict:
+    import yaml
+
+    return yaml.safe_load(SPEC_PATH.read_text(encoding="utf-8"))
+
+
+def _content_schema(path: str) -> dict | None:
+    """The ``contentSchema`` of the data of the events of the stream at ``path`` (a concrete path)."""
+    import re
+
+    for template, item in _spec()["paths"].items():
+        pattern = re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(template))
+        content = item.get("get", {}).get("responses", {}).get("200", {}).get("content", {})
+        if "text/event-stream" in content and re.fullmatch(pattern, path):
+            ref = content["text/event-stream"]["schema"]["$ref"].rsplit("/", 1)[-1]
+            return _spec()["components"]["schemas"][ref]["properties"]["data"]["contentSchema"]
+    return None
+
+
+def _spec_validator(schema: dict):
+    """A JSON Schema validator of ``schema``, its references resolved in openapi.yaml."""
+    from openapi_schema_validator import OAS31Validator
+    from referencing import Registry, Resource
+    from referencing.jsonschema import DRAFT202012
+
+    registry = Registry().with_resource("urn:openapi", Resource.from_contents(_spec(), DRAFT202012))
+    return OAS31Validator({"$ref": "urn:openapi" + schema["$ref"]}, registry=registry)
+
+
+class _Message:
+    """One message of an event stream, as openapi-core reads a response: its data is the body."""
+
+    def __init__(self, data: bytes, headers: Headers):
+        self.data = data
+        self.status_code = 200
+        self.content_type = "text/event-stream"
+        self.headers = headers
 
 
 def _check_problem(where: str, resp, body: bytes) -> None:

@@ -82,6 +82,34 @@ class ArenaStoreBehaviour:
         assert arena.seated("alpha", "matches") == (1, ["m1"])
         assert arena.seated("beta", "games") == (0, [])
 
+    def test_bot_names_are_paged_in_byte_order_after_a_cursor(self, arena):
+        for name in ("delta", "Alpha", "beta"):
+            arena.register_bot(name, profile(name), f"h-{name}")
+        assert arena.bot_names(None, 10) == ["Alpha", "beta", "delta"]
+        assert arena.bot_names(None, 2) == ["Alpha", "beta"]
+        assert arena.bot_names("beta", 2) == ["delta"] and arena.bot_names("delta", 2) == []
+
+    def test_when_a_bot_was_last_seen_and_last_seated(self, arena):
+        assert arena.last_seen(["alpha"]) == {"alpha": None} and arena.last_seated(["alpha"]) == {"alpha": None}
+        arena.saw_bot("alpha", NOW)
+        arena.saw_bot("alpha", NOW + 5)
+        arena.seat_bot("alpha", "games", "g1", NOW + 1)
+        arena.seat_bot("alpha", "games", "g2", NOW + 3)
+        arena.seat_bot("alpha", "matches", "m1", NOW + 9)  # a match is no game
+        assert arena.last_seen(["alpha", "beta"]) == {"alpha": NOW + 5, "beta": None}
+        assert arena.last_seated(["alpha"]) == {"alpha": NOW + 3}
+
+    def test_a_bots_games_in_play_are_paged_by_id_until_they_leave_play(self, arena):
+        for game_id in ("g3", "g1", "g2"):
+            arena.seat_bot("alpha", "games", game_id, NOW)
+        arena.seat_bot("alpha", "matches", "m1", NOW)
+        assert arena.games_in_play("alpha", None, 10) == ["g1", "g2", "g3"]
+        assert arena.games_in_play("alpha", "g1", 1) == ["g2"]
+        arena.game_left_play("alpha", "g2")
+        assert arena.games_in_play("alpha", None, 10) == ["g1", "g3"] and arena.games_in_play("beta", None, 10) == []
+        # the games it was ever seated in stay counted
+        assert arena.seated("alpha", "games") == (3, ["g3", "g2", "g1"])
+
     # -- each bot's stream ------------------------------------------------------------------------
 
     def test_a_bots_stream_is_read_in_order_from_the_start_or_after_an_id(self, arena):
@@ -208,6 +236,13 @@ class ArenaStoreBehaviour:
         assert seen[-1] == {"alpha": {"rating": 1510}, "beta": {"rating": 1490}}
         assert arena.ratings("gin-rami") == {"alpha": {"rating": 1510}, "beta": {"rating": 1480}}
 
+    def test_the_ratings_of_some_names_are_those_rated(self, arena):
+        arena.apply_period("gin-rami", "p1", lambda current: {"alpha": {"rating": 1600.0, "deviation": 200.0,
+                                                                        "volatility": 0.06, "games": 1}})
+        assert arena.ratings_of("gin-rami", ["alpha", "beta"]) == {
+            "alpha": {"rating": 1600.0, "deviation": 200.0, "volatility": 0.06, "games": 1}}
+        assert arena.ratings_of("three-hand", ["alpha"]) == {} and arena.ratings_of("gin-rami", []) == {}
+
     # -- challenges -------------------------------------------------------------------------------
 
     def test_a_new_challenge_is_stored_once_under_its_id(self, arena):
@@ -233,6 +268,19 @@ class ArenaStoreBehaviour:
         arena.add_challenge(challenge("c1", expires=NOW + 10), per_bot=1, per_challenger=1, now_ms=NOW)
         assert arena.add_challenge(challenge("c2"), per_bot=1, per_challenger=1, now_ms=NOW + 9) == -1
         assert arena.add_challenge(challenge("c2"), per_bot=1, per_challenger=1, now_ms=NOW + 10) == 1
+
+    def test_the_pending_challenges_to_and_from_a_bot_are_those_not_expired(self, arena):
+        arena.add_challenge(challenge("c1", to="alpha", by="bot:beta", expires=NOW + 20), per_bot=0,
+                            per_challenger=0, now_ms=NOW)
+        arena.add_challenge(challenge("c2", to="alpha", by="addr:x", expires=NOW + 10), per_bot=0,
+                            per_challenger=0, now_ms=NOW)
+        arena.add_challenge(challenge("c3", to="beta", by="bot:alpha", expires=NOW + 30), per_bot=0,
+                            per_challenger=0, now_ms=NOW)
+        # soonest to expire first
+        assert arena.pending_challenge_ids("alpha", "bot:alpha", NOW) == (["c2", "c1"], ["c3"])
+        assert arena.pending_challenge_ids("alpha", "bot:alpha", NOW + 10) == (["c1"], ["c3"])
+        arena.decide_challenge("c3", "withdrawn", {})
+        assert arena.pending_challenge_ids("alpha", "bot:alpha", NOW) == (["c2", "c1"], [])
 
     def test_a_challenge_moves_once_from_pending(self, arena):
         arena.add_challenge(challenge("c1"), per_bot=5, per_challenger=5, now_ms=NOW)

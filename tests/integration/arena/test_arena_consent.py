@@ -169,7 +169,7 @@ def test_a_bots_stream_keeps_its_last_entries_and_a_trimmed_id_reads_on_from_the
     store = _arena(app).store
     node = int(redis_conn.config_get("stream-node-max-entries")["stream-node-max-entries"])
     store.stream_max_len = 10
-    ids = [store.notify("alpha", "note", {"n": n}) for n in range(3 * node)]
+    ids = [store.notify("alpha", "match_over", {"match_id": f"match{n:011d}"}) for n in range(3 * node)]
     key = store._bot("alpha", "stream")
     kept = redis_conn.xlen(key)
     # trimmed by whole blocks: never below the 10 asked, never a whole block more
