@@ -102,7 +102,7 @@ def test_a_whole_hand_against_the_basic_bot_from_the_lobby_to_the_result_and_bac
     version = page_version(driver)
     driver.refresh()
     wait_for(driver, lambda d: page_version(d) >= version and len(hand_cards(d)) >= 10, what="the table after a reload")
-    assert "seat 0" in text_of(driver, "#whoami")
+    assert "ann, seat 1" in text_of(driver, "#whoami")
     assert "Hand 1: knock" in text_of(driver, "#result")
     assert spectator["hand_no"] == 2
 

@@ -35,7 +35,8 @@ def test_an_invitation_to_a_taken_seat_asks_no_name_and_offers_to_watch(live_ser
     late = new_browser()
     late.get(f"{live_server}/play/{game_id}#seat=1&secret={secret}")
     box = wait_for(late, lambda d: css(d, "#invite-taken"), what="the word on the taken seat")[0]
-    assert "Someone has already taken seat 1 of this game" in box.text
+    # people count seats from 1: the wire's seat 1 is "seat 2"
+    assert "Someone has already taken seat 2 of this game" in box.text
     assert not css(late, "#invite-form") and not css(late, "#invite-name")
     watch = late.find_element(By.ID, "invite-watch")
     assert watch.get_attribute("href") == f"{live_server}/watch/{game_id}"

@@ -117,7 +117,7 @@ function renderTurns() {
   const ul = el("ul", { class: "turn-list" });
   for (const t of state.turns.turns) {
     ul.append(el("li", { "data-game": t.game_id, "data-phase": t.phase },
-      el("span", { text: `Board ${t.board + 1}, table ${t.table + 1} (seat ${t.seat}): ${PHASE[t.phase] || t.phase}. ` }),
+      el("span", { text: `Board ${t.board + 1}, table ${t.table + 1} (seat ${t.seat + 1}): ${PHASE[t.phase] || t.phase}. ` }),
       playLink(t.game_id, t.seat, { board: t.board, table: t.table }, "Play", { class: "button primary play",
         "aria-label": `Play board ${t.board + 1}, table ${t.table + 1}` })));
   }

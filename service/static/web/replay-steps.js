@@ -100,7 +100,7 @@ export function describe(view, ev) {
       : `game to ${d.options ? d.options.target_score : "?"}`}.`;
     case "client_seed_sent": return `${name(d.seat)} sends a client seed (${String(d.client_seed).slice(0, 8)}…): every cut and deal depends on it too.`;
     case "client_seeds_closed": return `The wait for client seeds ends after ${d.waited_s} s: ${andList(d.seats.map(name))} sent none, so the empty seed counts for ${d.seats.length === 1 ? "that seat" : "those seats"}.`;
-    case "seat_claimed": return `${d.player && d.player.name ? d.player.name : "someone"} sits at seat ${d.seat}.`;
+    case "seat_claimed": return `${d.player && d.player.name ? d.player.name : "someone"} sits at seat ${d.seat + 1}.`;
     case "cards_cut": return `Cut for ${d.purpose === "roles" ? "the roles" : "the first deal"}: ${d.seats.map((s, i) => `${name(s)} ${label(d.cards[i])}`).join(", ")}.`;
     case "roles_assigned": return `Roles: ${name(d.box)} is in the box, ${name(d.captain)} captain, ${name(d.advisor)} advisor.`;
     case "dealer_chosen": return `${name(d.dealer)} deals first.`;
@@ -135,7 +135,7 @@ export function moveText(view, ev) {
       : d.options ? `, to ${d.options.target_score}` : ""})`;
     case "client_seed_sent": return `${name(d.seat)} sent a client seed`;
     case "client_seeds_closed": return `The wait for client seeds ended (${andList(d.seats.map(name))} sent none)`;
-    case "seat_claimed": return `${d.player && d.player.name ? d.player.name : "someone"} sat at seat ${d.seat}`;
+    case "seat_claimed": return `${d.player && d.player.name ? d.player.name : "someone"} sat at seat ${d.seat + 1}`;
     case "cards_cut": return `${d.purpose === "roles" ? "Cut for the roles" : "Cut for the first deal"}: ${d.seats.map((s, i) => `${name(s)} ${the(d.cards[i])}`).join(", ")}`;
     case "roles_assigned": return `Roles for the next deal: ${name(d.box)} in the box, ${name(d.captain)} captain, ${name(d.advisor)} advisor`;
     case "dealer_chosen": return `${name(d.dealer)} was chosen to deal first`;

@@ -60,7 +60,7 @@ function acceptInvitation(invite, view) {
       placeholder: invite.seat === null ? "" : defaultName(invite.seat), "aria-describedby": "invite-name-help" });
     const error = el("p", { class: "error", role: "alert" });
     const form = el("form", { id: "invite-form", class: "knock-panel" },
-      el("h2", { text: invite.seat === null ? "You are invited to this game" : `You are invited to seat ${invite.seat} of this game` }),
+      el("h2", { text: invite.seat === null ? "You are invited to this game" : `You are invited to seat ${invite.seat + 1} of this game` }),
       el("p", { id: "invite-context", text: invitationContext(view) }),
       // before the seat is taken, the invited person reads that its creator chose the deal
       dealtByCreator(view) ? el("p", { id: "invite-not-random", class: "error", text: notRandomNote(view) }) : null,
@@ -106,7 +106,7 @@ export function renderInvites(view) {
         input.select();
         try { await navigator.clipboard.writeText(link); copy.textContent = "Copied"; } catch { copy.textContent = "Select and copy"; }
       } });
-    list.append(el("li", {}, el("label", { for: `table-invite-${seat}`, text: `Invitation to seat ${seat}: ` }), input, " ", copy));
+    list.append(el("li", {}, el("label", { for: `table-invite-${seat}`, text: `Invitation to seat ${Number(seat) + 1}: ` }), input, " ", copy));
   }
   return el("div", { class: "knock-panel" }, el("h3", { text: "Waiting for your guests: send them these links" }), list);
 }
@@ -128,7 +128,7 @@ export async function answerInvitation(invite) {
     // nobody can sit there any more: no name is asked, the game may be watched
     $("#main").prepend(el("div", { id: "invite-taken", class: "knock-panel", role: "alert" },
       el("p", { text: invite.seat === null ? "Every seat this invitation could open is already taken."
-        : `Someone has already taken seat ${invite.seat} of this game, so this invitation can no longer be used.` }),
+        : `Someone has already taken seat ${invite.seat + 1} of this game, so this invitation can no longer be used.` }),
       el("p", {}, el("a", { class: "button", id: "invite-watch", href: `/watch/${encodeURIComponent(gameId)}`, text: "Watch the game" }),
         " ", el("a", { href: "/", text: "Back to the lobby" }))));
     document.title = "ginbox — invitation already used";

@@ -38,7 +38,7 @@ export function seatBlock(view, seat) {
   else if (revealed && revealed.length) about = `score ${view.scores[seat]}; the last hand, face up:`;
   const kind = botKind(view, seat);
   const box = el("div", { class: `pile opponent${acting ? " acting" : ""}`, "data-seat": String(seat) },
-    el("h3", {}, `${p ? playerName(view, seat) : `seat ${seat} (open)`}${you}`,
+    el("h3", {}, `${p ? playerName(view, seat) : `seat ${seat + 1} (open)`}${you}`,
       kind ? el("span", { class: "kind", text: ` (${kind})` }) : null,
       `${role ? ` — ${role}` : ""}${acting ? " — to play" : ""}`),
     el("p", { class: "muted about", text: about }));

@@ -20,7 +20,7 @@ function drawPrompt(view) {
 export function phaseText(view) {
   const names = view.to_act.map((s) => (s === view.viewer ? "you" : playerName(view, s)));
   if (view.status === "waiting") {
-    const open = view.players.map((p, i) => (p ? null : i)).filter((i) => i !== null);
+    const open = view.players.map((p, i) => (p ? null : i + 1)).filter((i) => i !== null); // counted from 1
     if (open.length) return `Waiting for players: seat${open.length > 1 ? "s" : ""} ${open.join(", ")} open.`;
     // every seat is taken: the first deal waits for the client seeds of the seats named
     const awaited = (view.awaiting_client_seeds || []).map((s) => (s === view.viewer ? "you" : playerName(view, s)));
@@ -121,7 +121,7 @@ export function renderHeader(view) {
   $("#title").textContent = `${view.variant === "three-hand" ? "Box gin" : "Gin rami"} ${state.mode === "watch" ? "(watching)" : ""}`;
   let who = "spectator";
   if (view.viewer !== null) {
-    who = `you are ${playerName(view, view.viewer)}, seat ${view.viewer}` +
+    who = `you are ${playerName(view, view.viewer)}, seat ${view.viewer + 1}` +
       (view.viewer_role !== "player" ? `, ${view.viewer_role}` : "");
   }
   $("#whoami").textContent = `game ${view.game_id}: ${who}`;

@@ -45,7 +45,7 @@ export function problemText(err) {
 /** A seat's name, once: a bot's kind is said beside it only where its box shows it (botKind). */
 export function playerName(view, seat) {
   const p = view.players && view.players[seat];
-  if (!p) return `seat ${seat}`;
+  if (!p) return `seat ${seat + 1}`; // seats counted from 1, as people count them
   return p.name;
 }
 
