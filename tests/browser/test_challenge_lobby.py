@@ -302,7 +302,7 @@ def test_a_three_hand_match_gives_the_person_a_seat_at_every_table(live_server, 
     game_id = tables[2]["game_id"]
     click_when_ready(driver, f'#boards tbody a.table-link[data-game="{game_id}"]', "the third table's Play link")
     wait_for(driver, lambda d: d.current_url.startswith(f"{live_server}/play/{game_id}"), what="the table page")
-    wait_for(driver, lambda d: f"you are ann, seat {seats[game_id]}" in text_of(d, "#whoami"), what="ann's seat")
+    wait_for(driver, lambda d: f"you are ann, seat {seats[game_id] + 1}" in text_of(d, "#whoami"), what="ann's seat")
     heads = "return document.querySelectorAll('#score-sheet thead th').length"
     assert wait_for(driver, lambda d: d.execute_script(heads), what="the score sheet") == 5
     assert console_errors(driver) == []

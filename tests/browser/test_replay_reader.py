@@ -178,8 +178,9 @@ def test_autoplay_advances_at_its_speed_pauses_and_stops_at_the_end(live_server,
     play.click()
 
     def ended(d):
-        seen.add(step(d))
-        return step(d) == n and d.execute_script("return document.body.dataset.playing") == "false"
+        now = step(d)  # read once: the step seen is the step judged
+        seen.add(now)
+        return now == n and d.execute_script("return document.body.dataset.playing") == "false"
     wait_for(driver, ended, polls=150, what="the autoplay stopping at the last event")
     assert {n - 3, n - 1, n} <= seen
     assert play.text.endswith("Play")

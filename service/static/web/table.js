@@ -179,11 +179,15 @@ function renderBoard(view) {
   const opp = el("div", { class: "row seats", id: "seats" });
   for (const s of others) opp.append(seatBlock(view, s));
   parts.push(opp, renderPiles(view, act));
-  if (view.hand) parts.push(renderHand(view, act));
+  const hand = view.hand ? renderHand(view, act) : null;
+  if (hand) parts.push(hand);
   const knockOffer = renderKnockOffer(view, act);
   const actions = el("div", { id: "actions", class: "actions" });
   if (knockOffer) actions.append(knockOffer);
   if (knockOffer || (view.hand && view.status === "playing" && state.mode === "play")) parts.push(actions);
+  // the hand's tools (Sort, four colours, the keys) under the moves, so that Knock stays by the cards
+  const tools = hand && hand.querySelector(".hand-tools");
+  if (tools) parts.push(tools);
   if (state.knock && legal("knock").length) parts.push(renderKnockPanel(view, act));
   else state.knock = null;
   if (view.status === "over") parts.push(replayOffer(view, act));
