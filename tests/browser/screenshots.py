@@ -39,6 +39,9 @@ def shoot(driver, path: Path, selector: str | None = None) -> None:
     height = driver.execute_script("return document.documentElement.scrollHeight")
     driver.set_window_size(width, min(max(height + 140, 400), 2400))
     time.sleep(0.2)
+    # a card still on its way between a pile and a seat would be caught in mid-air: let it land
+    wait_for(driver, lambda d: d.execute_script(
+        "return document.getAnimations().every(a => a.playState !== 'running')"), polls=30, what="the moves' animations")
     if selector:
         driver.find_element("css selector", selector).screenshot(str(path))
     else:

@@ -27,7 +27,7 @@ def send_challenge(driver, base: str, to: str, name: str, boards: str | None) ->
     driver.get(base + "/")
     wait_for(driver, lambda d: css(d, "#challenge-form"), what="the challenge form")
     driver.find_element(By.ID, "challenge-kind-game" if boards is None else "challenge-kind-match").click()
-    fields = [("challenge-to", to), ("challenge-name", name)] + ([("challenge-boards", boards)] if boards else [])
+    fields = [("challenge-to", to), ("your-name", name)] + ([("challenge-boards", boards)] if boards else [])
     for field, value in fields:
         box = driver.find_element(By.ID, field)
         box.clear()
@@ -155,7 +155,7 @@ def choose_three_hand(driver, base: str, to: str, name: str, third: str | None) 
     driver.find_element(By.ID, "challenge-kind-game").click()
     third_box = driver.find_element(By.ID, "challenge-with")
     assert third_box.is_displayed() and third_box.is_enabled() and third_box.get_attribute("value") == "basic"
-    fields = [("challenge-to", to), ("challenge-name", name)] + ([("challenge-with", third)] if third else [])
+    fields = [("challenge-to", to), ("your-name", name)] + ([("challenge-with", third)] if third else [])
     for field, value in fields:
         box = driver.find_element(By.ID, field)
         box.clear()

@@ -76,7 +76,7 @@ def test_a_match_of_no_boards_is_explained_field_by_field(live_server, new_brows
     driver.get(live_server + "/")
     wait_for(driver, lambda d: css(d, "#challenge-form"), what="the challenge form")
     driver.find_element(By.ID, "challenge-kind-match").click()
-    for field, value in (("challenge-to", bot), ("challenge-name", "ann"), ("challenge-boards", "0")):
+    for field, value in (("challenge-to", bot), ("your-name", "ann"), ("challenge-boards", "0")):
         box = driver.find_element(By.ID, field)
         box.clear()
         box.send_keys(value)

@@ -93,7 +93,7 @@ def test_a_built_in_bot_is_not_challenged_as_an_account(live_server, new_browser
         wait_for(driver, lambda d: "No bot account is rated" in text_of(d, "#challenge-to-help"), what="the help")
         assert "POST /bots" in text_of(driver, "#challenge-to-help")
         assert css(driver, '#challenge-to-help a[href="/docs#/arena/registerBot"]')
-    for field, value in (("challenge-to", "basic"), ("challenge-name", "ann")):
+    for field, value in (("challenge-to", "basic"), ("your-name", "ann")):
         box = driver.find_element(By.ID, field)
         box.clear()
         box.send_keys(value)

@@ -29,7 +29,7 @@ CHALLENGES = "ginbox.challenges.v1"
 def fill_challenge(driver, base: str, to: str, name: str, boards: str = "1") -> None:
     driver.get(base + "/")
     wait_for(driver, lambda d: css(d, "#challenge-form"), what="the challenge form")
-    for field, value in (("challenge-to", to), ("challenge-boards", boards), ("challenge-name", name)):
+    for field, value in (("challenge-to", to), ("challenge-boards", boards), ("your-name", name)):
         box = driver.find_element(By.ID, field)
         box.clear()
         box.send_keys(value)

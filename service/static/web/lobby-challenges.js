@@ -68,7 +68,7 @@ function renderBotHelp(listed) {
 /** The POST /challenges body the form asks for. */
 function challengeBody() {
   const f = challengeForm.elements;
-  const body = { to: f.to.value.trim(), variant: f.variant.value, name: f.name.value.trim() };
+  const body = { to: f.to.value.trim(), variant: f.variant.value, name: $("#your-name").value.trim() };
   // three-hand names its third participant; gin-rami names none
   if (body.variant === "three-hand") body.with = [f.with.value.trim()];
   // a single game has no boards: without them the challenge is to one game
@@ -94,7 +94,7 @@ async function onChallenge(event) {
   if (body.with && !body.with[0]) {
     out.textContent = "Name the third player: a built-in bot (such as basic) or another bot account."; return;
   }
-  if (!body.name) { out.textContent = "Say your name: the bot and anyone watching see you by it."; return; }
+  if (!body.name) { out.textContent = "Say your name (Your name, at the top): the bot and anyone watching see you by it."; return; }
   if ("boards" in body && !Number.isInteger(body.boards)) {
     out.textContent = "Say how many boards the match has (1 to 1000)."; return;
   }
@@ -248,20 +248,15 @@ function onChallengeVariant() {
 }
 
 /**
- * Wire the form (the boards follow the kind, the third player the variant, your name the lobby's),
+ * Wire the form (the boards follow the kind, the third player the variant; you play under Your name),
  * then list this browser's challenges, look after the pending ones, and offer the rated bots.
  */
 export function setUpChallenges() {
-  const yourName = $("#your-name");
   challengeForm.addEventListener("submit", onChallenge);
   for (const radio of challengeForm.elements.kind) radio.addEventListener("change", onChallengeKind);
   onChallengeKind();
   for (const radio of challengeForm.elements.variant) radio.addEventListener("change", onChallengeVariant);
   onChallengeVariant();
-  challengeForm.elements.name.value = yourName.value;
-  yourName.addEventListener("change", () => {
-    if (!challengeForm.elements.name.value.trim()) challengeForm.elements.name.value = yourName.value.trim();
-  });
   renderMyChallenges();
   watchChallenges();
   loadBotNames();

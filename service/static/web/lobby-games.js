@@ -61,7 +61,9 @@ function playersCell(summary, view, notRandom) {
   const privateSeats = summary.private_seats || (view && view.private_seats) || [];
   // seats counted from 1, as people count them (the wire's seat 0 is "seat 1")
   const empty = (i) => (privateSeats.includes(i) ? `seat ${i + 1} by invitation` : `seat ${i + 1} open`);
-  const names = players.map((p, i) => (p ? `${p.name}${p.bot ? ` (${p.bot} bot)` : ""}` : empty(i)));
+  // a bot's kind once: "basic-bot-1" says it already, "rook (basic bot)" needs it
+  const kind = (p) => (p.bot && !String(p.name).toLowerCase().includes(String(p.bot).toLowerCase()) ? ` (${p.bot} bot)` : "");
+  const names = players.map((p, i) => (p ? `${p.name}${kind(p)}` : empty(i)));
   const cell = el("span", { text: names.join(", ") });
   if (notRandom) {
     return el("div", {}, cell, el("div", { class: "error not-random", "data-game": summary.game_id, text: notRandom }));
