@@ -163,7 +163,7 @@ _ARENA = {
                          "This is only available once the match is over (the audit reveals every board's seed)."),
     "invalid_bot_name": _t(422, "Invalid bot name",
                            "A bot's name is 2 to 32 letters, digits, `_` or `-`, and, in any case, neither a "
-                           "built-in policy's name (random, basic, advanced, expert) nor `me`, nor shaped like "
+                           "built-in policy's name (random, simple, basic, advanced, expert) nor `me`, nor shaped like "
                            "the names the server gives built-in bots: `<policy>-bot`, `<policy>-bot-<n>`, "
                            "`<policy>-<n>` (with `-` or `_`, e.g. `basic-bot-0`)."),
     "unknown_participant": _t(422, "Unknown participant",

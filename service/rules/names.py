@@ -14,5 +14,6 @@ OVER = "over"
 STATUSES: tuple[str, ...] = (WAITING, PLAYING, OVER)
 
 #: the bot policies the server plays a seat with (workers.policies.make_policy builds each), weakest
-#: first: ``advanced`` is the expert's estimate and rules without its playout search
-BOT_POLICY_NAMES: tuple[str, ...] = ("random", "basic", "advanced", "expert")
+#: first: ``simple`` is the AAAI/EAAI challenge's reference player (RULES.md §5), ``advanced`` is the
+#: expert's estimate and rules without its playout search
+BOT_POLICY_NAMES: tuple[str, ...] = ("random", "simple", "basic", "advanced", "expert")

@@ -15,7 +15,15 @@ move (median, p99), overall and per decision kind (upcard, draw, discard, knock)
 runs the pairs under the standard scoring of the gin AI literature (gin 25 plus the defender's
 deadwood, undercut 25, no big gin) and/or under the gin-rami defaults.
 
+``--rules NAME`` (a gin-rami preset of RULES.md §5, e.g. ``eaai``) plays whole games through the
+engine under that preset instead: ``--games`` games per pair, half in each seating. The two
+seatings of a game share its seed, so the same decks come hand by hand; the first policy deals
+first in one, second in the other. It prints the first policy's share of games won, its net points per hand, both
+with 95% intervals over those pairs of games, and each policy's CPU time per move. Without
+``--pairs`` it pits ``expert`` against ``simple``, the challenge's reference player.
+
     python tests/bench/bench_bots.py --hands 4000
+    python tests/bench/bench_bots.py --rules eaai --games 100
     python tests/bench/bench_bots.py --pairs expert:basic --hands 400 --scoring standard --param danger_weight=3
     python tests/bench/bench_bots.py --pairs advanced:basic --hands 800 --scoring standard
 
@@ -41,6 +49,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from service.rules import cards as C  # noqa: E402
+from service.rules import game as G  # noqa: E402
+from service.rules import views  # noqa: E402
+from service.rules.presets import PRESETS  # noqa: E402
+from workers.arena import Table  # noqa: E402
 from workers.arena import play_hand  # noqa: E402
 from workers.policies import ExpertParams, ExpertPolicy, make_policy  # noqa: E402
 
@@ -52,6 +64,10 @@ def deck_for(seed: str, deal: int) -> list[str]:
     deck = list(C.DECK)
     random.Random(f"{seed}:{deal}").shuffle(deck)
     return deck
+
+
+#: the pairs of ``--rules`` without ``--pairs``: the expert against the challenge's reference player
+RULES_PAIRS = ("expert:simple",)
 
 
 #: the scoring of the gin AI literature (and of most published bot matches)
@@ -213,6 +229,70 @@ def run_pair(pool, a: str, b: str, deals: int, args, budget_s: float, params: di
     print("  outcomes (count, mean points): " + ", ".join(
         f"{k} {v}" + (f" ({outcomes[k + ' points'] / v:.1f})" if k != "drawn" else "")
         for k, v in sorted(counts.items())))
+    print_cpu(timings)
+    return {"points": pts, "half_width": pts_hw, "wins": win, "first_knock": first}
+
+
+def play_games(job: tuple) -> tuple[list, dict]:
+    """Play games ``lo..hi`` of pair (a, b) under preset ``rules``, each in both seatings; return per
+    game pair (a's games won of 2, a's net points, hands played) and the timings."""
+    a, b, lo, hi, seed, budget_s, params, rules = job
+    pa, pb = build(a, budget_s, params), build(b, budget_s, params)
+    per_pair = []
+    for g in range(lo, hi):
+        won = net = hands = 0
+        for a_seat in (0, 1):
+            seats = [pa, pb] if a_seat == 0 else [pb, pa]
+            spec = G.GameSpec(variant="gin-rami", rules=rules, seed=f"{seed}:{g}".encode(), first_dealer=0,
+                              players=[{"name": f"p{i}", "bot": p.name} for i, p in enumerate(seats)])
+            t = Table.start(spec)
+            rng = random.Random(f"{seed}:{g}:{a_seat}:moves")
+            while t.state.status == "playing":
+                seat = t.state.to_act[0]
+                t.play(seat, seats[seat].choose(views.view_state(t.state, seat), rng, t.seen[seat]))
+            won += t.state.winner == a_seat
+            for r in t.state.results:
+                if r["outcome"] != "drawn":
+                    net += r["points"] if r["winner"] == a_seat else -r["points"]
+            hands += len(t.state.results)
+        per_pair.append((won / 2, net, hands))
+    timings: dict = {}
+    for side, policy in (("", pa), ("2", pb)):
+        label = policy.name + (side if a == b else "")
+        for kind, xs in policy.times.items():
+            timings.setdefault((label, kind), []).extend(xs)
+    return per_pair, timings
+
+
+def run_games(pool, a: str, b: str, games: int, args, budget_s: float, params: dict) -> dict:
+    """Play and print whole games of one pair under ``args.rules``; return its figures."""
+    t0 = time.perf_counter()
+    chunk = max(1, min(10, games // (4 * args.processes) or 1))
+    jobs = [(a, b, lo, min(games, lo + chunk), args.seed, budget_s, params, args.rules)
+            for lo in range(0, games, chunk)]
+    per_pair, timings = [], {}
+    for d, t in pool.imap_unordered(play_games, jobs):
+        per_pair += d
+        for key, xs in t.items():
+            timings.setdefault(key, []).extend(xs)
+    win, win_hw = interval([d[0] for d in per_pair])
+    hands = sum(d[2] for d in per_pair)
+    pts = sum(d[1] for d in per_pair) / hands
+    # per-hand points as a ratio over the pairs of games: the interval of the mean of net - pts * hands
+    _, resid_hw = interval([d[1] - pts * d[2] for d in per_pair])
+    pts_hw = resid_hw * len(per_pair) / hands
+    target = PRESETS[args.rules].options.get("target_score", TARGET_SCORE)
+    print(f"\n{a} vs {b} ({args.rules}): {2 * len(per_pair)} games to {target} ({hands} hands, "
+          f"{hands / (2 * len(per_pair)):.1f} a game) in {time.perf_counter() - t0:.0f}s")
+    print(f"  {a} games won     {100 * win:6.2f}% +- {100 * win_hw:.2f}  "
+          f"[{100 * max(0.0, win - win_hw):.2f}, {100 * min(1.0, win + win_hw):.2f}]  (95%, over pairs of games)")
+    print(f"  {a} points/hand   {pts:+7.2f}  +- {pts_hw:.2f}  [{pts - pts_hw:+.2f}, {pts + pts_hw:+.2f}]")
+    print_cpu(timings)
+    return {"games_won": win, "half_width": win_hw, "points": pts}
+
+
+def print_cpu(timings: dict) -> None:
+    """Each policy's CPU time per move: median and p99, overall and by decision kind."""
     by_policy: dict = {}
     for (name, kind), xs in timings.items():
         by_policy.setdefault(name, []).extend(xs)
@@ -222,7 +302,6 @@ def run_pair(pool, a: str, b: str, deals: int, args, budget_s: float, params: di
                           for kind in ("upcard", "draw", "discard", "knock") if (name, kind) in timings)
         print(f"  {name:9s} CPU per move median {ms(xs, 0.5):7.2f} ms  p99 {ms(xs, 0.99):7.2f} ms  ({len(xs)} moves; "
               f"median/p99 ms by kind: {kinds})")
-    return {"points": pts, "half_width": pts_hw, "wins": win, "first_knock": first}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -230,7 +309,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hands", type=int, default=2000, help="hands per pair (two per deal; default 2000)")
     ap.add_argument("--budget-ms", type=float, default=200.0,
                     help="expert time budget per move (ms; default 200, the worker's)")
-    ap.add_argument("--pairs", default=",".join(DEFAULT_PAIRS), help="comma-separated a:b pairs")
+    ap.add_argument("--pairs", help=f"comma-separated a:b pairs (default {','.join(DEFAULT_PAIRS)}; "
+                                    f"with --rules {','.join(RULES_PAIRS)})")
+    ap.add_argument("--rules", choices=[n for n, p in PRESETS.items() if p.variant == "gin-rami"],
+                    help="play whole games under this preset (RULES.md §5) instead of duplicate hands")
+    ap.add_argument("--games", type=int, default=100,
+                    help="with --rules: games per pair, half in each seating (default 100)")
     ap.add_argument("--scoring", default="standard,default",
                     help="comma-separated: standard (gin 25 + deadwood, undercut 25, no big gin) and/or "
                          "default (the gin-rami defaults)")
@@ -250,13 +334,23 @@ def main(argv: list[str] | None = None) -> int:
             params[name] = type(default)(value)
     deals = max(1, args.hands // 2)
     budget_s = args.budget_ms / 1000
+    if args.rules:
+        pairs = args.pairs or ",".join(RULES_PAIRS)
+        print(f"{2 * max(1, args.games // 2)} games per pair (half in each seating) under the preset {args.rules} "
+              f"{dict(PRESETS[args.rules].options) or '(gin-rami defaults)'}; expert budget {args.budget_ms:g} "
+              f"ms/move; {args.processes} processes; params {params or 'default'}; CPU time per move (process time)")
+        with multiprocessing.Pool(args.processes) as pool:
+            for pair in pairs.split(","):
+                a, b = pair.split(":")
+                run_games(pool, a, b, max(1, args.games // 2), args, budget_s, params)
+        return 0
     print(f"{deals} deals = {2 * deals} hands per pair, duplicate; expert budget {args.budget_ms:g} ms/move; "
           f"{args.processes} processes; params {params or 'default'}; CPU time per move (process time)")
     with multiprocessing.Pool(args.processes) as pool:
         for scoring in args.scoring.split(","):
             options = SCORINGS[scoring]
             print(f"\n=== scoring: {scoring} {options or '(gin-rami defaults)'}")
-            for pair in args.pairs.split(","):
+            for pair in (args.pairs or ",".join(DEFAULT_PAIRS)).split(","):
                 a, b = pair.split(":")
                 run_pair(pool, a, b, deals, args, budget_s, params, options)
     return 0

@@ -184,7 +184,7 @@ def test_a_three_hand_challenge_with_basic_opens_a_table_of_three(live_server, n
     # the third player is offered from the built-in policies (and the rated bot accounts)
     offered = driver.execute_script(
         "return Array.from(document.querySelectorAll('#third-names option'), o => o.value)")
-    assert offered[:4] == ["random", "basic", "advanced", "expert"]
+    assert offered[:5] == ["random", "simple", "basic", "advanced", "expert"]
     shoot(driver, tmp_path / "lobby-three-hand-form.png", "#challenge-form")
     assert serious_violations(driver) == []
     challenge_id = submit_challenge(driver)

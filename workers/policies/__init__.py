@@ -12,7 +12,8 @@ from service.rules.names import BOT_POLICY_NAMES
 
 from .expert import ExpertParams, ExpertPolicy
 from .knowledge import Knowledge, owner_moves, read
-from .simple import BasicPolicy, RandomPolicy, basic_move
+from .basic import BasicPolicy, RandomPolicy, basic_move
+from .simple import SimplePolicy, simple_move
 
 #: the policies make_policy builds: the engine's list of built-in bot names (the wire's enum)
 POLICY_NAMES = BOT_POLICY_NAMES
@@ -38,6 +39,8 @@ def make_policy(name: str, budget_s: float | None = None):
         return RandomPolicy()
     if name == "basic":
         return BasicPolicy()
+    if name == "simple":
+        return SimplePolicy()
     if name == "advanced":
         return AdvancedPolicy()
     if name == "expert":
@@ -82,9 +85,11 @@ __all__ = [
     "ExpertPolicy",
     "Knowledge",
     "RandomPolicy",
+    "SimplePolicy",
     "advice_text",
     "basic_move",
     "make_policy",
     "owner_moves",
     "read",
+    "simple_move",
 ]

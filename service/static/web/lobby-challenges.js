@@ -14,7 +14,7 @@ const CHALLENGE_POLL_MS = 2000;
 let challengePoll = null;
 
 /** The built-in policies a three-hand challenge may name as its third player, weakest first. */
-const POLICIES = ["random", "basic", "advanced", "expert"];
+const POLICIES = ["random", "simple", "basic", "advanced", "expert"];
 const VARIANT_NAMES = { "gin-rami": "gin rami", "three-hand": "box gin" };
 /** The rated bot accounts by variant ({variant: [{name, rating}]}), as GET /ratings gave them. */
 const ratedBots = { "gin-rami": [], "three-hand": [] };

@@ -12,8 +12,8 @@ const form = $("#create-form");
 const SEAT_KINDS = [
   ["you", "You"], ["open", "Open seat (someone joins)"],
   // the built-in bots, weakest first
-  ["bot:random", "Bot: random"], ["bot:basic", "Bot: basic"], ["bot:advanced", "Bot: advanced"],
-  ["bot:expert", "Bot: expert"],
+  ["bot:random", "Bot: random"], ["bot:simple", "Bot: simple"], ["bot:basic", "Bot: basic"],
+  ["bot:advanced", "Bot: advanced"], ["bot:expert", "Bot: expert"],
 ];
 /** Seconds the first deal waits for the client seeds of the seats this browser takes (then deals without them). */
 const CLIENT_SEED_WAIT_S = 30;
