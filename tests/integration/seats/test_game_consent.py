@@ -60,12 +60,13 @@ def test_match_started_names_the_challenge_that_made_the_match(client):  # noqa:
     cid = made.get_json()["challenge_id"]
     match_id = client.post(f"/challenges/{cid}/accept", token=alpha).get_json()["match_id"]
     started = [data for kind, data in stream_events(client, alpha) if kind == "match_started"]
-    assert started == [{"match_id": match_id, "variant": "gin-rami", "boards": 1, "challenge_id": cid}]
+    assert started == [{"match_id": match_id, "variant": "gin-rami", "boards": 1, "challenge_id": cid,
+                       "type": "match_started"}]  # every stream message says its type in its data
     # a match of POST /matches came from no challenge
     own = client.post("/matches", json={"variant": "gin-rami", "participants": ["alpha", "basic"], "boards": 1},
                       token=alpha).get_json()["match_id"]
     started = [data for kind, data in stream_events(client, alpha) if kind == "match_started"]
-    assert started[1] == {"match_id": own, "variant": "gin-rami", "boards": 1}
+    assert started[1] == {"match_id": own, "variant": "gin-rami", "boards": 1, "type": "match_started"}
 
 
 def test_a_restarted_arena_bot_leaves_alone_a_challenge_whose_match_started(client, base):  # noqa: F811
