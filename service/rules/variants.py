@@ -53,15 +53,9 @@ _COMMON = {
 }
 
 #: options a game recorded before they existed reads as their default (the evolver fills them in)
-LATER_OPTIONS: Mapping[str, Any] = MappingProxyType({
-    "client_seed_wait_s": None,
-    "box_bonus": 0,
-    "game_bonus": 0,
-    "shutout_bonus": 0,
-    "shutout_doubles": False,
-    "oklahoma": False,
-    "oklahoma_spades_double": False,
-})
+LATER_OPTIONS: Mapping[str, Any] = MappingProxyType({name: _COMMON[name] for name in (
+    "client_seed_wait_s", "box_bonus", "game_bonus", "shutout_bonus", "shutout_doubles", "oklahoma",
+    "oklahoma_spades_double")})
 
 VARIANTS: Mapping[str, Variant] = MappingProxyType(
     {
