@@ -14,39 +14,7 @@ from selenium.webdriver.support.ui import Select
 
 from helpers import Api, console_errors, serious_violations, text_of, wait_for
 from support.randomplay import choose_move
-
-DESKTOP = (1366, 768)
-PHONE = (390, 844)
-
-
-def drawn(driver) -> int:
-    """The step whose felt is drawn (the page sets it once the server's table at that step is in)."""
-    return int(driver.execute_script("return document.body.dataset.drawn || 0"))
-
-
-def open_replay(new_browser, base: str, game_id: str, size: tuple[int, int], event: int | None = None):
-    """The replay in a browser whose viewport is exactly ``size`` (a phone's, touch and all, when narrow)."""
-    width, height = size
-    driver = new_browser(width, height)
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
-    driver.get(f"{base}/replay/{game_id}" + (f"#event={event}" if event else ""))
-    wait_for(driver, lambda d: drawn(d) == (event or 1), what="the replay drawn")
-    return driver
-
-
-def outside_viewport(driver, selector: str) -> list[str]:
-    """Each element matching ``selector`` that is not wholly inside the window (none matching is a failure too)."""
-    return driver.execute_script("""
-      const found = Array.from(document.querySelectorAll(arguments[0]));
-      if (!found.length) return [`nothing matches ${arguments[0]}`];
-      return found.flatMap((e) => {
-        const r = e.getBoundingClientRect();
-        const name = e.id || e.className || e.tagName;
-        return r.width && r.height && r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight
-          ? [] : [`${name}: ${Math.round(r.left)},${Math.round(r.top)} to ${Math.round(r.right)},${Math.round(r.bottom)}`];
-      });""", selector)
-
+from test_replay_reader import DESKTOP, PHONE, drawn, open_replay, outside_viewport
 
 def _play(api: Api, game_id: str, tokens: dict, rng: random.Random, until) -> dict:
     """Random legal moves by the seats until ``until(public view)``: that view."""
