@@ -27,6 +27,8 @@ DEFAULT_SAMPLES = 24
 MAX_DECISIONS = 3000
 #: the playout policy of every seat after the candidate move (workers/policies/rollout.py)
 PLAYOUT_POLICY = "basic"
+#: the fresh determinizations that measure a loss, per determinization that chose the best move
+CONFIRM = 4
 
 
 def _r(x: float) -> float:
@@ -49,10 +51,10 @@ def wire(move: tuple, melds: tuple | None = None) -> dict:
 class _Values:
     """Per-sample points of each candidate of one decision, against the same determinizations."""
 
-    def __init__(self, p: Position, samples: int, seed: int):
+    def __init__(self, p: Position, samples: int, seed: str):
         self.p = p
         self.s = p.situation
-        self.dets = determinizations(self.s.k, samples, random.Random(f"{seed}:{p.version}"))
+        self.dets = determinizations(self.s.k, samples, random.Random(seed))
         #: knock candidate -> (best arrangement's melds, per-sample points)
         self.knock_melds: dict[tuple, tuple] = {}
         self.cache: dict[tuple, list[float]] = {}
@@ -83,22 +85,29 @@ class _Values:
         return [knock_value(self.s, deadwood, melds, opp) for opp, _ in self.dets]
 
 
-def _rate(values: dict, order: list, chosen) -> dict:
-    """Means, best candidate, loss and its standard error, for candidates ``order`` of ``values``."""
-    means = {m: sum(v) / len(v) for m, v in values.items()}
+def _rate(first: dict, order: list, chosen, second: "_Values") -> dict:
+    """The best candidate by the first determinizations, then its gain over ``chosen`` measured on
+    ``second``'s fresh ones (so that the luck that picked the best does not inflate the loss)."""
+    means = {m: sum(v) / len(v) for m, v in first.items()}
     best = order[0]
     for m in order[1:]:
         if means[m] > means[best] + 1e-9:
             best = m
-    if means[chosen] >= means[best] - 1e-9:
-        best = chosen
-    diffs = [b - c for b, c in zip(values[best], values[chosen])]
+    worst = min(means.values())
+    if best == chosen or means[chosen] >= means[best] - 1e-9:
+        return {"best": chosen, "ev_chosen": means[chosen], "ev_best": means[chosen], "ev_worst": worst,
+                "loss": 0.0, "se": 0.0}
+    b, c = second.of(best), second.of(chosen)
+    diffs = [x - y for x, y in zip(b, c)]
     n = len(diffs)
-    mean = sum(diffs) / n
-    se = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n) if n > 1 else 0.0
-    loss = max(0.0, means[best] - means[chosen])
-    return {"best": best, "ev_chosen": means[chosen], "ev_best": means[best], "ev_worst": min(means.values()),
-            "loss": loss, "se": se}
+    gain = sum(diffs) / n
+    se = math.sqrt(sum((d - gain) ** 2 for d in diffs) / (n - 1) / n)
+    ev_best, ev_chosen = sum(b) / n, sum(c) / n
+    if gain <= 0:
+        # the fresh determinizations do not confirm the first ones' best: the move played stands
+        return {"best": chosen, "ev_chosen": ev_chosen, "ev_best": ev_chosen, "ev_worst": worst,
+                "loss": 0.0, "se": se}
+    return {"best": best, "ev_chosen": ev_chosen, "ev_best": ev_best, "ev_worst": worst, "loss": gain, "se": se}
 
 
 def _entry(p: Position, kind: str, rated: dict, chosen_wire: dict, best_wire: dict, candidates: int) -> dict:
@@ -111,7 +120,7 @@ def _entry(p: Position, kind: str, rated: dict, chosen_wire: dict, best_wire: di
         "best": best_wire,
         "ev_chosen": _r(rated["ev_chosen"]),
         "ev_best": _r(rated["ev_best"]),
-        "ev_range": _r(rated["ev_best"] - rated["ev_worst"]),
+        "ev_range": _r(max(rated["ev_best"], rated["ev_chosen"]) - rated["ev_worst"]),
         "loss": _r(rated["loss"]),
         "se": _r(rated["se"]),
         "class": classify(rated["loss"]),
@@ -126,51 +135,68 @@ def _entry(p: Position, kind: str, rated: dict, chosen_wire: dict, best_wire: di
 
 def analyse_position(p: Position, samples: int, seed: int) -> list[dict]:
     """The entries of one decision: the move, and for a knock the arrangement laid out."""
-    v = _Values(p, samples, seed)
+    v = _Values(p, samples, f"{seed}:{p.version}")
+    second = _Values(p, CONFIRM * samples, f"{seed}:{p.version}:confirm")
     values = {m: v.of(m) for m in p.moves}
     if p.chosen not in values:
         raise ValueError(f"event {p.version}: the move played is not among the legal moves")
-    rated = _rate(values, p.moves, p.chosen)
+    rated = _rate(values, p.moves, p.chosen, second)
 
     def shown(m):
-        return wire(m, v.knock_melds.get(m)) if m[0] in ("knock",) else wire(m)
+        melds = second.knock_melds.get(m) or v.knock_melds.get(m)
+        return wire(m, melds) if m[0] == "knock" else wire(m)
 
     chosen_wire = wire(p.chosen, p.knock[0]) if p.knock else shown(p.chosen)
     entry = _entry(p, p.kind, rated, chosen_wire, shown(rated["best"]), len(p.moves))
-    advice = [_advice(text, p, values, rated, shown) for text in p.advice]
+    advice = [_advice(text, p, second, rated, shown) for text in p.advice]
     if advice:
         entry["advice"] = advice
     out = [entry]
     if p.knock is not None and p.chosen[0] == "knock":
-        out += _arrangement(p, v, chosen_wire)
+        out += _arrangement(p, v, second, chosen_wire)
     return out
 
 
-def _arrangement(p: Position, v: _Values, chosen_wire: dict) -> list[dict]:
+def _arrangement(p: Position, v: _Values, second: _Values, chosen_wire: dict) -> list[dict]:
     """The arrangement decision of a knock (not gin): the melds laid out against the other least-deadwood ones."""
     melds, deadwood, kind = p.knock
     if kind == "gin":
         return []  # nothing is laid off against gin: every arrangement scores the same
     ten = p.situation.k.hand & ~(1 << p.chosen[1])
-    options = {("melds", m): v.arrangement(deadwood_mask(ten), m) for m in least_arrangements(ten)}
+    least = deadwood_mask(ten)
+    laid = {("melds", m): (least, m) for m in least_arrangements(ten)}
     chosen = ("melds", melds)
-    if chosen not in options:
-        options[chosen] = v.arrangement(0 if kind == "gin" else deadwood, melds)
-    if len(options) < 2:
+    laid.setdefault(chosen, (deadwood, melds))
+    if len(laid) < 2:
         return []
-    rated = _rate(options, list(options), chosen)
+    first = {key: v.arrangement(*laid[key]) for key in laid}
+    confirm = _Fixed({key: second.arrangement(*laid[key]) for key in laid})
+    rated = _rate(first, list(laid), chosen, confirm)
     best_wire = wire(p.chosen, rated["best"][1])
-    return [_entry(p, "arrangement", rated, chosen_wire, best_wire, len(options))]
+    return [_entry(p, "arrangement", rated, chosen_wire, best_wire, len(laid))]
 
 
-def _advice(text: str, p: Position, values: dict, rated: dict, shown) -> dict:
+class _Fixed:
+    """Per-sample points already worked out, read as _Values reads them."""
+
+    def __init__(self, values: dict):
+        self.values = values
+
+    def of(self, key) -> list[float]:
+        return self.values[key]
+
+
+def _advice(text: str, p: Position, second: _Values, rated: dict, shown) -> dict:
     move = advised_move(text)
     out = {"text": text[:200]}
-    if move is None or move not in values:
+    if move is None or move not in p.moves:
         out["move"] = None
         return out
-    ev = sum(values[move]) / len(values[move])
-    out.update(move=shown(move), ev=_r(ev), loss=_r(max(0.0, rated["ev_best"] - ev)), followed=move == p.chosen)
+    adv, best, chosen = second.of(move), second.of(rated["best"]), second.of(p.chosen)
+    n = len(adv)
+    out.update(move=shown(move), ev=_r(sum(adv) / n), followed=move == p.chosen,
+               # the points the advice would have given away, and its gain over the move played
+               loss=_r(max(0.0, (sum(best) - sum(adv)) / n)), gain=_r((sum(adv) - sum(chosen)) / n))
     return out
 
 
@@ -191,7 +217,7 @@ def analyse_log(log: list, samples: int = DEFAULT_SAMPLES, seed: int = 0, advice
     players = [(pl or {}).get("name") for pl in state.players]
     return {
         "analysis_version": ANALYSIS_VERSION,
-        "method": {"policy": PLAYOUT_POLICY, "samples": samples, "seed": seed,
+        "method": {"policy": PLAYOUT_POLICY, "samples": samples, "confirm_samples": CONFIRM * samples, "seed": seed,
                    "opponent_model": "expert estimator", "thresholds": dict(CLASSES)},
         "game": {"variant": state.variant, "players": players, "status": state.status,
                  "scores": list(state.scores), "winner": state.winner, "hands": state.hand_no,
