@@ -11,7 +11,7 @@ from service.analysis.advice import advised_move
 from service.analysis.summary import tally
 from service.rules import cards, events
 from service.rules.commands import PASS_UPCARD, TAKE_UPCARD, Knock
-from support.analysis_games import D, N, last_decision, play, start, wall_deal, wall_moves
+from support.analysis_games import N, last_decision, play, start, wall_deal, wall_moves
 from support.decks import build_deck
 
 HIGH_HAND = ["7C", "8C", "9C", "TD", "JD", "QD", "KH", "KS", "KC", "8H"]

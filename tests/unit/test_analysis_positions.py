@@ -8,7 +8,7 @@ from the analysis.
 
 from __future__ import annotations
 
-from service.rules.commands import DRAW_DISCARD, DRAW_STOCK, PASS_UPCARD, TAKE_UPCARD, Discard, Knock
+from service.rules.commands import DRAW_STOCK, PASS_UPCARD, TAKE_UPCARD, Discard, Knock
 from support.analysis_games import D, N, last_decision, play, start, wall_deal, wall_moves
 from support.decks import build_deck
 
