@@ -1,8 +1,9 @@
-"""The ``ginbox`` command: ``serve``, ``worker``, ``match`` and ``audit``.
+"""The ``ginbox`` command: ``serve``, ``worker``, ``match``, ``audit`` and ``analyse``.
 
 ``serve`` runs the API, its bot workers and an embedded Redis.
 ``match`` plays a duplicate match on a server, or here.
 ``audit`` checks offline a finished game's export, or a finished match with its games' exports.
+``analyse`` rates offline every decision of a finished game's export.
 This module reads the command line and holds each command's front.
 Running the server is ``service.serve``'s.
 """
@@ -30,7 +31,8 @@ from service.config import SettingError, Settings, env_int, in_range
 DESCRIPTION = ("The gin rummy game server. serve: the HTTP API, its bot workers and, without REDIS_URL, an "
                "embedded Redis. worker: a bot worker on its own (beside a server run in parts). match: a "
                "duplicate match on a server, or in this process with --local. audit: a finished game's "
-               "export, or with --match a finished match and its games' exports, checked offline.")
+               "export, or with --match a finished match and its games' exports, checked offline. analyse: every "
+               "decision of a finished game's export rated by the expected points it gave away, offline.")
 
 #: gunicorn worker classes the API is run and tested under
 WORKER_CLASSES = ("gevent", "gthread")
@@ -160,6 +162,44 @@ def cmd_audit(args) -> int:
         print(f"ginbox audit: cannot read {file}: {err}", file=sys.stderr)
         return 2
     return _print_audit(verify_export(lines))
+
+
+def cmd_analyse(args) -> int:
+    """Rate every decision of a finished game from its export (GET /games/{id}/export): the expected
+    points of the move played and of the best legal move, from what the deciding seat knew then.
+
+    Prints a per-seat summary and writes the whole result as JSON (--out; '-' for stdout, when the
+    summary goes to stderr). The same export, samples and seed give the same bytes. Exits 0 when
+    done, 1 if the file is no game's export, 2 if it cannot be read or written.
+    """
+    from service.analysis import ExportError, analyse_log, read_export, to_json
+    from service.analysis.report import progress_line, summary_text
+
+    try:
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        print(f"ginbox analyse: cannot read {args.file}: {err}", file=sys.stderr)
+        return 2
+    try:
+        log, advice = read_export(text.splitlines())
+        result = analyse_log(log, samples=args.samples, seed=args.seed, advice=advice, progress=progress_line())
+    except (ExportError, ValueError) as err:
+        print(f"ginbox analyse: {args.file}: {err}", file=sys.stderr)
+        return 1
+    out = args.out or ("-" if args.file == "-" else str(Path(args.file).with_suffix("")) + ".analysis.json")
+    summary = sys.stderr if out == "-" else sys.stdout
+    try:
+        if out == "-":
+            sys.stdout.write(to_json(result))
+        else:
+            Path(out).write_text(to_json(result), encoding="utf-8")
+    except OSError as err:
+        print(f"ginbox analyse: cannot write {out}: {err}", file=sys.stderr)
+        return 2
+    print(summary_text(result), file=summary)
+    if out != "-":
+        print(f"the whole analysis: {out}", file=summary)
+    return 0
 
 
 def _print_audit(report: dict) -> int:
@@ -305,6 +345,18 @@ def _run(argv: list[str] | None) -> int:
                        help="audit a whole finished match: its document as GET /matches/{id} gives it once over "
                             "('-': stdin)")
     audit.set_defaults(func=cmd_audit)
+    analyse = sub.add_parser("analyse", help="rate every decision of a finished game's export by the expected "
+                                             "points it gave away, offline", description=cmd_analyse.__doc__)
+    analyse.add_argument("file", metavar="FILE", help="the game's export, NDJSON as GET /games/{id}/export gives "
+                                                      "it ('-': stdin)")
+    analyse.add_argument("--samples", type=whole_number(2, 10000), default=24,
+                         help="determinizations (opponent hand and stock) per move compared (24); four times as "
+                              "many measure a loss")
+    analyse.add_argument("--seed", type=whole_number(0), default=0, help="the seed of the determinizations (0)")
+    analyse.add_argument("--out", metavar="RESULT.json",
+                         help="where the JSON result goes (default: FILE without .ndjson, plus .analysis.json; "
+                              "'-': stdout)")
+    analyse.set_defaults(func=cmd_analyse)
     match = sub.add_parser("match", help=cmd_match.__doc__, description=cmd_match.__doc__,
                            epilog="exit codes: 0 the match is over; 1 the server could not be reached or refused "
                                   "the match; 2 wrong arguments (here or in the server's 400/422); 130 "

@@ -1,0 +1,90 @@
+"""Decision analysis: the time to analyse a whole game to 100, and the points each built-in policy gives away.
+
+A gin rami game to 100 is played by built-in bots (basic against expert, seeded), then analysed
+with the default samples: wall time, CPU time per decision, and the verdict against the target.
+Then a few games of each policy against basic are analysed, and the points the policy gave away
+per hand are printed with a 95% interval (mean of the games' figures, Student's t).
+
+    python tests/bench/bench_analysis.py
+    python tests/bench/bench_analysis.py --games 6 --samples 24
+
+Target: a whole game in under 30 s on a 2-core machine. The script prints the figures and the
+verdict; it never fails on them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from service.analysis import DEFAULT_SAMPLES, analyse_log  # noqa: E402
+from service.rules import game as G  # noqa: E402
+from service.rules import views  # noqa: E402
+from workers.arena import Table  # noqa: E402
+from workers.policies import make_policy  # noqa: E402
+
+TARGET_S = 30.0
+#: Student's t at 97.5% for 1 to 10 degrees of freedom
+_T = [12.71, 4.30, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26, 2.23]
+
+
+def bot_game(policies: list[str], seed: int, target: int = 100) -> list:
+    """The log of a gin rami game to ``target`` between built-in policies (the expert with a fixed effort)."""
+    spec = G.GameSpec(variant="gin-rami", players=[{"name": f"{p}-{i}", "bot": p} for i, p in enumerate(policies)],
+                      options={"target_score": target}, seed=seed.to_bytes(32, "big"))
+    table = Table.start(spec)
+    bots = [make_policy(p, budget_s=0.02) for p in policies]
+    while table.state.status == "playing":
+        seat = table.state.to_act[0]
+        view = views.view_state(table.state, seat)
+        rng = random.Random(f"{seed}:{table.state.version}:{seat}")
+        table.play(seat, bots[seat].choose(view, rng, table.seen[seat]))
+    return table.log
+
+
+def interval(xs: list[float]) -> str:
+    if len(xs) < 2:
+        return f"{xs[0]:.2f}" if xs else "-"
+    mean = statistics.fmean(xs)
+    half = _T[min(len(xs) - 1, len(_T)) - 1] * statistics.stdev(xs) / math.sqrt(len(xs))
+    return f"{mean:.2f} ± {half:.2f}"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--samples", type=int, default=DEFAULT_SAMPLES)
+    ap.add_argument("--games", type=int, default=3, help="games per policy for the points given away (3)")
+    args = ap.parse_args()
+
+    log = bot_game(["basic", "expert"], seed=1)
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = analyse_log(log, samples=args.samples)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    n = len(result["decisions"])
+    print(f"one game to 100 (basic against expert): {result['game']['hands']} hands, {len(log)} events, "
+          f"{n} decisions, {args.samples} samples")
+    print(f"  analysed in {wall:.1f} s wall, {cpu:.1f} s CPU, {1000 * cpu / max(1, n):.1f} ms CPU per decision")
+    print(f"  target: under {TARGET_S:.0f} s per game: {'met' if wall < TARGET_S else 'NOT met'}")
+
+    print(f"points given away per hand against basic, {args.games} games each (mean ± 95% interval):")
+    for policy in ("random", "basic", "expert"):
+        per_hand, accuracy = [], []
+        for g in range(args.games):
+            result = analyse_log(bot_game([policy, "basic"], seed=100 + g), samples=args.samples)
+            seat = result["seats"][0]
+            hands = max(1, result["game"]["hands"])
+            per_hand.append(seat["points_given_away"] / hands)
+            if seat["accuracy"] is not None:
+                accuracy.append(seat["accuracy"])
+        print(f"  {policy:<7} {interval(per_hand):>16} points per hand, accuracy {interval(accuracy)}")
+
+
+if __name__ == "__main__":
+    main()
