@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from service.arena.core import ADVANCE_ATTEMPTS, LOOK_EVERY_MS, ArenaCore
+from service.arena.core import ADVANCE_ATTEMPTS, CLOCK_TAIL, LOOK_EVERY_MS, ArenaCore
 from service.errors import GameNotFound
 from service.rules import duplicate as D
 from service.rules import game
 from service.rules.challenges import not_played
+from service.rules.events import TurnTimedOut, encode
 from service.rules.ratings import Rating, rate_period, score_of
 from service.store.errors import ConcurrencyError
 
@@ -18,6 +19,8 @@ class ArenaBoards(ArenaCore):
         """After an append: tell the bots seated in the game; move its match (or ratings) on at its end."""
         players = state.players or ()
         accounts = [(seat, p["account"]) for seat, p in enumerate(players) if isinstance(p, dict) and p.get("account")]
+        if accounts and (state.options or {}).get("turn_timeout_s"):
+            self._tell_clock_moves(game_id, state, accounts)
         if state.status == "playing":
             for seat, name in accounts:
                 if seat in state.to_act:
@@ -37,6 +40,25 @@ class ArenaBoards(ArenaCore):
             self.advance(info["match_id"])
         elif info.get("rated"):
             self._rate_game(game_id, state)
+
+    def _tell_clock_moves(self, game_id: str, state, accounts: list[tuple[int, str]]) -> None:
+        """Tell a bot account whose turn clock played this append (``clock_moved``): its seat's moves."""
+        # The clock's append is a turn_timed_out marker and the move played, under the key clock-<version before>.
+        # The marker is looked for among the last events; the key's answer says whether this append was it.
+        tail = self.games.store.load(game_id, after=max(0, state.version - CLOCK_TAIL), upto=state.version)
+        marker = next((r for r in reversed(tail) if isinstance(r.event, TurnTimedOut)), None)
+        if marker is None:
+            return
+        played = self.games.store.idempotent_result(game_id, f"clock-{marker.version - 1}")
+        if played is None or played[1] != state.version:
+            return  # a later append than the clock's
+        seat = marker.event.seat
+        moves = [{"type": e["type"], "data": e["data"]} for e in (encode(r.event) for r in tail
+                 if r.version > marker.version and getattr(r.event, "seat", None) == seat)]
+        for at, name in accounts:
+            if at == seat:
+                self.store.notify(name, "clock_moved", {"game_id": game_id, "seat": seat, "version": state.version,
+                                                        "moves": moves})
 
     def advance(self, match_id: str) -> D.MatchState:
         """Record the finished games of the match, start the next ones, finish it when all are in."""

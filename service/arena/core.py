@@ -36,6 +36,9 @@ STREAM_READ = 256
 MATCH_WINDOW = 64
 #: games in play at once of a match of built-in policies alone (each is one job: see plays_whole)
 POLICY_MATCH_WINDOW = 16
+#: the last events of a clocked game read after an append for a turn_timed_out marker (a clock's
+#: append is the marker and one move's events: a knock that ends a hand and deals the next is the longest)
+CLOCK_TAIL = 16
 #: attempts of one advance against other callers appending to the same match
 ADVANCE_ATTEMPTS = 50
 #: how often (ms) one process reads every game of a match in play, rather than trusting the marks
