@@ -173,6 +173,10 @@ _ARENA = {
                                 "A bot account holds one place in a match (a built-in policy may play itself), "
                                 "and each participant of a challenge, a person too, has a name of its own. "
                                 "Nothing was created."),
+    "invalid_decline_reason": _t(422, "Invalid decline reason",
+                                 "A challenge is declined with a `reason` of the list (generic, later, too_fast, "
+                                 "too_slow, rated, casual, variant, kind, not_bots, only_bots), or none. "
+                                 "Nothing changed: the challenge is still pending."),
     "invalid_match": _t(422, "Invalid match",
                         "The variant, the number of participants, the options or the time per move do not fit "
                         "together (or a challenge asks what cannot be: a bot challenging itself, a person "

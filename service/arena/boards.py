@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from service.arena.core import ADVANCE_ATTEMPTS, CLOCK_TAIL, LOOK_EVERY_MS, ArenaCore
 from service.errors import GameNotFound
 from service.rules import duplicate as D
@@ -150,12 +152,14 @@ class ArenaBoards(ArenaCore):
         )
         self._create_game(game_id, spec, {"match_id": match_id, "board": board, "table": table})
 
-    def _create_game(self, game_id: str, spec, info: dict, *, retell: bool = False) -> bool:
+    def _create_game(self, game_id: str, spec, info: dict, *, retell: bool = False,
+                     announce: Callable[[], None] | None = None) -> bool:
         """Create a game whose account seats play with their bots' tokens; False if it exists already.
 
         ``retell``: tell again of a game found made and not played since (its bots' game_started, the
         scheduler's look, which tells the one to act): the retry of an accept that failed (a 503) after
         its write landed, before it told anyone.
+        ``announce``: told first, before the game's bots (an accepted challenge's challenger).
         """
         hashes = {}
         for seat, p in enumerate(spec.players):
@@ -178,13 +182,15 @@ class ArenaBoards(ArenaCore):
                 # So the two starts differ in length about one time in twenty.
                 state = self.games.state(game_id)
                 if not_played(state):
-                    self._tell_game(game_id, spec, info, state)
+                    self._tell_game(game_id, spec, info, state, announce)
             return False
-        self._tell_game(game_id, spec, info, state)
+        self._tell_game(game_id, spec, info, state, announce)
         return True
 
-    def _tell_game(self, game_id: str, spec, info: dict, state) -> None:
+    def _tell_game(self, game_id: str, spec, info: dict, state, announce: Callable[[], None] | None = None) -> None:
         """A new game's bot accounts told (game_started), and the scheduler's look at it."""
+        if announce is not None:
+            announce()
         for seat, p in enumerate(spec.players):
             if p and p.get("account"):
                 self.store.seat_bot(p["account"], "games", game_id, self.clock_ms())

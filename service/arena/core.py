@@ -55,6 +55,10 @@ MIN_ACCOUNT_MOVE_TIME_S = 5
 #: and server-wide (GINBOX_MATCHES_PER_CALLER, GINBOX_MATCHES_IN_PLAY; 0: no cap)
 MATCHES_PER_CALLER = 4
 MATCHES_IN_PLAY = 32
+#: what a bot may say when it declines a challenge (``reason``; none given: generic), and the
+#: longest ``text`` it may add (schemas.arena.MAX_DECLINE_TEXT)
+DECLINE_REASONS = ("generic", "later", "too_fast", "too_slow", "rated", "casual", "variant", "kind", "not_bots",
+                   "only_bots")
 #: pending challenges at once to one bot, and of one challenger (a bot, or a client address)
 CHALLENGES_PER_BOT = 20
 CHALLENGES_PER_CHALLENGER = 5
