@@ -114,6 +114,22 @@ def update_bot():
     return json_response(arena.update_bot(token, body))
 
 
+@bp.post("/bots/me/token")
+@takes_no_body
+@idempotent_creation(body=False)
+def replace_bot_token():
+    """A new token for the bot whose token is presented; the presented one stops working."""
+    return json_response(_arena().replace_token(presented_token(required=False, wants="bot"), made()))
+
+
+@bp.delete("/bots/me/token")
+@takes_no_body
+def revoke_bot_token():
+    """The bot whose token is presented revokes it: the account has no working token any more."""
+    _arena().revoke_token(presented_token(required=False, wants="bot"))
+    return Response(status=204)
+
+
 @bp.get("/bots/<name>")
 def bot_profile(name: str):
     """A bot's public profile."""

@@ -162,6 +162,29 @@ class RedisArenaStore:
                 except WatchError:
                     continue
 
+    def replace_bot_token(self, name: str, old_hash: str, new_hash: str, usable: bool) -> bool:
+        """The bot's token hash ``old_hash`` becomes ``new_hash`` (a token of it is known by its hash only if
+        ``usable``); False, writing nothing, if ``old_hash`` is not the bot's current one."""
+        bots, tokens = self._k("bots"), self._k("bot-tokens")
+        while True:
+            with self.redis.pipeline(transaction=True) as pipe:
+                try:
+                    # WATCH-guarded: of two replacements of one token at once, one finds it current
+                    pipe.watch(bots, tokens)
+                    raw, owner = pipe.hget(bots, name), pipe.hget(tokens, old_hash)
+                    if raw is None or json.loads(raw)["token_hash"] != old_hash or _s(owner or b"") != name:
+                        return False
+                    bot = {**json.loads(raw), "token_hash": new_hash}
+                    pipe.multi()
+                    pipe.hset(bots, name, json.dumps(bot, sort_keys=True))
+                    pipe.hdel(tokens, old_hash)
+                    if usable:
+                        pipe.hset(tokens, new_hash, name)
+                    pipe.execute()
+                    return True
+                except WatchError:
+                    continue
+
     def bot_name(self, name: str) -> str | None:
         """The name of the bot account called ``name`` in any case, as it was registered; None if none is."""
         # the name as written first: accounts an older server registered may differ only in case

@@ -84,6 +84,19 @@ class InMemoryArenaStore:
             self._bots[name] = json.dumps(bot, sort_keys=True)
             return bot
 
+    def replace_bot_token(self, name: str, old_hash: str, new_hash: str, usable: bool) -> bool:
+        """The bot's token hash ``old_hash`` becomes ``new_hash`` (a token of it is known by its hash only if
+        ``usable``); False, writing nothing, if ``old_hash`` is not the bot's current one."""
+        with self._lock:
+            raw = self._bots.get(name)
+            if raw is None or json.loads(raw)["token_hash"] != old_hash or self._bot_tokens.get(old_hash) != name:
+                return False
+            self._bots[name] = json.dumps({**json.loads(raw), "token_hash": new_hash}, sort_keys=True)
+            del self._bot_tokens[old_hash]
+            if usable:
+                self._bot_tokens[new_hash] = name
+            return True
+
     def bot_name(self, name: str) -> str | None:
         """The name of the bot account called ``name`` in any case, as it was registered; None if none is."""
         with self._lock:
