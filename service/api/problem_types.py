@@ -140,11 +140,11 @@ _ARENA = {
                               "(`POST /challenges/{id}/accept`) after it withdrew its consent makes nothing, "
                               "the challenge staying pending. Nothing was created."),
     "too_many_matches": _t(409, "Too many matches in play",
-                           "The caller (a bot's token, else the client address) has GINBOX_MATCHES_PER_CALLER "
+                           "The client address (its bot accounts' included) or the bot has GINBOX_MATCHES_PER_CALLER "
                            "matches of `POST /matches` in play, or the server GINBOX_MATCHES_IN_PLAY: send it "
                            "again once one is over. Nothing was created."),
     "too_many_bot_games": _t(409, "Too many games of bots alone in play",
-                             "The caller (a bot's token, else the client address) has GINBOX_BOT_GAMES_PER_CALLER "
+                             "The client address (its bot accounts' included) or the bot has GINBOX_BOT_GAMES_PER_CALLER "
                              "games of `POST /games` whose every seat is a built-in bot in play, or the server "
                              "GINBOX_BOT_GAMES_IN_PLAY: each costs the bot workers a job per turn until it ends. "
                              "Send it again once one is over. A game "

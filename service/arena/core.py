@@ -51,8 +51,8 @@ ACCEPT_STALE_MS = 60_000
 #: plays a basic move for each move slower than this, so a shorter one would hand a bot that answers
 #: over a network (a round trip, its own thinking) to the clock, and its rating with it
 MIN_ACCOUNT_MOVE_TIME_S = 5
-#: matches of POST /matches in play at once per caller (a bot's token, else the client address)
-#: and server-wide (GINBOX_MATCHES_PER_CALLER, GINBOX_MATCHES_IN_PLAY; 0: no cap)
+#: matches of POST /matches in play at once per caller (a bot's token, and the client address, which counts
+#: every account that sends from it) and server-wide (GINBOX_MATCHES_PER_CALLER, GINBOX_MATCHES_IN_PLAY; 0: no cap)
 MATCHES_PER_CALLER = 4
 MATCHES_IN_PLAY = 32
 #: what a bot may say when it declines a challenge (``reason``; none given: generic), and the

@@ -55,7 +55,8 @@ class ArenaMatches(ArenaCore):
 
         Each bot account named sends the request (``token``) or accepts matches (``accepts_matches`` of its profile).
         A bot account's time per move is at least MIN_ACCOUNT_MOVE_TIME_S.
-        The caller (that bot, else ``address``) has at most matches_per_caller in play, the server matches_in_play.
+        The caller (that bot, and ``address``, which counts all its bots) has at most matches_per_caller in
+        play, the server matches_in_play.
         ``made``: the request's Idempotency-Key made it (service.store.creations.Made).
         """
         variant = body["variant"]
@@ -74,7 +75,8 @@ class ArenaMatches(ArenaCore):
         # With a key (made), the match's id is derived from the key.
         # Its log records the creation under the key's log_key.
         match_id = made.game_id() if made is not None else secrets.token_urlsafe(12)
-        who = f"bot:{caller}" if caller else f"addr:{address}"
+        # a bot's match counts against the bot and its client address: an address counts all its accounts' matches
+        who = (f"bot:{caller}", f"addr:{address}") if caller else f"addr:{address}"
         # A first answer may be lost while its write landed (a 503).
         # The retry then finds the match there and answers with it, instead of starting a second match.
         if made is not None and self._match_landed(match_id, made):
@@ -88,6 +90,9 @@ class ArenaMatches(ArenaCore):
             raise TooManyMatches(f"{'this bot' if caller else 'this client address'} has "
                                  f"{self.matches_per_caller} matches in play, as many as it may: "
                                  "one must end before another starts")
+        if claimed == -3:
+            raise TooManyMatches(f"this client address has {self.matches_per_caller} matches in play, its bot "
+                                 "accounts' included, as many as it may: one must end before another starts")
         if claimed == -2:
             raise TooManyMatches(f"the server has {self.matches_in_play} matches in play, as many as it takes: "
                                  "one must end before another starts")

@@ -250,30 +250,37 @@ class InMemoryArenaStore:
         with self._lock:
             return dict(self._seat_tokens.get(match_id, {}))
 
-    def claim_match(self, match_id: str, caller: str, overall: int, per_caller: int, now_ms: int) -> int:
-        """Count a new match as in play for ``caller`` and the server: 1, or -1 if the caller has
-        ``per_caller`` in play already, -2 if the server has ``overall`` (nothing is written then);
-        1 for a match the caller has counted already, whatever the caps."""
+    def claim_match(self, match_id: str, caller: str | tuple[str, ...], overall: int, per_caller: int,
+                    now_ms: int) -> int:
+        """Count a new match as in play for ``caller`` (one, or several) and the server: 1, or -1 if
+        the first caller has ``per_caller`` in play already, -3 if a further one has, -2 if the server
+        has ``overall`` (nothing is written then); 1 for a match the first caller has counted already."""
+        callers = (caller,) if isinstance(caller, str) else tuple(caller)
         with self._lock:
-            server, mine = self._in_play, self._callers_in_play.setdefault(caller, {})
-            for counted in (server, mine):
+            server = self._in_play
+            mine = [self._callers_in_play.setdefault(c, {}) for c in callers]
+            for counted in (server, *mine):
                 for over in [m for m in counted if m in self._matches_over]:
                     del counted[over]
-            if match_id in mine:
-                server[match_id] = now_ms
+            if match_id in mine[0]:
+                for counted in (server, *mine):
+                    counted[match_id] = now_ms
                 return 1
-            if per_caller > 0 and len(mine) >= per_caller:
-                return -1
+            for i, counted in enumerate(mine):
+                if per_caller > 0 and len(counted) >= per_caller:
+                    return -1 if i == 0 else -3
             if overall > 0 and len(server) >= overall:
                 return -2
-            server[match_id] = mine[match_id] = now_ms
+            for counted in (server, *mine):
+                counted[match_id] = now_ms
             return 1
 
-    def release_match(self, match_id: str, caller: str) -> None:
+    def release_match(self, match_id: str, caller: str | tuple[str, ...]) -> None:
         """Uncount a match that was claimed and then not made."""
         with self._lock:
             self._in_play.pop(match_id, None)
-            self._callers_in_play.get(caller, {}).pop(match_id, None)
+            for c in (caller,) if isinstance(caller, str) else caller:
+                self._callers_in_play.get(c, {}).pop(match_id, None)
 
     def matches(self, limit: int = 100) -> list[str]:
         with self._lock:
