@@ -87,11 +87,10 @@ return 1
 # <p>:arena:in-play and <p>:arena:in-play:<caller>: match id -> when it was made.
 # They are the matches of POST /matches not yet over, server-wide and per caller, for their caps.
 # A bot's match counts against the bot and against its client address (two callers).
-# KEYS: the server's in-play set, each caller's, matches-over; ARGV: cap overall, cap per caller,
-# match id, now ms. Drops the matches over from every set, then refuses (-1: the first caller's
-# cap, -3: a further caller's, -2: the server's; a cap of 0 is none) or adds the match to every set.
-# A match the first caller has counted already (a retry of its creation, whose id its
-# Idempotency-Key fixes) is not refused by itself.
+# KEYS: the server's in-play set, each caller's, matches-over; ARGV: cap overall, cap per caller, match id,
+# now ms. Drops the matches over from every set, then refuses (-1: the first caller's cap, -3: a further
+# caller's, -2: the server's; 0 is no cap) or adds the match to every set. A match the first caller has
+# counted already (a retry of its creation, whose id its Idempotency-Key fixes) is not refused by itself.
 _CLAIM_MATCH = """
 local n = #KEYS
 local over = KEYS[n]
@@ -104,12 +103,9 @@ if redis.call('ZSCORE', KEYS[2], ARGV[3]) then
   for i = 1, n - 1 do redis.call('ZADD', KEYS[i], ARGV[4], ARGV[3]) end
   return 1
 end
-if tonumber(ARGV[2]) > 0 then
-  for i = 2, n - 1 do
-    if redis.call('ZCARD', KEYS[i]) >= tonumber(ARGV[2]) then
-      if i == 2 then return -1 end
-      return -3
-    end
+for i = 2, n - 1 do
+  if tonumber(ARGV[2]) > 0 and redis.call('ZCARD', KEYS[i]) >= tonumber(ARGV[2]) then
+    if i == 2 then return -1 else return -3 end
   end
 end
 if tonumber(ARGV[1]) > 0 and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return -2 end

@@ -209,6 +209,18 @@ class ArenaStoreBehaviour:
         assert arena.claim_match("m3", "bot:a", 10, 2, NOW) == -1
         assert arena.claim_match("m3", "bot:b", 10, 2, NOW) == 1
 
+    def test_a_bots_match_counts_against_its_address_too_and_a_refusal_counts_nothing(self, arena):
+        assert arena.claim_match("m1", ("bot:a", "addr:1"), 10, 2, NOW) == 1
+        assert arena.claim_match("m2", ("bot:b", "addr:1"), 10, 2, NOW) == 1
+        assert arena.claim_match("m3", ("bot:c", "addr:1"), 10, 2, NOW) == -3  # the address's cap
+        assert arena.claim_match("m3", "addr:1", 10, 2, NOW) == -1
+        assert arena.claim_match("m3", ("bot:a", "addr:2"), 10, 2, NOW) == 1
+        assert arena.claim_match("m4", ("bot:a", "addr:3"), 10, 2, NOW) == -1  # the bot's own cap
+        # bot:c was refused: none of its places is held; released, a match leaves every count
+        assert arena.claim_match("m5", ("bot:c", "addr:4"), 10, 1, NOW) == 1
+        arena.release_match("m5", ("bot:c", "addr:4"))
+        assert arena.claim_match("m6", ("bot:c", "addr:4"), 10, 1, NOW) == 1
+
     def test_the_servers_matches_in_play_are_capped_and_a_refusal_counts_nothing(self, arena):
         assert arena.claim_match("m1", "bot:a", 2, 5, NOW) == 1
         assert arena.claim_match("m2", "bot:b", 2, 5, NOW) == 1
