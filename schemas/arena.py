@@ -61,6 +61,17 @@ class ChallengeSchema(StrictSchema):
     name = Name()
 
 
+#: the longest text a bot may add to its reason for declining a challenge
+MAX_DECLINE_TEXT = 200
+
+
+class DeclineSchema(StrictSchema):
+    """POST /challenges/{id}/decline (a body is optional): the arena checks ``reason`` (422 invalid_decline_reason)."""
+
+    reason = fields.String(validate=validate.Length(1, 40))
+    text = fields.String(validate=[validate.Length(1, MAX_DECLINE_TEXT), plain_text])
+
+
 class RatingsQuery(QuerySchema):
     variant = fields.String(load_default="gin-rami", validate=validate.OneOf(VARIANTS))
 
@@ -98,5 +109,5 @@ class BotListQuery(QuerySchema):
     limit = QueryInteger(load_default=50, validate=validate.Range(1, MAX_BOTS_PAGE))
 
 
-__all__ = ["BOT_POLICY_NAMES", "BotGamesQuery", "BotListQuery", "BotStreamQuery", "ChallengeSchema",
+__all__ = ["BOT_POLICY_NAMES", "BotGamesQuery", "BotListQuery", "BotStreamQuery", "ChallengeSchema", "DeclineSchema",
            "CreateMatchSchema", "RatingsQuery", "RegisterBotSchema", "UpdateBotSchema"]

@@ -369,6 +369,13 @@ def _run(argv: list[str] | None) -> int:
     match.add_argument("--server", default=os.environ.get("GINBOX_URL", "http://127.0.0.1:8000"),
                        help="the server (default: $GINBOX_URL, else http://127.0.0.1:8000)")
     match.add_argument("--local", action="store_true", help="play here, without server or Redis (policies only)")
+    match.add_argument("--token", default=None,
+                       help="a bot account's token: the bot sends the match, and may play in it (default: "
+                            "$GINBOX_BOT_TOKEN, on a server)")
+    match.add_argument("--rated", action=argparse.BooleanOptionalAction, default=None,
+                       help="whether the match moves the ratings (the server's default: rated)")
+    match.add_argument("--move-time-s", type=whole_number(1, 86_400), default=None, metavar="SECONDS",
+                       help="the time per move, the turn clock (at least 5 with a bot account)")
     match.set_defaults(func=cmd_match)
     args = parser.parse_args(argv)
     if args.command == "serve" and args.worker_class not in WORKER_CLASSES:

@@ -197,5 +197,9 @@ class DuplicateParticipant(Unprocessable, code="duplicate_participant"):
     """A bot account may hold one place in a match or game."""
 
 
+class InvalidDeclineReason(Unprocessable, code="invalid_decline_reason"):
+    """A challenge is declined with one of the reasons the server lists, or none."""
+
+
 class InvalidMatch(Unprocessable, code="invalid_match"):
     """The match's variant, participants, boards or time per move do not fit together."""

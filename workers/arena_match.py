@@ -7,8 +7,10 @@ Both print the same table: each participant's total, mean per board and its 95% 
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
+import os
 import random
 import secrets
 import signal
@@ -192,7 +194,7 @@ class Remote:
 
 def run_remote(base: str, body: dict, progress: Callable[[dict], None] | None = None,
                started: Callable[[str], None] | None = None, report: Callable[[str], None] | None = None,
-               give_up_s: float = GIVE_UP_S, idle_hint_s: float = IDLE_HINT_S) -> dict:
+               give_up_s: float = GIVE_UP_S, idle_hint_s: float = IDLE_HINT_S, token: str | None = None) -> dict:
     """Start the match on the server and follow it to its end; its final view. ``started`` is told
     the match's id as soon as the server gave it; MatchError when it cannot go on."""
     # It sends POST /matches, and follows GET /matches/{id} until the match is over.
@@ -201,7 +203,11 @@ def run_remote(base: str, body: dict, progress: Callable[[dict], None] | None = 
                     give_up_s=give_up_s)
     # one Idempotency-Key for every sending of the POST: a retry after an answer that was lost (no
     # answer, a proxy's 502) gets the match the first sending started, never a second match
-    status, match = remote.call("POST", "/matches", body, headers={"Idempotency-Key": str(uuid.uuid4())})
+    # a bot account's token sends the match as that bot (its consent, its count)
+    auth = {"Authorization": f"Bearer {token}"} if token else {}
+    status, match = remote.call("POST", "/matches", body, headers={"Idempotency-Key": str(uuid.uuid4()), **auth})
+    if status == 401:
+        raise MatchError(EXIT_USAGE, f"the server refused the token: {problem_line(status, match)}")
     if status in (400, 422):
         raise MatchError(EXIT_USAGE, f"the server refused the match: {problem_line(status, match)}")
     if status != 201:
@@ -256,6 +262,33 @@ def standings_table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+class PlainProgress:
+    """The progress as plain lines on stderr, one per board done, for a log rather than a terminal."""
+
+    def __init__(self, total: int):
+        self.total, self.done, self.started = total, None, time.perf_counter()
+
+    def update(self, done: int) -> None:
+        if done != self.done:
+            self.done = done
+            print(f"ginbox match: boards {done}/{self.total} ({time.perf_counter() - self.started:.1f} s)",
+                  file=sys.stderr, flush=True)
+
+    @staticmethod
+    def note(line: str) -> None:
+        print(f"ginbox match: {line}", file=sys.stderr, flush=True)
+
+
+def remote_body(args, participants: list[str]) -> dict:
+    """The POST /matches body of ``ginbox match``'s arguments (--rated and --move-time-s only when given)."""
+    body = {"variant": args.variant, "participants": participants, "boards": args.boards}
+    if getattr(args, "rated", None) is not None:
+        body["rated"] = args.rated
+    if getattr(args, "move_time_s", None) is not None:
+        body["move_time_s"] = args.move_time_s
+    return body
+
+
 def main(args) -> int:
     """Run ``ginbox match`` with parsed arguments; 0 when the match ended, else one line on stderr and
     EXIT_FAILED, EXIT_USAGE (wrong arguments), EXIT_INTERRUPTED (Ctrl-C) or EXIT_TERMINATED (SIGTERM)."""
@@ -270,6 +303,13 @@ def main(args) -> int:
     if not args.local and (problem := url_problem(args.server)) is not None:
         return fail(EXIT_USAGE, problem)
     if args.local:
+        server_only = [flag for flag, value in (("--token", getattr(args, "token", None)),
+                                                ("--rated/--no-rated", getattr(args, "rated", None)),
+                                                ("--move-time-s", getattr(args, "move_time_s", None)))
+                       if value is not None]
+        if server_only:
+            return fail(EXIT_USAGE, f"--local plays built-in policies here, unrated and unclocked: "
+                                    f"{', '.join(server_only)} is for a match on a server")
         try:
             check_local(args.variant, participants, args.boards)
         except (ValueError, RulesError) as err:
@@ -278,8 +318,20 @@ def main(args) -> int:
     started = time.perf_counter()
     match_id = None
 
+    # a bar on a terminal; plain lines when stdout is not one (a log, a pipe, a CI job)
+    plain = PlainProgress(max(args.boards, 0)) if not sys.stdout.isatty() else None
+
     def note(line: str) -> None:
-        bar.console.print(f"ginbox match: {line}", markup=False, highlight=False, soft_wrap=True)
+        if plain is not None:
+            plain.note(line)
+        else:
+            bar.console.print(f"ginbox match: {line}", markup=False, highlight=False, soft_wrap=True)
+
+    def done(count: int) -> None:
+        if plain is not None:
+            plain.update(count)
+        else:
+            bar.update(task, completed=count)
 
     def terminated(signum, frame):
         # SIGTERM (a service manager's, kill's) ends the follow as a Ctrl-C does, with its line
@@ -301,16 +353,17 @@ def main(args) -> int:
     # When the command stops following it (Ctrl-C, a server gone), it says where to follow it.
     try:
         # the bar goes to stderr, the result table to stdout
-        with Progress(*columns, console=Console(stderr=True), transient=not sys.stderr.isatty()) as bar:
-            task = bar.add_task("boards", total=max(args.boards, 0))
+        with (contextlib.nullcontext() if plain is not None else
+              Progress(*columns, console=Console(stderr=True), transient=not sys.stderr.isatty())) as bar:
+            task = bar.add_task("boards", total=max(args.boards, 0)) if plain is None else None
             if args.local:
                 state = run_local(args.variant, participants, args.boards,
-                                  progress=lambda s: bar.update(task, completed=len(D.board_scores(s))))
+                                  progress=lambda s: done(len(D.board_scores(s))))
                 rows, seed, where = D.standings(state), state.seed, "in this process"
             else:
-                body = {"variant": args.variant, "participants": participants, "boards": args.boards}
-                final = run_remote(args.server, body, progress=lambda m: bar.update(task, completed=m["boards_done"]),
-                                   started=announce, report=note)
+                final = run_remote(args.server, remote_body(args, participants),
+                                   progress=lambda m: done(m["boards_done"]), started=announce, report=note,
+                                   token=getattr(args, "token", None) or os.environ.get("GINBOX_BOT_TOKEN"))
                 rows, seed, where = final["standings"], final["seed"], f"match {final['match_id']} on {args.server}"
     except KeyboardInterrupt:
         code, what = ((EXIT_TERMINATED, "stopped (SIGTERM)") if stopped_by == signal.SIGTERM

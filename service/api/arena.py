@@ -10,12 +10,13 @@ from schemas.arena import (
     BotStreamQuery,
     ChallengeSchema,
     CreateMatchSchema,
+    DeclineSchema,
     RatingsQuery,
     RegisterBotSchema,
     UpdateBotSchema,
 )
 from service.api.auth import presented_token
-from service.api.http import json_response, load_body, load_query, takes_no_body
+from service.api.http import json_response, load_body, load_query, request_body, takes_no_body
 from service.api.idempotent import idempotent_creation, made
 from service.api.sse import sse_response
 from service.arena import STREAM_ID
@@ -30,6 +31,7 @@ _RATINGS_QUERY = RatingsQuery()
 _STREAM_QUERY = BotStreamQuery()
 _GAMES_QUERY = BotGamesQuery()
 _LIST_QUERY = BotListQuery()
+_DECLINE = DeclineSchema()
 
 
 def _arena():
@@ -112,6 +114,22 @@ def update_bot():
     return json_response(arena.update_bot(token, body))
 
 
+@bp.post("/bots/me/token")
+@takes_no_body
+@idempotent_creation(body=False)
+def replace_bot_token():
+    """A new token for the bot whose token is presented; the presented one stops working."""
+    return json_response(_arena().replace_token(presented_token(required=False, wants="bot"), made()))
+
+
+@bp.delete("/bots/me/token")
+@takes_no_body
+def revoke_bot_token():
+    """The bot whose token is presented revokes it: the account has no working token any more."""
+    _arena().revoke_token(presented_token(required=False, wants="bot"))
+    return Response(status=204)
+
+
 @bp.get("/bots/<name>")
 def bot_profile(name: str):
     """A bot's public profile."""
@@ -191,12 +209,14 @@ def accept_challenge(challenge_id: str):
 
 
 @bp.post("/challenges/<challenge_id>/decline")
-@takes_no_body
 @idempotent_creation(body=False)
 def decline_challenge(challenge_id: str):
-    """The challenged bot declines."""
-    return json_response(_arena().answer_challenge(challenge_id, presented_token(required=False, wants="bot"), False,
-                                                    made()))
+    """The challenged bot declines, with a reason and a text if it likes."""
+    token = presented_token(required=False, wants="bot")
+    # no body, or an empty one, declines for no reason given (generic)
+    body = load_body(_DECLINE)[0] if request_body() else {}
+    return json_response(_arena().answer_challenge(challenge_id, token, False, made(),
+                                                    reason=body.get("reason"), text=body.get("text")))
 
 
 @bp.post("/challenges/<challenge_id>/withdraw")

@@ -18,7 +18,7 @@ from __future__ import annotations
 from flask import Flask, Response, request
 
 #: what a browser may send and read beyond the CORS-safelisted headers
-ALLOW_METHODS = "GET, POST, PATCH"
+ALLOW_METHODS = "GET, POST, PATCH, DELETE"
 ALLOW_HEADERS = ("Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, Last-Event-ID, "
                  "X-Request-ID")
 EXPOSE_HEADERS = "ETag, Idempotent-Replayed, Link, Location, Retry-After, WWW-Authenticate, X-Request-ID"

@@ -110,24 +110,26 @@ def create_game():
                          {"Location": f"/games/{created['game_id']}", "ETag": etag(created["view"]["version"])})
 
 
-def _bot_games_caller() -> str:
+def _bot_games_caller() -> str | tuple[str, str]:
     """Whom a game of built-in bots alone counts against, as a match of POST /matches does.
 
-    The bot account whose token the request presents (``bot:<name>``), else the client address,
-    an IPv6 one by its network, as the rate limit counts it (``addr:<address>``).
+    The client address, an IPv6 one by its network, as the rate limit counts it (``addr:<address>``),
+    and before it the bot account whose token the request presents (``bot:<name>``): an address
+    counts the games of every account that sends from it.
     Any other token (a seat's, none that the server knows, a malformed header) counts as none.
     """
     # an unknown token never lets a caller out of its address's count
     from service.ratelimit import address_identity
 
     ext = current_app.extensions["ginbox"]
+    address = f"addr:{address_identity(request.remote_addr or 'unknown', ext.limiter.ipv6_prefix)}"
     token = presented_token(required=False, strict=False)
     if token and ext.arena is not None:
         try:
-            return f"bot:{ext.arena.bot_of(token)}"
+            return f"bot:{ext.arena.bot_of(token)}", address
         except BotTokenRequired:
             pass  # no bot account's token: the address counts
-    return f"addr:{address_identity(request.remote_addr or 'unknown', ext.limiter.ipv6_prefix)}"
+    return address
 
 
 @bp.get("/games")

@@ -140,11 +140,11 @@ _ARENA = {
                               "(`POST /challenges/{id}/accept`) after it withdrew its consent makes nothing, "
                               "the challenge staying pending. Nothing was created."),
     "too_many_matches": _t(409, "Too many matches in play",
-                           "The caller (a bot's token, else the client address) has GINBOX_MATCHES_PER_CALLER "
+                           "The client address (its bot accounts' included) or the bot has GINBOX_MATCHES_PER_CALLER "
                            "matches of `POST /matches` in play, or the server GINBOX_MATCHES_IN_PLAY: send it "
                            "again once one is over. Nothing was created."),
     "too_many_bot_games": _t(409, "Too many games of bots alone in play",
-                             "The caller (a bot's token, else the client address) has GINBOX_BOT_GAMES_PER_CALLER "
+                             "The client address (its bot accounts' included) or the bot has GINBOX_BOT_GAMES_PER_CALLER "
                              "games of `POST /games` whose every seat is a built-in bot in play, or the server "
                              "GINBOX_BOT_GAMES_IN_PLAY: each costs the bot workers a job per turn until it ends. "
                              "Send it again once one is over. A game "
@@ -173,6 +173,10 @@ _ARENA = {
                                 "A bot account holds one place in a match (a built-in policy may play itself), "
                                 "and each participant of a challenge, a person too, has a name of its own. "
                                 "Nothing was created."),
+    "invalid_decline_reason": _t(422, "Invalid decline reason",
+                                 "A challenge is declined with a `reason` of the list (generic, later, too_fast, "
+                                 "too_slow, rated, casual, variant, kind, not_bots, only_bots), or none. "
+                                 "Nothing changed: the challenge is still pending."),
     "invalid_match": _t(422, "Invalid match",
                         "The variant, the number of participants, the options or the time per move do not fit "
                         "together (or a challenge asks what cannot be: a bot challenging itself, a person "

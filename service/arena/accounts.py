@@ -5,7 +5,14 @@ from __future__ import annotations
 import hmac
 
 from service.arena.core import BOT_NAME, ArenaCore, rating_wire, reserved_bot_name
-from service.errors import BotNameTaken, BotNotFound, DuplicateParticipant, InvalidBotName, UnknownParticipant
+from service.errors import (
+    BotNameTaken,
+    BotNotFound,
+    BotTokenRequired,
+    DuplicateParticipant,
+    InvalidBotName,
+    UnknownParticipant,
+)
 from service.rules import duplicate as D
 from service.rules.names import BOT_POLICY_NAMES
 from service.store.creations import Made
@@ -50,6 +57,43 @@ class BotAccounts(ArenaCore):
         if self.store.update_bot(name, {k: body[k] for k in ("accepts_matches",) if k in body}) is None:
             raise BotNotFound(f"there is no bot {name!r}")
         return self.profile(name)
+
+    def replace_token(self, token: str | None, made: Made | None = None) -> dict:
+        """POST /bots/me/token: a new token for the bot whose token is presented; that one stops working.
+
+        ``made``: the request's Idempotency-Key made it: the new token is derived from the key, and a
+        retry whose first answer was lost (its old token replaced already) answers with the same one.
+        """
+        new = made.token("bot") if made is not None else issue_token()
+        try:
+            name = self.bot_of(token)
+        except BotTokenRequired:
+            kept = self.store.bot_of_token(hash_token(new)) if made is not None and token else None
+            if kept is None:
+                raise
+            made.found = True  # this key replaced the presented token already: its answer was lost
+            return {"name": kept, "token": new}
+        self._swap_token(name, hash_token(token), hash_token(new), usable=True)
+        return {"name": name, "token": new}
+
+    def revoke_token(self, token: str | None) -> None:
+        """DELETE /bots/me/token: the bot whose token is presented has no token any more."""
+        name = self.bot_of(token)
+        # the account keeps a hash, of a token nobody was given: its seats and new games take it
+        self._swap_token(name, hash_token(token), hash_token(issue_token()), usable=False)
+
+    def _swap_token(self, name: str, old: str, new: str, *, usable: bool) -> None:
+        """The account's token hash ``old`` becomes ``new``, at its seats of the games in play too."""
+        if not self.store.replace_bot_token(name, old, new, usable):
+            raise BotTokenRequired("this token is no bot account's")  # replaced meanwhile by another request
+        after = None
+        while True:
+            page = self.store.games_in_play(name, after, 200)
+            for game_id in page:
+                self.games.tokens.replace_hash(game_id, old, new)
+            if len(page) < 200:
+                return
+            after = page[-1]
 
     def profile(self, name: str) -> dict:
         """The bot's public profile: its ratings per variant, its games and matches."""

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from service.arena.core import ADVANCE_ATTEMPTS, LOOK_EVERY_MS, ArenaCore
+from collections.abc import Callable
+
+from service.arena.core import ADVANCE_ATTEMPTS, CLOCK_TAIL, LOOK_EVERY_MS, ArenaCore
 from service.errors import GameNotFound
 from service.rules import duplicate as D
 from service.rules import game
 from service.rules.challenges import not_played
+from service.rules.events import TurnTimedOut, encode
 from service.rules.ratings import Rating, rate_period, score_of
 from service.store.errors import ConcurrencyError
 
@@ -18,6 +21,8 @@ class ArenaBoards(ArenaCore):
         """After an append: tell the bots seated in the game; move its match (or ratings) on at its end."""
         players = state.players or ()
         accounts = [(seat, p["account"]) for seat, p in enumerate(players) if isinstance(p, dict) and p.get("account")]
+        if accounts and (state.options or {}).get("turn_timeout_s"):
+            self._tell_clock_moves(game_id, state, accounts)
         if state.status == "playing":
             for seat, name in accounts:
                 if seat in state.to_act:
@@ -37,6 +42,25 @@ class ArenaBoards(ArenaCore):
             self.advance(info["match_id"])
         elif info.get("rated"):
             self._rate_game(game_id, state)
+
+    def _tell_clock_moves(self, game_id: str, state, accounts: list[tuple[int, str]]) -> None:
+        """Tell a bot account whose turn clock played this append (``clock_moved``): its seat's moves."""
+        # The clock's append is a turn_timed_out marker and the move played, under the key clock-<version before>.
+        # The marker is looked for among the last events; the key's answer says whether this append was it.
+        tail = self.games.store.load(game_id, after=max(0, state.version - CLOCK_TAIL), upto=state.version)
+        marker = next((r for r in reversed(tail) if isinstance(r.event, TurnTimedOut)), None)
+        if marker is None:
+            return
+        played = self.games.store.idempotent_result(game_id, f"clock-{marker.version - 1}")
+        if played is None or played[1] != state.version:
+            return  # a later append than the clock's
+        seat = marker.event.seat
+        moves = [{"type": e["type"], "data": e["data"]} for e in (encode(r.event) for r in tail
+                 if r.version > marker.version and getattr(r.event, "seat", None) == seat)]
+        for at, name in accounts:
+            if at == seat:
+                self.store.notify(name, "clock_moved", {"game_id": game_id, "seat": seat, "version": state.version,
+                                                        "moves": moves})
 
     def advance(self, match_id: str) -> D.MatchState:
         """Record the finished games of the match, start the next ones, finish it when all are in."""
@@ -128,12 +152,14 @@ class ArenaBoards(ArenaCore):
         )
         self._create_game(game_id, spec, {"match_id": match_id, "board": board, "table": table})
 
-    def _create_game(self, game_id: str, spec, info: dict, *, retell: bool = False) -> bool:
+    def _create_game(self, game_id: str, spec, info: dict, *, retell: bool = False,
+                     announce: Callable[[], None] | None = None) -> bool:
         """Create a game whose account seats play with their bots' tokens; False if it exists already.
 
         ``retell``: tell again of a game found made and not played since (its bots' game_started, the
         scheduler's look, which tells the one to act): the retry of an accept that failed (a 503) after
         its write landed, before it told anyone.
+        ``announce``: told first, before the game's bots (an accepted challenge's challenger).
         """
         hashes = {}
         for seat, p in enumerate(spec.players):
@@ -156,13 +182,15 @@ class ArenaBoards(ArenaCore):
                 # So the two starts differ in length about one time in twenty.
                 state = self.games.state(game_id)
                 if not_played(state):
-                    self._tell_game(game_id, spec, info, state)
+                    self._tell_game(game_id, spec, info, state, announce)
             return False
-        self._tell_game(game_id, spec, info, state)
+        self._tell_game(game_id, spec, info, state, announce)
         return True
 
-    def _tell_game(self, game_id: str, spec, info: dict, state) -> None:
+    def _tell_game(self, game_id: str, spec, info: dict, state, announce: Callable[[], None] | None = None) -> None:
         """A new game's bot accounts told (game_started), and the scheduler's look at it."""
+        if announce is not None:
+            announce()
         for seat, p in enumerate(spec.players):
             if p and p.get("account"):
                 self.store.seat_bot(p["account"], "games", game_id, self.clock_ms())

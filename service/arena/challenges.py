@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import hmac
 import secrets
+from collections.abc import Callable
 
-from service.arena.core import ACCEPT_STALE_MS, MIN_ACCOUNT_MOVE_TIME_S, ArenaCore
+from service.arena.core import ACCEPT_STALE_MS, DECLINE_REASONS, MIN_ACCOUNT_MOVE_TIME_S, ArenaCore
 from service.errors import (
     ChallengeNotFound,
     ChallengeNotPending,
     ChallengeTokenRequired,
     DuplicateParticipant,
     IdempotencyKeyReused,
+    InvalidDeclineReason,
     InvalidMatch,
     NotChallenged,
     NotChallenger,
@@ -164,8 +166,10 @@ class ArenaChallenges(ArenaCore):
             raise ChallengeNotFound(f"there is no challenge {challenge_id!r}")
         return public_view(c, self.clock_ms())
 
-    def answer_challenge(self, challenge_id: str, token: str | None, accept: bool, made: Made | None = None) -> dict:
-        """The challenged bot accepts (the game or match starts) or declines.
+    def answer_challenge(self, challenge_id: str, token: str | None, accept: bool, made: Made | None = None,
+                         reason: str | None = None, text: str | None = None) -> dict:
+        """The challenged bot accepts (the game or match starts) or declines (with a ``reason`` of
+        DECLINE_REASONS and a ``text``, both optional).
 
         ``made``: the answer's Idempotency-Key made it (service.store.creations.Made).
         A retry whose first reply was lost answers with its own answer, not 409 ``challenge_not_pending``.
@@ -174,6 +178,9 @@ class ArenaChallenges(ArenaCore):
         bot = self.bot_of(token)
         if bot != current["to"]:
             raise NotChallenged("only the bot this challenge is addressed to may answer it")
+        if reason is not None and reason not in DECLINE_REASONS:
+            raise InvalidDeclineReason(f"a challenge is declined for one of these reasons, or none: "
+                                       f"{', '.join(DECLINE_REASONS)}")
         # The challenge records the key's log_key with the answer (and with an accept's claim).
         # A first reply may be lost while its write landed (a 503).
         # The retry then finds its own answer recorded, or takes its own claim over at once.
@@ -183,7 +190,9 @@ class ArenaChallenges(ArenaCore):
         if current["status"] != "pending":
             raise ChallengeNotPending(f"the challenge was {current['status']} already")
         if not accept:
-            decided = self.store.decide_challenge(challenge_id, "declined", answered_with(made), may=self._pending)
+            why = {"decline_reason": reason or "generic", "decline_text": text}
+            decided = self.store.decide_challenge(challenge_id, "declined", {**why, **answered_with(made)},
+                                                  may=self._pending)
             if decided is None:
                 raise ChallengeNotPending("the challenge was answered already")
             self._tell_challenger(decided)
@@ -269,10 +278,22 @@ class ArenaChallenges(ArenaCore):
                 self._check_consent([n for n in claimed.get("with", []) if n not in BOT_POLICY_NAMES],
                                     claimed["from"] if claimed["from_kind"] == "bot" else None,
                                     "an accepted challenge", "the challenge stays pending")
+            # The challenger hears challenge_accepted before match_started (or game_started).
+            # The match or game exists by then, so the news is true however this accept ends.
+            told: list[bool] = []
+
+            def announce(kind: str, made_id_: str) -> Callable[[], None]:
+                def tell() -> None:
+                    told.append(True)
+                    self._tell_challenger({**claimed, "status": "accepted", kind: made_id_})
+                return tell
+
             if claimed["kind"] == "match":
-                made = {"match_id": self._challenge_match(claimed, retell)}
+                mid = made_id("match", challenge_id)
+                made = {"match_id": self._challenge_match(claimed, retell, announce("match_id", mid))}
             else:
-                made = {"game_id": self._challenge_game(claimed, retell)}
+                gid = made_id("game", challenge_id)
+                made = {"game_id": self._challenge_game(claimed, retell, announce("game_id", gid))}
         except BaseException:
             # only our own claim goes back to pending: a taker's may still be making it
             self.store.decide_challenge(challenge_id, "pending",
@@ -288,7 +309,8 @@ class ArenaChallenges(ArenaCore):
                     current.get(k) == v for k, v in made.items()):
                 return public_view(current)  # the other accept recorded this same game or match (and told)
             raise ChallengeNotPending("the challenge was answered already")
-        self._tell_challenger(decided)
+        if not told:
+            self._tell_challenger(decided)  # (the game or match was made by another accept, which told first)
         return public_view(decided)
 
     def withdraw_challenge(self, challenge_id: str, token: str | None, made: Made | None = None) -> dict:
@@ -326,7 +348,7 @@ class ArenaChallenges(ArenaCore):
         self.store.notify(decided["to"], "challenge_withdrawn", public_view(decided))
         return public_view(decided)
 
-    def _challenge_match(self, c: dict, retell: bool = False) -> str:
+    def _challenge_match(self, c: dict, retell: bool = False, announce: Callable[[], None] | None = None) -> str:
         """The match of an accepted challenge: a person's seats play with the token its challenge gave.
 
         A person is a participant of kind ``person`` (never a bot account or a policy, whatever its
@@ -343,10 +365,10 @@ class ArenaChallenges(ArenaCore):
         made = self._make_match(c["variant"], participants, c["boards"], c["options"], c.get("move_time_s"),
                                 rated=c["from_kind"] == "bot", seat_tokens=tokens,
                                 match_id=made_id("match", c["challenge_id"]), challenge_id=c["challenge_id"],
-                                retell=retell)
+                                retell=retell, announce=announce)
         return made["match_id"]
 
-    def _challenge_game(self, c: dict, retell: bool = False) -> str:
+    def _challenge_game(self, c: dict, retell: bool = False, announce: Callable[[], None] | None = None) -> str:
         players = []
         for name, kind in ((c["from"], c["from_kind"]), (c["to"], "bot"),
                            *((n, "policy" if n in BOT_POLICY_NAMES else "bot") for n in c.get("with", []))):
@@ -364,7 +386,7 @@ class ArenaChallenges(ArenaCore):
         try:
             # False if another accept of the challenge made it first: that game is the challenge's
             self._create_game(game_id, spec, {"rated": c["from_kind"] == "bot", "challenge_id": c["challenge_id"]},
-                              retell=retell)
+                              retell=retell, announce=announce)
         except Exception as err:
             from service.rules.errors import RulesError
 

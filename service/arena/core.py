@@ -36,6 +36,9 @@ STREAM_READ = 256
 MATCH_WINDOW = 64
 #: games in play at once of a match of built-in policies alone (each is one job: see plays_whole)
 POLICY_MATCH_WINDOW = 16
+#: the last events of a clocked game read after an append for a turn_timed_out marker (a clock's
+#: append is the marker and one move's events: a knock that ends a hand and deals the next is the longest)
+CLOCK_TAIL = 16
 #: attempts of one advance against other callers appending to the same match
 ADVANCE_ATTEMPTS = 50
 #: how often (ms) one process reads every game of a match in play, rather than trusting the marks
@@ -48,10 +51,14 @@ ACCEPT_STALE_MS = 60_000
 #: plays a basic move for each move slower than this, so a shorter one would hand a bot that answers
 #: over a network (a round trip, its own thinking) to the clock, and its rating with it
 MIN_ACCOUNT_MOVE_TIME_S = 5
-#: matches of POST /matches in play at once per caller (a bot's token, else the client address)
-#: and server-wide (GINBOX_MATCHES_PER_CALLER, GINBOX_MATCHES_IN_PLAY; 0: no cap)
+#: matches of POST /matches in play at once per caller (a bot's token, and the client address, which counts
+#: every account that sends from it) and server-wide (GINBOX_MATCHES_PER_CALLER, GINBOX_MATCHES_IN_PLAY; 0: no cap)
 MATCHES_PER_CALLER = 4
 MATCHES_IN_PLAY = 32
+#: what a bot may say when it declines a challenge (``reason``; none given: generic), and the
+#: longest ``text`` it may add (schemas.arena.MAX_DECLINE_TEXT)
+DECLINE_REASONS = ("generic", "later", "too_fast", "too_slow", "rated", "casual", "variant", "kind", "not_bots",
+                   "only_bots")
 #: pending challenges at once to one bot, and of one challenger (a bot, or a client address)
 CHALLENGES_PER_BOT = 20
 CHALLENGES_PER_CHALLENGER = 5

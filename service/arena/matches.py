@@ -55,7 +55,8 @@ class ArenaMatches(ArenaCore):
 
         Each bot account named sends the request (``token``) or accepts matches (``accepts_matches`` of its profile).
         A bot account's time per move is at least MIN_ACCOUNT_MOVE_TIME_S.
-        The caller (that bot, else ``address``) has at most matches_per_caller in play, the server matches_in_play.
+        The caller (that bot, and ``address``, which counts all its bots) has at most matches_per_caller in
+        play, the server matches_in_play.
         ``made``: the request's Idempotency-Key made it (service.store.creations.Made).
         """
         variant = body["variant"]
@@ -74,7 +75,8 @@ class ArenaMatches(ArenaCore):
         # With a key (made), the match's id is derived from the key.
         # Its log records the creation under the key's log_key.
         match_id = made.game_id() if made is not None else secrets.token_urlsafe(12)
-        who = f"bot:{caller}" if caller else f"addr:{address}"
+        # a bot's match counts against the bot and its client address: an address counts all its accounts' matches
+        who = (f"bot:{caller}", f"addr:{address}") if caller else f"addr:{address}"
         # A first answer may be lost while its write landed (a 503).
         # The retry then finds the match there and answers with it, instead of starting a second match.
         if made is not None and self._match_landed(match_id, made):
@@ -88,6 +90,9 @@ class ArenaMatches(ArenaCore):
             raise TooManyMatches(f"{'this bot' if caller else 'this client address'} has "
                                  f"{self.matches_per_caller} matches in play, as many as it may: "
                                  "one must end before another starts")
+        if claimed == -3:
+            raise TooManyMatches(f"this client address has {self.matches_per_caller} matches in play, its bot "
+                                 "accounts' included, as many as it may: one must end before another starts")
         if claimed == -2:
             raise TooManyMatches(f"the server has {self.matches_in_play} matches in play, as many as it takes: "
                                  "one must end before another starts")
@@ -101,13 +106,14 @@ class ArenaMatches(ArenaCore):
     def _make_match(self, variant: str, participants: list[dict], boards: int, options: dict | None,
                     move_time: int | None, *, rated: bool, seat_tokens: dict[int, str] | None = None,
                     match_id: str | None = None, challenge_id: str | None = None, made: Made | None = None,
-                    retell: bool = False) -> dict:
+                    retell: bool = False, announce: Callable[[], None] | None = None) -> dict:
         """Start a match of checked participants (``seat_tokens``: a person's token hash by participant index).
 
         ``match_id``: the match's id if it is fixed, else a new random one.
         It is fixed for a challenge (``challenge_id``, which the bots' match_started names) or by an
         Idempotency-Key (``made``).
         ``retell``: tell the bots again if the match was made already.
+        ``announce``: told first, before the match's bots (an accepted challenge's challenger).
         """
         options = self._rule_options(variant, options, move_time, board=True)
         seed = secrets.token_bytes(32)
@@ -136,11 +142,11 @@ class ArenaMatches(ArenaCore):
             # The second maker appends nothing and answers with the match the first one made.
             # retell is for the retry of an accept that failed, maybe before it told them.
             if retell:
-                return self._match_started(match_id, variant, participants, boards, challenge_id)
+                return self._match_started(match_id, variant, participants, boards, challenge_id, announce)
             return self.match_view(match_id)
         except IdempotencyConflict as err:
             raise IdempotencyKeyReused() from err
-        return self._match_started(match_id, variant, participants, boards, challenge_id)
+        return self._match_started(match_id, variant, participants, boards, challenge_id, announce)
 
     def _match_landed(self, match_id: str, made: Made) -> bool:
         """Whether the match's log recorded the creation ``made`` stands for (it was started by an
@@ -154,11 +160,13 @@ class ArenaMatches(ArenaCore):
         return True
 
     def _match_started(self, match_id: str, variant: str, participants: list[dict], boards: int,
-                       challenge_id: str | None = None) -> dict:
-        """A new match's bots told (``match_started``), its first games started, and its view.
+                       challenge_id: str | None = None, announce: Callable[[], None] | None = None) -> dict:
+        """A new match's bots told (``match_started``; ``announce`` before them), its first games started, and its view.
 
         Told again if a retry finds the match its first request started (that request may have
         failed before it told them): a bot may hear of one match twice, with the same id."""
+        if announce is not None:
+            announce()
         for p in participants:
             if p["kind"] == "bot":
                 self.store.seat_bot(p["name"], "matches", match_id, self.clock_ms())

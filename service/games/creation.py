@@ -8,22 +8,27 @@ import secrets
 from service.errors import IdempotencyKeyReused, TooManyBotGames
 from service.games.core import GameCore
 from service.rules import fairness, game
+from service.rules.errors import RulesError
 from service.store.creations import Made
 from service.store.errors import IdempotencyConflict
 from service.store.tokens import hash_token, issue_token
 
 log = logging.getLogger(__name__)
 
+#: the highest target_score of a game of built-in bots alone (POST /games): no seat's token can
+#: resign it, so its target is what ends it (the default target is 100)
+BOTS_ALONE_MAX_TARGET = 500
+
 
 class GameCreation(GameCore):
     """The use case ``create_game`` (POST /games)."""
 
-    def create_game(self, body: dict, token: str | None = None, caller: str | None = None,
+    def create_game(self, body: dict, token: str | None = None, caller: str | tuple[str, ...] | None = None,
                     made: Made | None = None) -> dict:
         """Start a game from a validated POST /games body; human seats get their tokens once.
 
         ``token``: the request's, read only if a seat names a bot account.
-        ``caller``: whom a game of built-in bots alone counts against (None: not counted).
+        ``caller``: whom a game of built-in bots alone counts against, one or several (None: not counted).
         Over a cap: TooManyBotGames, nothing written.
         ``made``: the request's Idempotency-Key made it; a retry then answers as the first did.
         """
@@ -59,6 +64,11 @@ class GameCreation(GameCore):
             fairness=fairness.CURRENT_DERIVATION,
         )
         new_events = game.start(spec)  # checked before it counts
+        # no seat's token can resign a game of built-in bots alone: its target bounds its length
+        target = (body.get("options") or {}).get("target_score")
+        if self._bots_alone(players) and target is not None and target > BOTS_ALONE_MAX_TARGET:
+            raise RulesError("invalid_option", f"a game of built-in bots alone plays to {BOTS_ALONE_MAX_TARGET} "
+                                               "points at most (target_score)")
         # With a key (made), the game's id, its seats' tokens and invite secrets are derived from the key.
         # The log records the creation under the key's log_key.
         game_id = made.game_id() if made is not None else self.id_factory()
@@ -72,10 +82,10 @@ class GameCreation(GameCore):
                 self.after_append(game_id, self.state(game_id))
                 return self._created(game_id, players, self._tokens_for(players, made), invites,
                                      self.repository.load_state(game_id, upto=landed))
-        # A game of built-in bots alone costs the bot workers a job per turn until it ends, however far its target.
+        # A game of built-in bots alone costs the bot workers a job per turn until it ends.
         # So a caller has at most bot_games_per_caller of them in play, and the server bot_games_in_play.
-        # The caller is bot:<name> for a bot account's token, else addr:<address>.
-        # Bot accounts register freely, each a caller of its own.
+        # The caller is addr:<address>, and bot:<name> too for a bot account's token.
+        # Bot accounts register freely: the address counts the games of all its accounts.
         # A bot account's seat is not a built-in bot: the account plays its own moves.
         # It plays at its own pace and on its own machine, so a game that seats one is paced like a person's.
         counted = None
@@ -83,8 +93,9 @@ class GameCreation(GameCore):
                 and (self.bot_games_per_caller > 0 or self.bot_games_in_play > 0) and self._bots_alone(players)):
             refused = self.bot_games.claim(caller, game_id, self.bot_games_per_caller, self.clock_ms(),
                                            server_cap=self.bot_games_in_play)
-            if refused == "caller":
-                who = "this bot" if caller.startswith("bot:") else "this client address"
+            if refused in ("caller", "address"):
+                first = caller if isinstance(caller, str) else caller[0]
+                who = "this bot" if refused == "caller" and first.startswith("bot:") else "this client address"
                 raise TooManyBotGames(
                     f"{who} has {self.bot_games_per_caller} games of built-in bots alone in play, as many as "
                     "it may: one must be over before another starts (a game with a person's or a bot "
@@ -107,7 +118,7 @@ class GameCreation(GameCore):
         """Whether every seat is a built-in bot (no open seat, no person, no bot account)."""
         return bool(players) and all(p is not None and "bot" in p for p in players)
 
-    def _unclaim(self, caller: str, game_id: str) -> None:
+    def _unclaim(self, caller: str | tuple[str, ...], game_id: str) -> None:
         """Give back the slot of a game that was counted and then not made (one whose first append
         may have landed is left counted: the count drops it when the game is over, or, if it was
         never made, once the claim is stale)."""

@@ -86,24 +86,30 @@ return 1
 
 # <p>:arena:in-play and <p>:arena:in-play:<caller>: match id -> when it was made.
 # They are the matches of POST /matches not yet over, server-wide and per caller, for their caps.
-# KEYS: the server's in-play set, the caller's, matches-over; ARGV: cap overall, cap per caller,
-# match id, now ms. Drops the matches over from both sets, then refuses (-1: the caller's cap,
-# -2: the server's; a cap of 0 is none) or adds the match to both. A match the caller has counted
-# already (a retry of its creation, whose id its Idempotency-Key fixes) is not refused by itself.
+# A bot's match counts against the bot and against its client address (two callers).
+# KEYS: the server's in-play set, each caller's, matches-over; ARGV: cap overall, cap per caller, match id,
+# now ms. Drops the matches over from every set, then refuses (-1: the first caller's cap, -3: a further
+# caller's, -2: the server's; 0 is no cap) or adds the match to every set. A match the first caller has
+# counted already (a retry of its creation, whose id its Idempotency-Key fixes) is not refused by itself.
 _CLAIM_MATCH = """
-for i = 1, 2 do
+local n = #KEYS
+local over = KEYS[n]
+for i = 1, n - 1 do
   for _, id in ipairs(redis.call('ZRANGE', KEYS[i], 0, -1)) do
-    if redis.call('SISMEMBER', KEYS[3], id) == 1 then redis.call('ZREM', KEYS[i], id) end
+    if redis.call('SISMEMBER', over, id) == 1 then redis.call('ZREM', KEYS[i], id) end
   end
 end
 if redis.call('ZSCORE', KEYS[2], ARGV[3]) then
-  redis.call('ZADD', KEYS[1], ARGV[4], ARGV[3])
+  for i = 1, n - 1 do redis.call('ZADD', KEYS[i], ARGV[4], ARGV[3]) end
   return 1
 end
-if tonumber(ARGV[2]) > 0 and redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[2]) then return -1 end
+for i = 2, n - 1 do
+  if tonumber(ARGV[2]) > 0 and redis.call('ZCARD', KEYS[i]) >= tonumber(ARGV[2]) then
+    if i == 2 then return -1 else return -3 end
+  end
+end
 if tonumber(ARGV[1]) > 0 and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return -2 end
-redis.call('ZADD', KEYS[1], ARGV[4], ARGV[3])
-redis.call('ZADD', KEYS[2], ARGV[4], ARGV[3])
+for i = 1, n - 1 do redis.call('ZADD', KEYS[i], ARGV[4], ARGV[3]) end
 return 1
 """
 
@@ -159,6 +165,29 @@ class RedisArenaStore:
                     pipe.hset(key, name, json.dumps(bot, sort_keys=True))
                     pipe.execute()
                     return bot
+                except WatchError:
+                    continue
+
+    def replace_bot_token(self, name: str, old_hash: str, new_hash: str, usable: bool) -> bool:
+        """The bot's token hash ``old_hash`` becomes ``new_hash`` (a token of it is known by its hash only if
+        ``usable``); False, writing nothing, if ``old_hash`` is not the bot's current one."""
+        bots, tokens = self._k("bots"), self._k("bot-tokens")
+        while True:
+            with self.redis.pipeline(transaction=True) as pipe:
+                try:
+                    # WATCH-guarded: of two replacements of one token at once, one finds it current
+                    pipe.watch(bots, tokens)
+                    raw, owner = pipe.hget(bots, name), pipe.hget(tokens, old_hash)
+                    if raw is None or json.loads(raw)["token_hash"] != old_hash or _s(owner or b"") != name:
+                        return False
+                    bot = {**json.loads(raw), "token_hash": new_hash}
+                    pipe.multi()
+                    pipe.hset(bots, name, json.dumps(bot, sort_keys=True))
+                    pipe.hdel(tokens, old_hash)
+                    if usable:
+                        pipe.hset(tokens, new_hash, name)
+                    pipe.execute()
+                    return True
                 except WatchError:
                     continue
 
@@ -319,19 +348,23 @@ class RedisArenaStore:
         raw = self.redis.hgetall(self._k("match", "{" + match_id + "}", "seat-tokens"))
         return {int(_s(k)): _s(v) for k, v in raw.items()}
 
-    def claim_match(self, match_id: str, caller: str, overall: int, per_caller: int, now_ms: int) -> int:
-        """Count a new match as in play for ``caller`` and the server: 1, or -1 if the caller has
-        ``per_caller`` in play already, -2 if the server has ``overall`` (nothing is written then);
-        1 for a match the caller has counted already, whatever the caps (a retried creation).
-        A match leaves both counts when it is recorded as over (mark_match_over)."""
-        keys = [self._k("in-play"), self._k("in-play", caller), self._k("matches-over")]
+    def claim_match(self, match_id: str, caller: str | tuple[str, ...], overall: int, per_caller: int,
+                    now_ms: int) -> int:
+        """Count a new match as in play for ``caller`` (one, or several: a bot and its address) and
+        the server: 1, or -1 if the first caller has ``per_caller`` in play already, -3 if a further
+        one has, -2 if the server has ``overall`` (nothing is written then); 1 for a match the first
+        caller has counted already, whatever the caps (a retried creation).
+        A match leaves every count when it is recorded as over (mark_match_over)."""
+        callers = (caller,) if isinstance(caller, str) else tuple(caller)
+        keys = [self._k("in-play"), *(self._k("in-play", c) for c in callers), self._k("matches-over")]
         return int(self._claim_match(keys=keys, args=[overall, per_caller, match_id, now_ms]))
 
-    def release_match(self, match_id: str, caller: str) -> None:
+    def release_match(self, match_id: str, caller: str | tuple[str, ...]) -> None:
         """Uncount a match that was claimed and then not made."""
         pipe = self.redis.pipeline(transaction=False)
         pipe.zrem(self._k("in-play"), match_id)
-        pipe.zrem(self._k("in-play", caller), match_id)
+        for c in (caller,) if isinstance(caller, str) else caller:
+            pipe.zrem(self._k("in-play", c), match_id)
         pipe.execute()
 
     def matches(self, limit: int = 100) -> list[str]:

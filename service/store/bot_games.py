@@ -33,8 +33,9 @@ return 1
 # A game whose every seat is a built-in bot costs the bot workers a job per turn until it ends,
 # however long that is: a target of 100,000 points is thousands of hands.
 # Yet the rate limit counts it as one request.
-# So each caller (a bot account's token, else the client address) has at most a few in play at once.
-# And the server has at most a few dozen: bot accounts register freely, and each is a caller of its own.
+# So each caller has at most a few in play at once: a bot account's token, and the client address, which
+# counts the games of every account that sends from it (accounts register freely).
+# And the server has at most a few dozen.
 class BotGameCounts:
     """The per-caller and server-wide counts of games of built-in bots alone in play.
 
@@ -68,26 +69,36 @@ class BotGameCounts:
         with self._guard():
             return self._live(self.server_key, now_ms)
 
-    def claim(self, caller: str, game_id: str, cap: int, now_ms: int, server_cap: int = 0) -> str | None:
-        """Count ``game_id`` as in play for ``caller`` and the server: None once it is counted, else
-        the count that refused it, writing nothing: "caller" if the caller has ``cap`` in play
-        already, "server" if the server has ``server_cap`` (a cap of 0: no cap, nothing counted)."""
-        # The caller's count is claimed first, then the server's.
-        # A refusal by the server's gives the caller's place back.
-        # So neither count ever passes its cap, and the server's never holds a game it refused.
+    def claim(self, caller: str | tuple[str, ...], game_id: str, cap: int, now_ms: int,
+              server_cap: int = 0) -> str | None:
+        """Count ``game_id`` as in play for ``caller`` (one, or several: a bot account and its
+        client address) and the server: None once it is counted, else the count that refused it,
+        writing nothing: "caller" if the first caller has ``cap`` in play already, "address" if a
+        further one has, "server" if the server has ``server_cap`` (a cap of 0: no cap, nothing counted)."""
+        # The callers' counts are claimed first, in order, then the server's.
+        # A refusal gives back the places taken before it.
+        # So no count ever passes its cap, and none holds a game that was refused.
+        callers = (caller,) if isinstance(caller, str) else tuple(caller)
         with self._guard():
-            if cap > 0 and not self._take(self.key(caller), cap, game_id, now_ms):
-                return "caller"
-            if server_cap > 0 and not self._take(self.server_key, server_cap, game_id, now_ms):
-                if cap > 0:
-                    self._drop(self.key(caller), game_id)
-                return "server"
-            return None
+            taken: list[str] = []
+            refused = None
+            for i, who in enumerate(callers if cap > 0 else ()):
+                if not self._take(self.key(who), cap, game_id, now_ms):
+                    refused = "caller" if i == 0 else "address"
+                    break
+                taken.append(self.key(who))
+            if refused is None and server_cap > 0 and not self._take(self.server_key, server_cap, game_id, now_ms):
+                refused = "server"
+            if refused is not None:
+                for key in taken:
+                    self._drop(key, game_id)
+            return refused
 
-    def release(self, caller: str, game_id: str) -> None:
+    def release(self, caller: str | tuple[str, ...], game_id: str) -> None:
         """Uncount a game that was claimed and then not made."""
         with self._guard():
-            self._drop(self.key(caller), game_id)
+            for who in (caller,) if isinstance(caller, str) else caller:
+                self._drop(self.key(who), game_id)
             self._drop(self.server_key, game_id)
 
     # Nothing has to tell the count when a game ends.

@@ -84,6 +84,19 @@ class InMemoryArenaStore:
             self._bots[name] = json.dumps(bot, sort_keys=True)
             return bot
 
+    def replace_bot_token(self, name: str, old_hash: str, new_hash: str, usable: bool) -> bool:
+        """The bot's token hash ``old_hash`` becomes ``new_hash`` (a token of it is known by its hash only if
+        ``usable``); False, writing nothing, if ``old_hash`` is not the bot's current one."""
+        with self._lock:
+            raw = self._bots.get(name)
+            if raw is None or json.loads(raw)["token_hash"] != old_hash or self._bot_tokens.get(old_hash) != name:
+                return False
+            self._bots[name] = json.dumps({**json.loads(raw), "token_hash": new_hash}, sort_keys=True)
+            del self._bot_tokens[old_hash]
+            if usable:
+                self._bot_tokens[new_hash] = name
+            return True
+
     def bot_name(self, name: str) -> str | None:
         """The name of the bot account called ``name`` in any case, as it was registered; None if none is."""
         with self._lock:
@@ -237,30 +250,37 @@ class InMemoryArenaStore:
         with self._lock:
             return dict(self._seat_tokens.get(match_id, {}))
 
-    def claim_match(self, match_id: str, caller: str, overall: int, per_caller: int, now_ms: int) -> int:
-        """Count a new match as in play for ``caller`` and the server: 1, or -1 if the caller has
-        ``per_caller`` in play already, -2 if the server has ``overall`` (nothing is written then);
-        1 for a match the caller has counted already, whatever the caps."""
+    def claim_match(self, match_id: str, caller: str | tuple[str, ...], overall: int, per_caller: int,
+                    now_ms: int) -> int:
+        """Count a new match as in play for ``caller`` (one, or several) and the server: 1, or -1 if
+        the first caller has ``per_caller`` in play already, -3 if a further one has, -2 if the server
+        has ``overall`` (nothing is written then); 1 for a match the first caller has counted already."""
+        callers = (caller,) if isinstance(caller, str) else tuple(caller)
         with self._lock:
-            server, mine = self._in_play, self._callers_in_play.setdefault(caller, {})
-            for counted in (server, mine):
+            server = self._in_play
+            mine = [self._callers_in_play.setdefault(c, {}) for c in callers]
+            for counted in (server, *mine):
                 for over in [m for m in counted if m in self._matches_over]:
                     del counted[over]
-            if match_id in mine:
-                server[match_id] = now_ms
+            if match_id in mine[0]:
+                for counted in (server, *mine):
+                    counted[match_id] = now_ms
                 return 1
-            if per_caller > 0 and len(mine) >= per_caller:
-                return -1
+            for i, counted in enumerate(mine):
+                if per_caller > 0 and len(counted) >= per_caller:
+                    return -1 if i == 0 else -3
             if overall > 0 and len(server) >= overall:
                 return -2
-            server[match_id] = mine[match_id] = now_ms
+            for counted in (server, *mine):
+                counted[match_id] = now_ms
             return 1
 
-    def release_match(self, match_id: str, caller: str) -> None:
+    def release_match(self, match_id: str, caller: str | tuple[str, ...]) -> None:
         """Uncount a match that was claimed and then not made."""
         with self._lock:
             self._in_play.pop(match_id, None)
-            self._callers_in_play.get(caller, {}).pop(match_id, None)
+            for c in (caller,) if isinstance(caller, str) else caller:
+                self._callers_in_play.get(c, {}).pop(match_id, None)
 
     def matches(self, limit: int = 100) -> list[str]:
         with self._lock:

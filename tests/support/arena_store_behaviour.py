@@ -66,6 +66,20 @@ class ArenaStoreBehaviour:
         assert arena.bot("alpha") == updated
         assert arena.update_bot("nobody", {"accepts_matches": True}) is None
 
+    def test_a_bots_token_hash_is_replaced_once_and_a_revoked_one_finds_no_bot(self, arena):
+        arena.register_bot("alpha", profile("alpha"), "h-1")
+        assert arena.replace_bot_token("alpha", "h-1", "h-2", usable=True) is True
+        assert arena.bot_of_token("h-1") is None and arena.bot_of_token("h-2") == "alpha"
+        assert arena.bot("alpha") == {**profile("alpha"), "token_hash": "h-2"}
+        # the old hash again, or another bot's name: nothing written
+        assert arena.replace_bot_token("alpha", "h-1", "h-3", usable=True) is False
+        assert arena.replace_bot_token("beta", "h-2", "h-3", usable=True) is False
+        assert arena.bot_of_token("h-3") is None and arena.bot("alpha")["token_hash"] == "h-2"
+        # revoked: the account keeps a hash that no token finds
+        assert arena.replace_bot_token("alpha", "h-2", "h-4", usable=False) is True
+        assert arena.bot_of_token("h-2") is None and arena.bot_of_token("h-4") is None
+        assert arena.bot("alpha")["token_hash"] == "h-4"
+
     def test_what_a_read_answers_is_a_copy(self, arena):
         arena.register_bot("alpha", profile("alpha"), "h-1")
         arena.bot("alpha")["description"] = "changed by a reader"
@@ -194,6 +208,18 @@ class ArenaStoreBehaviour:
         assert arena.claim_match("m2", "bot:a", 10, 2, NOW) == 1
         assert arena.claim_match("m3", "bot:a", 10, 2, NOW) == -1
         assert arena.claim_match("m3", "bot:b", 10, 2, NOW) == 1
+
+    def test_a_bots_match_counts_against_its_address_too_and_a_refusal_counts_nothing(self, arena):
+        assert arena.claim_match("m1", ("bot:a", "addr:1"), 10, 2, NOW) == 1
+        assert arena.claim_match("m2", ("bot:b", "addr:1"), 10, 2, NOW) == 1
+        assert arena.claim_match("m3", ("bot:c", "addr:1"), 10, 2, NOW) == -3  # the address's cap
+        assert arena.claim_match("m3", "addr:1", 10, 2, NOW) == -1
+        assert arena.claim_match("m3", ("bot:a", "addr:2"), 10, 2, NOW) == 1
+        assert arena.claim_match("m4", ("bot:a", "addr:3"), 10, 2, NOW) == -1  # the bot's own cap
+        # bot:c was refused: none of its places is held; released, a match leaves every count
+        assert arena.claim_match("m5", ("bot:c", "addr:4"), 10, 1, NOW) == 1
+        arena.release_match("m5", ("bot:c", "addr:4"))
+        assert arena.claim_match("m6", ("bot:c", "addr:4"), 10, 1, NOW) == 1
 
     def test_the_servers_matches_in_play_are_capped_and_a_refusal_counts_nothing(self, arena):
         assert arena.claim_match("m1", "bot:a", 2, 5, NOW) == 1

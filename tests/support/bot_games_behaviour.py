@@ -55,6 +55,16 @@ class BotGamesBehaviour:
         assert counts.in_play("addr:a", NOW) == ["g1"]
         assert counts.in_play("bot:b", NOW) == ["g2"]
 
+    def test_a_bot_and_its_address_are_both_counted_and_a_refusal_gives_every_place_back(self, counted):
+        counts, store = counted
+        assert counts.claim(("bot:a", "addr:1"), "g1", 1, NOW, server_cap=5) is None
+        assert counts.claim(("bot:b", "addr:1"), "g2", 1, NOW, server_cap=5) == "address"
+        assert counts.claim(("bot:a", "addr:2"), "g3", 1, NOW, server_cap=5) == "caller"
+        assert counts.in_play("bot:b", NOW) == [] and counts.in_play("addr:2", NOW) == []
+        assert counts.in_play("addr:1", NOW) == ["g1"] and counts.in_play_on_server(NOW) == ["g1"]
+        counts.release(("bot:a", "addr:1"), "g1")
+        assert counts.in_play("bot:a", NOW) == counts.in_play("addr:1", NOW) == counts.in_play_on_server(NOW) == []
+
     def test_the_servers_cap_refuses_and_gives_the_callers_place_back(self, counted):
         counts, store = counted
         assert counts.claim("addr:a", "g1", 5, NOW, server_cap=2) is None

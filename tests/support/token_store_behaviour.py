@@ -66,5 +66,15 @@ class TokenStoreBehaviour:
         tokens.save_hashes("g1", {})  # nothing to write: nothing changes
         assert tokens.seat_of("g1", bot) == 1
 
+    def test_a_replaced_hash_moves_its_seat_to_the_new_token_at_once(self, tokens):
+        old, new, ann = issue_token(), issue_token(), issue_token()
+        tokens.save("g1", {0: ann})
+        tokens.save_hashes("g1", {1: hash_token(old)})
+        assert tokens.seat_of("g1", old) == 1  # remembered by a store that remembers
+        tokens.replace_hash("g1", hash_token(old), hash_token(new))
+        assert (tokens.seat_of("g1", old), tokens.seat_of("g1", new), tokens.seat_of("g1", ann)) == (None, 1, 0)
+        tokens.replace_hash("g-none", hash_token(new), hash_token(old))  # no such game: nothing written
+        assert tokens.seat_of("g-none", old) is None
+
     def test_the_key_of_a_games_hashes_is_in_the_games_hash_slot(self, tokens):
         assert tokens.key("g1") == f"{tokens.prefix}:{{g1}}:tokens"

@@ -83,8 +83,10 @@ def test_matches_in_play_are_capped_per_caller_and_server_wide_until_one_is_over
     assert match(client, ["basic", "random"], addr="10.0.0.1").status_code == 201
     assert match(client, ["basic", "random"], addr="10.0.0.1").status_code == 201
     assert problem(match(client, ["basic", "random"], addr="10.0.0.1")) == (409, "too_many_matches")
+    # a bot's match counts against its address too: alpha's address is full
+    assert problem(match(client, ["alpha", "beta"], token=alpha, addr="10.0.0.1")) == (409, "too_many_matches")
     # another address has a count of its own; the server's 3 are then all in play
-    ours = match(client, ["alpha", "beta"], token=alpha, addr="10.0.0.1").get_json()
+    ours = match(client, ["alpha", "beta"], token=alpha, addr="10.0.0.3").get_json()
     full = match(client, ["basic", "random"], addr="10.0.0.2")
     assert problem(full) == (409, "too_many_matches") and "server" in full.get_json()["detail"]
     assert len(client.get("/matches").get_json()["matches"]) == 3

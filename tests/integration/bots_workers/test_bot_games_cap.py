@@ -1,5 +1,5 @@
 """Games of POST /games whose every seat is a built-in bot are capped per caller (a bot account's
-token, else the client address) and server-wide, as matches of POST /matches are: each costs the bot workers a job
+token, and the client address, which counts every account's) and server-wide, as matches of POST /matches are: each costs the bot workers a job
 per turn until it ends, however far its target, and the rate limit counts it as one request. One
 more is 409 ``too_many_bot_games``, nothing stored; a game leaves the count when it is over (its
 target reached, or abandoned by a real ``ginbox worker``), and a claim whose game was never made
@@ -20,7 +20,7 @@ from support.arena_fixtures import app, arena_settings, base, client, worker_poo
 from support.arena_http import register
 
 DEADLINE_S = 180
-LONG = {"target_score": 100000}
+LONG = {"target_score": 500}  # the highest a game of bots alone may have: no worker runs, so it stays in play
 BOTS = [{"bot": "basic"}, {"bot": "basic"}]
 
 
@@ -112,11 +112,16 @@ def test_games_of_bots_alone_are_capped_per_caller_and_the_one_over_stores_nothi
     alpha = register(client, "alpha")
     assert create(client, seats=[{"account": "alpha"}, {"bot": "basic"}], token=alpha).status_code == 201
 
-    # a bot account's token has a count of its own, as for matches
-    assert create(client, token=alpha).status_code == 201
-    assert create(client, token=alpha).status_code == 201
-    assert problem(create(client, token=alpha)) == (409, "too_many_bot_games")
-    assert "this bot" in create(client, token=alpha).get_json()["detail"]
+    # a bot account's token has a count of its own, as for matches, besides its address's
+    assert create(client, token=alpha, addr="10.0.0.3").status_code == 201
+    assert create(client, token=alpha, addr="10.0.0.4").status_code == 201
+    assert problem(create(client, token=alpha, addr="10.0.0.5")) == (409, "too_many_bot_games")
+    assert "this bot" in create(client, token=alpha, addr="10.0.0.5").get_json()["detail"]
+    # its address full, a fresh account from it is refused by the address's count
+    fresh = register(client, "fresh")
+    assert problem(create(client, token=fresh)) == (409, "too_many_bot_games")
+    assert "client address" in create(client, token=fresh).get_json()["detail"]
+    assert counted(app, "bot:fresh") == []  # nothing held for it
     # any other token counts as none: the address's count (never a way out of it, nor a 401)
     ann = create(client, seats=[{"name": "ann"}, {"bot": "basic"}]).get_json()["seats"][0]["token"]
     for token in (ann, "not-a-token-of-anyone"):

@@ -26,8 +26,8 @@ from support.servers import WorkerProcess, service_env
 from workers import jobs
 from workers.sweeper import stalled_games
 
-#: a game to 100,000 points: the bots alone play on for the whole test
-ENDLESS = {"target_score": 100_000}
+#: a game to 500 points, the most a game of bots alone may have: the bots alone play on for the whole test
+ENDLESS = {"target_score": 500}
 BOTS_ALONE = [{"bot": "basic"}, {"bot": "basic"}]
 #: a failure guard only (something never happened), not a bound any assertion measures
 NEVER_S = 180
