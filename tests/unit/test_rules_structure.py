@@ -118,7 +118,7 @@ HTTP_CLIENTS = ("workers.outside_bot", "workers.arena_bot", "workers.arena_match
 #: the statuses the API answers with (and a few more), as literals or in text such as "412 Precondition"
 HTTP_STATUS = re.compile(r"\b(?:30[1-8]|40[0-9]|41[0-8]|42[2-9]|50[0-4])\b")
 #: where a number of that shape is not a status: bounds, limits and sizes that happen to match
-NOT_A_STATUS = re.compile(r"MAX_ADVICE_LENGTH = 500|MAX_LIST_LIMIT = 500|LIST_BATCH = 500|count=500|"
+NOT_A_STATUS = re.compile(r"MAX_ADVICE_LENGTH = 500|BOTS_ALONE_MAX_TARGET = 500|MAX_LIST_LIMIT = 500|LIST_BATCH = 500|count=500|"
                           r"max_(samples|rollouts).*= 400")
 
 
