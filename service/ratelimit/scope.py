@@ -62,7 +62,8 @@ def refusal_detail(verdict) -> str:
         return "too many requests; retry after the time in Retry-After"
     what, whose = COUNTED.get(standing.kind, ("requests", "client"))
     window = WINDOW_NAMES.get(standing.window_s, f"{standing.window_s} s")
-    return (f"too many {what} from this {whose} in this {window} (at most {standing.limit} a {window}); "
+    counted = "" if what == "requests" else f": {what}"
+    return (f"too many requests{counted} from this {whose} this {window} (at most {standing.limit}); "
             "retry after the time in Retry-After")
 
 
