@@ -14,6 +14,9 @@ UNLIMITED_ENDPOINTS = {"health.healthz", "health.readyz", "docs.openapi_yaml", "
                        "pages.lobby_page", "pages.play_page", "pages.watch_page", "pages.replay_page",
                        "pages.web_asset", "guides.guides_index", "guides.guide_page", "guides.guide_image"}
 
+#: the Retry-After of a creation refused by the memory guard: games end, and unstarted ones expire
+FULL_RETRY_AFTER_S = 60
+
 
 class _App(Flask):
     """Flask, with the answer of ``ensure_sync`` kept per function.
@@ -134,6 +137,11 @@ def _guard():
     if not verdict.allowed:
         raise ApiError(429, "rate_limited", refusal_detail(verdict),
                        headers={"Retry-After": str(verdict.retry_after)})
+    from service.ratelimit.scope import CREATION_ENDPOINTS
+
+    if request.endpoint in CREATION_ENDPOINTS and ext.memory_guard.full():
+        raise ApiError(503, "server_full", "the server is too full to take new games now; the games under way go on",
+                       headers={"Retry-After": str(FULL_RETRY_AFTER_S)})
     return None
 
 

@@ -26,6 +26,7 @@ from service.connections import redis_client, stream_wait_client
 from service.games import GameLimits, GameService
 from service.idempotency import CreationIdempotency
 from service.ratelimit import DAY_S, HOUR_S, WINDOW_S, RateLimiter, TokenCheck
+from service.ratelimit.memory import MemoryGuard
 from service.rules.duplicate import MatchCodec
 from service.store.advice import AdviceLog, InMemoryAdviceLog, RedisAdviceLog
 from service.store.arena import RedisArenaStore
@@ -123,6 +124,8 @@ class ApiComponents(Parts):
     pepper: Callable[[], bytes]
     #: the live streams each client holds open, counted for every API process
     stream_places: StreamPlaces
+    #: whether Redis is too full to take new games (GINBOX_MEMORY_GUARD)
+    memory_guard: MemoryGuard
 
 
 @dataclass
@@ -217,7 +220,8 @@ def build_api(settings: Settings, *, bot_scheduler: Callable[..., None] | None =
         queue_redis=scrape_connection(settings, redis),
         creations=CreationIdempotency(records), pepper=records.pepper,
         stream_places=StreamPlaces(redis, settings.key_prefix, settings.max_streams_per_client,
-                                   stream_max_s=float(settings.extra.get("stream_max_s", 300.0))))
+                                   stream_max_s=float(settings.extra.get("stream_max_s", 300.0))),
+        memory_guard=MemoryGuard(redis, settings.memory_guard_share))
 
 
 def rate_limits(settings: Settings) -> dict[str, tuple[int, int]]:
