@@ -61,3 +61,32 @@ def test_a_browser_may_read_the_fields(app):
     resp = app.test_client().get("/games", headers={"Origin": "https://example.org"})
     exposed = {h.strip() for h in resp.headers["Access-Control-Expose-Headers"].split(",")}
     assert {"RateLimit", "RateLimit-Policy"} <= exposed
+
+
+def test_what_is_left_counts_the_other_processes_use_as_redis_last_said(redis_conn, key_prefix):
+    """Two limiters (two API processes) on one counter of 100: each says what nobody had reserved
+    when it last asked Redis, plus the counts it holds unused."""
+    from service.ratelimit import RateLimiter
+
+    clock = lambda: START  # noqa: E731
+    a, b = (RateLimiter(redis_conn, key_prefix, 100, clock, max_block=8) for _ in range(2))
+    who = ("token", "shared")
+    # a reserves 1, then 2 (one held unused), then uses the one it held
+    assert [a.hit(who).standings[0].remaining for _ in range(3)] == [99, 98, 97]
+    # b reserves 1: 4 of the 100 are gone
+    assert b.hit(who).standings[0].remaining == 96
+    # a reserves 4 (3 held unused): 5 used, 95 left, whoever holds them
+    standing = a.hit(who).standings[0]
+    assert (standing.kind, standing.limit, standing.window_s, standing.remaining, standing.reset_s) == (
+        "token", 100, 60, 95, 50)
+
+
+def test_an_hourly_counter_lives_for_its_hour(redis_conn, key_prefix):
+    from service.ratelimit import RateLimiter
+
+    limiter = RateLimiter(redis_conn, key_prefix, 10, lambda: START, limits={"create-hour": (5, 3600)})
+    verdict = limiter.hit(("create-hour", "10.0.0.9"))
+    assert verdict.allowed and verdict.standings[0].remaining == 4 and verdict.standings[0].reset_s == 3590
+    key = limiter.key("create-hour", "10.0.0.9", int(START // 3600))
+    assert int(redis_conn.get(key)) == 1
+    assert 60 + 1 < redis_conn.ttl(key) <= 3600 + 1
