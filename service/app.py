@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from flask import Flask, request
+from flask import Flask, g, request
 
 from service.config import Settings
 
@@ -13,6 +13,9 @@ UNLIMITED_ENDPOINTS = {"health.healthz", "health.readyz", "docs.openapi_yaml", "
                        "docs.problem_types", "docs.problem_type", "metrics.metrics",
                        "pages.lobby_page", "pages.play_page", "pages.watch_page", "pages.replay_page",
                        "pages.web_asset", "guides.guides_index", "guides.guide_page", "guides.guide_image"}
+
+#: the Retry-After of a creation refused by the memory guard: games end, and unstarted ones expire
+FULL_RETRY_AFTER_S = 60
 
 
 class _App(Flask):
@@ -94,6 +97,7 @@ def create_app(settings: Settings | None = None, *,
     app.before_request(refuse_unrouted_path)
     init_cors(app, settings.cors_origins)
     app.before_request(_guard)
+    app.after_request(_rate_limit_fields)
     # a query parameter the operation does not take (or one given twice) is refused, for every
     # operation at once, before its view reads the query (service.api.query)
     from service.api.query import refuse_unlisted_query
@@ -124,11 +128,28 @@ def _guard():
         return None
     # a token the server issued is counted on its own, not against its address (service.ratelimit)
     from service.ratelimit import identities
+    from service.ratelimit.scope import refusal_detail
 
     token = presented_token(required=False, strict=False)
     issued = bool(token) and ext.limiter.limit > 0 and ext.token_check.issued(token, request.view_args)
     verdict = ext.limiter.hit(*identities(request.remote_addr or "unknown", token, issued, request.endpoint))
+    g.rate_limit_verdict = verdict  # its RateLimit fields are added to the answer (_rate_limit_fields)
     if not verdict.allowed:
-        raise ApiError(429, "rate_limited", "too many requests; retry after the time in Retry-After",
+        raise ApiError(429, "rate_limited", refusal_detail(verdict),
                        headers={"Retry-After": str(verdict.retry_after)})
+    from service.ratelimit.scope import CREATION_ENDPOINTS
+
+    if request.endpoint in CREATION_ENDPOINTS and ext.memory_guard.full():
+        raise ApiError(503, "server_full", "the server is too full to take new games now; the games under way go on",
+                       headers={"Retry-After": str(FULL_RETRY_AFTER_S)})
     return None
+
+
+def _rate_limit_fields(response):
+    """Add the RateLimit-Policy and RateLimit fields of the request's count to its answer (429s included)."""
+    verdict = g.get("rate_limit_verdict")
+    if verdict is not None:
+        from service.ratelimit.scope import headers
+
+        response.headers.update(headers(verdict))
+    return response

@@ -25,7 +25,8 @@ from service.config import Settings
 from service.connections import redis_client, stream_wait_client
 from service.games import GameLimits, GameService
 from service.idempotency import CreationIdempotency
-from service.ratelimit import RateLimiter, TokenCheck
+from service.ratelimit import DAY_S, HOUR_S, WINDOW_S, RateLimiter, TokenCheck
+from service.ratelimit.memory import MemoryGuard
 from service.rules.duplicate import MatchCodec
 from service.store.advice import AdviceLog, InMemoryAdviceLog, RedisAdviceLog
 from service.store.arena import RedisArenaStore
@@ -123,6 +124,8 @@ class ApiComponents(Parts):
     pepper: Callable[[], bytes]
     #: the live streams each client holds open, counted for every API process
     stream_places: StreamPlaces
+    #: whether Redis is too full to take new games (GINBOX_MEMORY_GUARD)
+    memory_guard: MemoryGuard
 
 
 @dataclass
@@ -212,12 +215,23 @@ def build_api(settings: Settings, *, bot_scheduler: Callable[..., None] | None =
     return ApiComponents(
         **parts, redis=redis, scheduler=scheduler,
         limiter=RateLimiter(redis, settings.key_prefix, settings.rate_limit_per_minute,
-                            ipv6_prefix=settings.rate_limit_ipv6_prefix),
+                            ipv6_prefix=settings.rate_limit_ipv6_prefix, limits=rate_limits(settings)),
         token_check=TokenCheck(parts["games"], parts["arena"]),
         queue_redis=scrape_connection(settings, redis),
         creations=CreationIdempotency(records), pepper=records.pepper,
         stream_places=StreamPlaces(redis, settings.key_prefix, settings.max_streams_per_client,
-                                   stream_max_s=float(settings.extra.get("stream_max_s", 300.0))))
+                                   stream_max_s=float(settings.extra.get("stream_max_s", 300.0))),
+        memory_guard=MemoryGuard(redis, settings.memory_guard_share))
+
+
+def rate_limits(settings: Settings) -> dict[str, tuple[int, int]]:
+    """The base limit and window of the rate limiter's counters that GINBOX_RATE_LIMIT does not set."""
+    streams = settings.stream_opens_per_minute
+    return {"stream-token": (streams, WINDOW_S), "stream-addr": (streams, WINDOW_S),
+            "stream-addr-tokens": (streams, WINDOW_S),
+            "create-hour": (settings.creations_per_hour, HOUR_S), "create-day": (settings.creations_per_day, DAY_S),
+            "register-hour": (settings.registrations_per_hour, HOUR_S),
+            "register-day": (settings.registrations_per_day, DAY_S)}
 
 
 def build_worker(settings: Settings) -> WorkerComponents:

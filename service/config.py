@@ -144,6 +144,13 @@ class Settings:
     snapshot_every: int = 50              # GINBOX_SNAPSHOT_EVERY: events between state snapshots
     max_body_bytes: int = 64 * 1024       # GINBOX_MAX_BODY_BYTES
     rate_limit_per_minute: int = 600      # GINBOX_RATE_LIMIT: requests per minute per token / address
+    stream_opens_per_minute: int = 60     # GINBOX_RATE_LIMIT_STREAMS: stream opens per minute per token / address (0: no limit)
+    creations_per_hour: int = 2000        # GINBOX_CREATIONS_PER_HOUR: games, matches, challenges created per address (0: no limit)
+    creations_per_day: int = 10_000       # GINBOX_CREATIONS_PER_DAY: the same, per day (0: no limit)
+    registrations_per_hour: int = 20      # GINBOX_REGISTRATIONS_PER_HOUR: bot accounts registered per address (0: no limit)
+    registrations_per_day: int = 100      # GINBOX_REGISTRATIONS_PER_DAY: the same, per day (0: no limit)
+    memory_guard_share: float = 0.9       # GINBOX_MEMORY_GUARD: refuse new games past this share of Redis maxmemory (0: never)
+    unstarted_expire_s: float = 24 * 3600.0  # GINBOX_UNSTARTED_EXPIRE_S: end a game whose seats never filled after this long (0: never)
     matches_per_caller: int = 4           # GINBOX_MATCHES_PER_CALLER: matches of POST /matches in play per caller (0: no cap)
     matches_in_play: int = 32             # GINBOX_MATCHES_IN_PLAY: the same, server-wide (0: no cap)
     challenges_per_bot: int = 20          # GINBOX_CHALLENGES_PER_BOT: challenges pending to one bot (0: no cap)
@@ -183,6 +190,13 @@ class Settings:
             snapshot_every=env_int("GINBOX_SNAPSHOT_EVERY", 50, minimum=1),
             max_body_bytes=env_int("GINBOX_MAX_BODY_BYTES", 64 * 1024, minimum=1),
             rate_limit_per_minute=env_int("GINBOX_RATE_LIMIT", 600, minimum=0),  # 0: no limit
+            stream_opens_per_minute=env_int("GINBOX_RATE_LIMIT_STREAMS", 60, minimum=0),  # 0: no limit
+            creations_per_hour=env_int("GINBOX_CREATIONS_PER_HOUR", 2000, minimum=0),  # 0: no limit
+            creations_per_day=env_int("GINBOX_CREATIONS_PER_DAY", 10_000, minimum=0),  # 0: no limit
+            registrations_per_hour=env_int("GINBOX_REGISTRATIONS_PER_HOUR", 20, minimum=0),  # 0: no limit
+            registrations_per_day=env_int("GINBOX_REGISTRATIONS_PER_DAY", 100, minimum=0),  # 0: no limit
+            memory_guard_share=env_float("GINBOX_MEMORY_GUARD", 0.9, minimum=0),  # 0: never
+            unstarted_expire_s=env_float("GINBOX_UNSTARTED_EXPIRE_S", 24 * 3600.0, minimum=0),  # 0: never
             matches_per_caller=env_int("GINBOX_MATCHES_PER_CALLER", 4, minimum=0),  # 0: no cap
             matches_in_play=env_int("GINBOX_MATCHES_IN_PLAY", 32, minimum=0),  # 0: no cap
             challenges_per_bot=env_int("GINBOX_CHALLENGES_PER_BOT", 20, minimum=0),  # 0: no cap

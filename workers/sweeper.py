@@ -144,6 +144,23 @@ def abandoned_games(ctx, now_ms: int | None = None) -> list[str]:
                       "abandon check", "game %s abandoned: nobody moved in %.0f s", after_s)
 
 
+def expired_games(ctx, now_ms: int | None = None) -> list[str]:
+    """End every game whose seats were still not all taken ``unstarted_expire_s`` after its
+    creation; the ids ended. ``unstarted_expire_s`` 0 expires nothing."""
+    # Such a game would otherwise be kept for ever: nothing ends a game that never starts but the
+    # abandon time, which an open seat's claims and client seeds keep from running.
+    # It ends with a game_expired event: over, no winner, off the open games.
+    after_s = float(ctx.settings.unstarted_expire_s)
+    if after_s <= 0:
+        return []
+    now = now_ms or _now_ms()
+    oldest = now - int(after_s * 1000)
+    candidates = [g["game_id"] for g in _listed(ctx, "waiting")
+                  if g["created"] <= oldest and any(p is None for p in g.get("players") or [None])]
+    return _each_game(candidates, lambda game_id: ctx.games.expire_if_unstarted(game_id, after_s, now),
+                      "expiry check", "game %s expired: a seat was still free after %.0f s", after_s)
+
+
 #: how often waiting games are looked at for a client-seed wait that ran out (seconds)
 CLIENT_SEEDS_EVERY_S = 1.0
 
@@ -176,6 +193,9 @@ class Sweeper(threading.Thread):
         # idle games are looked for a few times per abandon time, at least every few minutes
         abandon = float(ctx.settings.abandon_after_s)
         self.abandon_every_s = min(INDEX_SCAN_EVERY_S, max(1.0, abandon / 4)) if abandon > 0 else None
+        # unstarted games likewise, a few times per expiry time
+        expire = float(ctx.settings.unstarted_expire_s)
+        self.expire_every_s = min(INDEX_SCAN_EVERY_S, max(1.0, expire / 4)) if expire > 0 else None
         self.stopping = threading.Event()
 
     def stop(self) -> None:
@@ -188,6 +208,7 @@ class Sweeper(threading.Thread):
         last_scan = None
         last_abandon_scan = None
         last_seed_scan = None
+        last_expire_scan = None
         unreachable = False  # Redis did not answer the last tick (said once, in one line)
         # each duty takes a short Redis lock, so that several workers do not all sweep at once
         while not self.stopping.is_set():
@@ -211,6 +232,11 @@ class Sweeper(threading.Thread):
                     last_abandon_scan = now
                     if _lock(conn, f"{prefix}:{{#bots}}:lock:abandon", every * 1000 * 0.9):
                         abandoned_games(self.ctx)
+                every = self.expire_every_s
+                if every is not None and (last_expire_scan is None or now - last_expire_scan >= every):
+                    last_expire_scan = now
+                    if _lock(conn, f"{prefix}:{{#bots}}:lock:expire", every * 1000 * 0.9):
+                        expired_games(self.ctx)
             except REDIS_UNREACHABLE as exc:
                 # one short line when Redis goes away, not a traceback a tick while it is away
                 if not unreachable:

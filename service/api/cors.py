@@ -21,7 +21,8 @@ from flask import Flask, Response, request
 ALLOW_METHODS = "GET, POST, PATCH, DELETE"
 ALLOW_HEADERS = ("Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, Last-Event-ID, "
                  "X-Request-ID")
-EXPOSE_HEADERS = "ETag, Idempotent-Replayed, Link, Location, Retry-After, WWW-Authenticate, X-Request-ID"
+EXPOSE_HEADERS = ("ETag, Idempotent-Replayed, Link, Location, RateLimit, RateLimit-Policy, Retry-After, WWW-Authenticate, "
+                  "X-Request-ID")
 #: how long a browser may keep a preflight's answer, in seconds
 MAX_AGE_S = 86400
 

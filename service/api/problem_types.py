@@ -306,6 +306,10 @@ _HTTP = {
                             "a move, a creation (a game, a seat's claim, a bot, a challenge, a match) or a "
                             "challenge's answer that landed is answered as it was (Idempotent-Replayed: true), "
                             "one that did not is made now; without a key, read the game (its version) to learn."),
+    "server_full": _t(503, "Server full",
+                      "Redis's memory is past the share of its maxmemory the server keeps for the games "
+                      "under way (GINBOX_MEMORY_GUARD), so no new game, match or challenge is made. Games "
+                      "in play go on. Retry after Retry-After: games end, and unstarted ones expire."),
     "internal_error": _t(500, "Internal error",
                          "The server failed to answer. Nothing in the answer says why; the server's log does."),
 }

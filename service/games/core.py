@@ -34,7 +34,7 @@ CLAIM_ATTEMPTS = 5
 #: games the caller may see (the rest were games of matches in play) is cut short there
 LIST_SCAN_MAX = 5000
 #: the events that end a game (the last of its log)
-GAME_ENDS = (ev.GameEnded, ev.GameResigned, ev.GameAbandoned)
+GAME_ENDS = (ev.GameEnded, ev.GameResigned, ev.GameAbandoned, ev.GameExpired)
 
 
 def new_game_id() -> str:

@@ -1,5 +1,5 @@
-"""What the workers do to games nobody moves: abandon the idle, deal without late client seeds,
-end the games of bots alone that only draw."""
+"""What the workers do to games nobody moves: abandon the idle, expire the never started, deal
+without late client seeds, end the games of bots alone that only draw."""
 
 from __future__ import annotations
 
@@ -36,6 +36,28 @@ class GameUpkeep(GameCore):
         except ConcurrencyError:
             return False  # someone moved meanwhile: the game is not idle
         self.after_append(game_id, new_state)
+        return True
+
+    def expire_if_unstarted(self, game_id: str, after_s: float, now_ms: int) -> bool:
+        """End the game with no winner if a seat is still free ``after_s`` after its creation; True if it did.
+
+        The append expects the version that was read, so a seat claimed meanwhile wins.
+        """
+        state = self.state(game_id)
+        if state.status == "over" or all(p is not None for p in state.players):
+            return False
+        first = self.store.load(game_id, upto=1)
+        if not first:
+            return False
+        waited_ms = now_ms - first[0].ts
+        if waited_ms < after_s * 1000:
+            return False
+        new_events = game.decide(state, None, commands.ExpireGame(waited_ms // 1000))
+        try:
+            new_state = self.repository.save(game_id, state, new_events).state
+        except ConcurrencyError:
+            return False  # a seat was claimed meanwhile: the game may yet start
+        self.after_append(game_id, new_state)  # off the open games
         return True
 
     def close_client_seeds_if_due(self, game_id: str, now_ms: int) -> bool:

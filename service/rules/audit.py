@@ -67,6 +67,8 @@ def _command_for(event: Any, following: Any = None):
     if t is events.GameAbandoned:
         # the sweeper's command: the idle time it measured is data the log records
         return None, commands.AbandonGame(event.idle_s, event.drawn_hands)
+    if t is events.GameExpired:
+        return None, commands.ExpireGame(event.waited_s)
     if t is events.TurnTimedOut:
         # the turn clock's command: the move it played for the seat is the group's next event
         played = _command_for(following) if following is not None else None
@@ -238,7 +240,8 @@ def _verify(checks: list, log_events: Iterable[Any], seed: bytes | str) -> dict:
         state = replay.state
         detail = f"{len(log)} events replayed; scores {state.scores}"
         ok = True
-        ended = [e for e in log if type(e) in (events.GameEnded, events.GameResigned, events.GameAbandoned)]
+        ended = [e for e in log if type(e) in (events.GameEnded, events.GameResigned, events.GameAbandoned,
+                                               events.GameExpired)]
         if ended:
             # The final scores are those of a game won, resigned or abandoned (RULES.md, Extensions).
             # An abandoned game has no winner.
@@ -405,7 +408,7 @@ def verify_export(lines: Iterable[str]) -> dict:
         _check(checks, "log", False, "the log does not start with game_created")
         return {"ok": False, "checks": checks, "not_checked": NOT_CHECKED}
     final = log[-1]
-    over = type(final) in (events.GameEnded, events.GameResigned, events.GameAbandoned)
+    over = type(final) in (events.GameEnded, events.GameResigned, events.GameAbandoned, events.GameExpired)
     seed = log[0].seed
     _check(checks, "seed_revealed", over and final.seed == seed,
            "the game is over and its last event reveals the seed recorded at creation" if over

@@ -24,7 +24,7 @@ PACKED_TYPES = {
     "dealer_chosen": "dc", "hand_dealt": "hd", "upcard_taken": "ut", "upcard_passed": "up",
     "card_drawn": "dr", "card_discarded": "di", "knocked": "kn", "hand_scored": "hs",
     "hand_drawn": "hn", "advice_given": "ad", "turn_timed_out": "to", "game_ended": "ge",
-    "game_resigned": "rs", "game_abandoned": "ab",
+    "game_resigned": "rs", "game_abandoned": "ab", "game_expired": "ex",
 }
 _UNPACKED_TYPES = {short: name for name, short in PACKED_TYPES.items()}
 _CARD_CODES = frozenset(r + s for r in "A23456789TJQK" for s in "CDHS")

@@ -164,6 +164,16 @@ class Resign:
 
 
 @dataclass(frozen=True)
+class ExpireGame:
+    """End a game whose seats were still not all taken ``waited_s`` seconds after it was created (an extension).
+
+    Not a wire command (absent from COMMAND_TYPES); only the server's sweeper issues it.
+    """
+
+    waited_s: int
+
+
+@dataclass(frozen=True)
 class AbandonGame:
     """End a game nobody has moved in for ``idle_s`` seconds, with no winner (an extension).
 

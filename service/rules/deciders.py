@@ -15,6 +15,7 @@ from . import cards, melds, variants
 from .cards import DECK, INDEX_OF
 from .commands import (
     AbandonGame,
+    ExpireGame,
     Advise,
     ClaimSeat,
     CloseClientSeeds,
@@ -37,6 +38,7 @@ from .events import (
     ClientSeedSent,
     ClientSeedsClosed,
     GameAbandoned,
+    GameExpired,
     GameResigned,
     HandDrawn,
     Knocked,
@@ -343,6 +345,19 @@ def _decide_abandon(state: GameState, actor: Any, command: AbandonGame) -> list:
     return [GameAbandoned(idle_s, state.hand_no, tuple(state.scores), state.seed.hex(), drawn)]
 
 
+def _decide_expire(state: GameState, actor: Any, command: ExpireGame) -> list:
+    if actor is not None:
+        raise invalid("invalid_command", "a game expires by the server, not by a player")
+    if state.status == "over":
+        raise conflict("game_over", "the game is over")
+    if all(p is not None for p in state.players):
+        raise invalid("invalid_command", "only a game whose seats were never all taken expires")
+    waited_s = command.waited_s
+    if type(waited_s) is not int or waited_s < 0:
+        raise invalid("invalid_command", "waited_s must be a whole number of seconds, 0 or more")
+    return [GameExpired(waited_s, state.hand_no, tuple(state.scores), state.seed.hex())]
+
+
 def drawn_hands_in_a_row(state: GameState) -> int:
     """How many hands in a row the game's results end with that were drawn (0 after a scored one)."""
     count = 0
@@ -378,6 +393,7 @@ _OTHER_DECIDERS = {
     CloseClientSeeds: _decide_close_client_seeds,
     Resign: _decide_resign,
     AbandonGame: _decide_abandon,
+    ExpireGame: _decide_expire,
     Advise: _decide_advise,
     PlayTimedOutTurn: _decide_timed_out_turn,
 }

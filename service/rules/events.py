@@ -348,6 +348,17 @@ class GameAbandoned:
     OMIT_IF_NONE: ClassVar[tuple] = ("drawn_hands",)
 
 
+@event("game_expired")
+class GameExpired:
+    """A seat was still free ``waited_s`` seconds after the game was created (an extension): the
+    game is over, never started, with no winner; ``scores`` stand (nobody scored) and it reveals the seed (hex)."""
+
+    waited_s: int
+    hand_no: int
+    scores: tuple
+    seed: str
+
+
 EVENT_CLASSES = (
     GameCreated,
     SeatClaimed,
@@ -369,6 +380,7 @@ EVENT_CLASSES = (
     GameEnded,
     GameResigned,
     GameAbandoned,
+    GameExpired,
 )
 
 #: versions of event types that are still read (games recorded with them replay) but no longer written

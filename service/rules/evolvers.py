@@ -23,6 +23,7 @@ from .events import (
     DealerChosen,
     Event,
     GameAbandoned,
+    GameExpired,
     GameCreated,
     GameEnded,
     GameResigned,
@@ -311,6 +312,10 @@ def _game_abandoned(s: GameState, e: GameAbandoned) -> GameState:
     return _game_stopped(s, None, e.scores, end)
 
 
+def _game_expired(s: GameState, e: GameExpired) -> GameState:
+    return _game_stopped(s, None, e.scores, {"reason": "expired", "resigned": None, "idle_s": e.waited_s})
+
+
 _EVOLVERS = {
     GameCreated: _game_created,
     SeatClaimed: _seat_claimed,
@@ -332,6 +337,7 @@ _EVOLVERS = {
     GameEnded: _game_ended,
     GameResigned: _game_resigned,
     GameAbandoned: _game_abandoned,
+    GameExpired: _game_expired,
 }
 
 

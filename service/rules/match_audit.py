@@ -26,7 +26,7 @@ NOT_CHECKED = ("the players' names beyond the seating they place a game at, and 
 #: duplicate.STANDING_DECIMALS decimals, or are sums of halves and thirds of whole points)
 _TOLERANCE = 1e-6
 
-_ENDS = (events.GameEnded, events.GameResigned, events.GameAbandoned)
+_ENDS = (events.GameEnded, events.GameResigned, events.GameAbandoned, events.GameExpired)
 
 
 def _malformed(err: BaseException) -> str:

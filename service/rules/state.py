@@ -123,7 +123,7 @@ FIELDS = (
     Field("dealer", None),
     Field("non_dealer", None),
     Field("winner", None),
-    # how the game ended: {"reason": "target_score" | "resigned" | "abandoned", "resigned", "idle_s"}
+    # how the game ended: {"reason": "target_score" | "resigned" | "abandoned" | "expired", "resigned", "idle_s"}
     Field("end", None, _OPTIONAL_DICT),
     # the score sheet of the end-of-game bonuses (§5), when the game was won with any of them on
     Field("bonuses", None, _OPTIONAL_DICT),

@@ -11,8 +11,8 @@ from typing import Any, Iterable
 
 from . import cards
 from .commands import command_to_dict
-from .events import (AdviceGiven, CardDrawn, GameAbandoned, GameCreated, GameEnded, GameResigned, HandDealt,
-                     encode)
+from .events import (AdviceGiven, CardDrawn, GameAbandoned, GameCreated, GameEnded, GameExpired, GameResigned,
+                     HandDealt, encode)
 from .cards import DECK
 from .legal import legal_moves
 from .state import GameState
@@ -155,7 +155,7 @@ def view_event(event: Any, viewer: int | None, state_before: GameState | None, r
     if not sealed and (reveal or (state_before is not None and state_before.status == "over")):
         return enc
     t = type(event)
-    if t in (GameEnded, GameResigned, GameAbandoned):
+    if t in (GameEnded, GameResigned, GameAbandoned, GameExpired):
         if not sealed:
             return enc  # the game's end reveals its seed
         data = dict(enc["data"])

@@ -48,13 +48,19 @@ def load_openapi() -> OpenAPI:
     return OpenAPI.from_file_path(str(SPEC_PATH), config=config)
 
 
+#: the rate limiter's budgets besides GINBOX_RATE_LIMIT, switched off
+NO_WINDOW_BUDGETS = {"stream_opens_per_minute": 0, "creations_per_hour": 0, "creations_per_day": 0,
+                     "registrations_per_hour": 0, "registrations_per_day": 0}
+
+
 def make_app(redis_url: str, key_prefix: str, **overrides):
-    """The app as every API test builds it: real Redis, own key prefix, no practical rate limit."""
+    """The app as every API test builds it: real Redis, own key prefix, no practical rate limit (nor
+    budget of stream opens, creations or registrations, unless the test sets one)."""
     from service.app import create_app
     from service.config import Settings
 
     settings = Settings(**{"redis_url": redis_url, "key_prefix": key_prefix, "rate_limit_per_minute": 100000,
-                           **overrides})
+                           **NO_WINDOW_BUDGETS, **overrides})
     return create_app(settings)
 
 

@@ -20,8 +20,10 @@ from support.servers import WorkerPool
 
 def arena_settings(redis_url: str, key_prefix: str, **extra) -> Settings:
     """Settings for a test: no rate limit to speak of, stalled bot turns retried after 2 s."""
-    return Settings(redis_url=redis_url, key_prefix=key_prefix, queue_name=f"{key_prefix}-bots",
-                    rate_limit_per_minute=1_000_000, bot_stall_s=2.0, **extra)
+    from support.apiclient import NO_WINDOW_BUDGETS
+
+    return Settings(**{"redis_url": redis_url, "key_prefix": key_prefix, "queue_name": f"{key_prefix}-bots",
+                       "rate_limit_per_minute": 1_000_000, "bot_stall_s": 2.0, **NO_WINDOW_BUDGETS, **extra})
 
 
 def worker_pool(settings: Settings, tmp_path: Path) -> WorkerPool:

@@ -59,6 +59,11 @@ def service_env(redis_url: str, key_prefix: str, **extra: Any) -> dict[str, str]
         GINBOX_QUEUE=f"{key_prefix}-bots",
         PYTHONPATH=str(REPO) + os.pathsep + env.get("PYTHONPATH", ""),
     )
+    if int(extra.get("GINBOX_RATE_LIMIT", 0)) >= 100_000:
+        # no practical rate limit: no practical budget of stream opens, creations or registrations either
+        for name in ("GINBOX_RATE_LIMIT_STREAMS", "GINBOX_CREATIONS_PER_HOUR", "GINBOX_CREATIONS_PER_DAY",
+                     "GINBOX_REGISTRATIONS_PER_HOUR", "GINBOX_REGISTRATIONS_PER_DAY"):
+            env[name] = "0"
     env.update({k: str(v) for k, v in extra.items()})
     return env
 

@@ -96,7 +96,7 @@ def test_event_registry_holds_the_past_tense_wire_names_at_version_1():
         "game_created", "seat_claimed", "client_seed_sent", "client_seeds_closed", "cards_cut", "roles_assigned", "dealer_chosen",
         "hand_dealt", "upcard_taken", "upcard_passed", "card_drawn", "card_discarded",
         "knocked", "hand_scored", "hand_drawn", "advice_given", "turn_timed_out", "game_ended",
-        "game_resigned", "game_abandoned",
+        "game_resigned", "game_abandoned", "game_expired",
     )] + [("hand_scored", 2)])
 
 

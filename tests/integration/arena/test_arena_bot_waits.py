@@ -19,7 +19,7 @@ LIMIT = 3
 @pytest.fixture
 def settings(redis_url, key_prefix) -> Settings:
     return Settings(redis_url=redis_url, key_prefix=key_prefix, queue_name=f"{key_prefix}-bots",
-                    rate_limit_per_minute=LIMIT)
+                    rate_limit_per_minute=LIMIT, stream_opens_per_minute=LIMIT)
 
 
 def use_up_the_limit(client, token: str) -> int:
