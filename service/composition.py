@@ -182,7 +182,8 @@ def _arena(settings: Settings, arena_store, matches, games: GameService, clock_m
 def _analysis_limits(settings: Settings) -> AnalysisLimits:
     return AnalysisLimits(per_caller=settings.analyses_per_caller, queued=settings.analyses_queued,
                           samples=settings.analysis_samples,
-                          progress_every=int(settings.extra.get("analysis_progress_every", 10)))
+                          progress_every=int(settings.extra.get("analysis_progress_every", 10)),
+                          stale_s=float(settings.extra.get("analysis_stale_s", 120.0)))
 
 
 def analysis_queue(connection, settings: Settings) -> Queue:
@@ -210,7 +211,8 @@ def _redis_games(settings: Settings, redis: Redis, waits, scheduler, *, worker: 
     matches = RedisEventStore(redis, codec=MatchCodec, prefix=match_prefix, index=RedisGameIndex(redis, match_prefix),
                               waits=waits)
     arena = _arena(settings, RedisArenaStore(redis, settings.key_prefix, waits=waits), matches, games)
-    enqueue = None if analyses_queue is None else (lambda game_id: queue_analysis(analyses_queue, game_id))
+    enqueue = None if analyses_queue is None else (
+        lambda game_id, force=False: queue_analysis(analyses_queue, game_id, force=force))
     analyses = GameAnalyses(games, RedisAnalyses(redis, settings.key_prefix, ANALYSIS_VERSION), enqueue,
                             _analysis_limits(settings))
     return dict(settings=settings, store=store, index=index, repository=repository, tokens=tokens, advice=advice,

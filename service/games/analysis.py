@@ -9,7 +9,7 @@ from typing import Callable
 
 from service.analysis import ANALYSIS_VERSION, DEFAULT_SAMPLES, analyse_log, read_export
 from service.errors import AnalysisNotFound, TooManyAnalyses
-from service.store.analyses import DONE, FAILED, AnalysisRecords
+from service.store.analyses import DONE, FAILED, RUNNING, AnalysisRecords
 
 log = logging.getLogger(__name__)
 
@@ -23,6 +23,8 @@ class AnalysisLimits:
     queued: int = 16
     samples: int = DEFAULT_SAMPLES
     progress_every: int = 10
+    #: a running analysis whose progress has not moved this long is taken for one whose worker died
+    stale_s: float = 120.0
 
 
 #: the seconds a refused caller is told to wait (an analysis takes some seconds)
@@ -32,7 +34,7 @@ RETRY_AFTER_S = 30
 class GameAnalyses:
     """The use cases of a game's decision analysis: ask for one, read it, run it (the worker's job)."""
 
-    def __init__(self, games, records: AnalysisRecords, enqueue: Callable[[str], None] | None,
+    def __init__(self, games, records: AnalysisRecords, enqueue: Callable[..., None] | None,
                  limits: AnalysisLimits | None = None, clock_ms: Callable[[], int] | None = None):
         self.games = games
         self.records = records
@@ -49,9 +51,16 @@ class GameAnalyses:
         else a new one, queued, within the caps."""
         self._finished(game_id)
         existing = self.records.get(game_id)
+        now = self.clock_ms()
+        if existing is not None and existing["status"] == RUNNING and self.enqueue is not None \
+                and now - existing["updated"] >= self.limits.stale_s * 1000:
+            # its worker died mid-way (killed, its machine lost): the job runs again from the start
+            log.warning("the analysis of game %s made no progress for %.0f s: queued again", game_id,
+                        (now - existing["updated"]) / 1000)
+            self.enqueue(game_id, force=True)
+            return self.answer(game_id, existing), False
         if existing is not None and existing["status"] != FAILED:
             return self.answer(game_id, existing), False
-        now = self.clock_ms()
         refused = self.records.claim(caller, game_id, self.limits.per_caller, self.limits.queued, now)
         if refused is not None:
             whose = ("you have" if refused == "caller" else "the server has")
@@ -125,11 +134,12 @@ def analysis_job_id(game_id: str) -> str:
     return f"analysis-v{ANALYSIS_VERSION}-{game_id}"
 
 
-def queue_analysis(queue, game_id: str) -> bool:
+def queue_analysis(queue, game_id: str, force: bool = False) -> bool:
     """Enqueue ``analyse_game(game_id)`` on ``queue`` unless its job is there; True if enqueued.
 
     A job of that id that ended (done, failed for good) is deleted first: its record says it is
-    over, so one asked for again runs again.
+    over, so one asked for again runs again. ``force`` deletes it whatever its state (a job whose
+    worker died stays "started" in RQ until RQ notices).
     """
     from rq import Retry
     from rq.exceptions import DuplicateJobError, NoSuchJobError
@@ -138,8 +148,8 @@ def queue_analysis(queue, game_id: str) -> bool:
     job_id = analysis_job_id(game_id)
     try:
         old = Job.fetch(job_id, connection=queue.connection, serializer=queue.serializer)
-        if old.get_status(refresh=False) in (JobStatus.FINISHED, JobStatus.FAILED, JobStatus.STOPPED,
-                                             JobStatus.CANCELED):
+        if force or old.get_status(refresh=False) in (JobStatus.FINISHED, JobStatus.FAILED, JobStatus.STOPPED,
+                                                      JobStatus.CANCELED):
             old.delete(remove_from_queue=True)
     except NoSuchJobError:
         pass

@@ -115,7 +115,8 @@ class AnalysisRecords:
         body = json.dumps(result, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         if len(body.encode("utf-8")) > MAX_RESULT_BYTES:
             raise ResultTooLarge(f"the result takes {len(body)} bytes, over {MAX_RESULT_BYTES}")
-        n = len(result.get("decisions", ()))
+        # the positions decided, as the progress counted them (a knock's arrangement has an entry of its own)
+        n = sum(1 for d in result.get("decisions", ()) if d.get("kind") != "arrangement")
         return self._write(game_id, DONE, _now_ms(), "update", {"result": body, "done": n, "total": n})
 
     def fail(self, game_id: str, error: str) -> bool:

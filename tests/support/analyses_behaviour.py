@@ -8,7 +8,9 @@ import pytest
 from service.store.analyses import CLAIM_STALE_MS, MAX_RESULT_BYTES, ResultTooLarge
 
 NOW = 1_700_000_000_000
-RESULT = {"analysis_version": 1, "decisions": [{"version": 5, "loss": 0.0}, {"version": 7, "loss": 2.5}]}
+RESULT = {"analysis_version": 1, "decisions": [{"version": 5, "kind": "discard", "loss": 0.0},
+                                               {"version": 7, "kind": "knock", "loss": 2.5},
+                                               {"version": 7, "kind": "arrangement", "loss": 0.0}]}
 
 
 class AnalysesBehaviour:
@@ -31,6 +33,7 @@ class AnalysesBehaviour:
         assert (got["status"], got["done"], got["total"]) == ("running", 3, 40)
         assert analyses.finish("g1", RESULT) is True
         got = analyses.get("g1")
+        # the decisions as the progress counts them: a knock's arrangement counts with its knock
         assert (got["status"], got["done"], got["total"]) == ("done", 2, 2)
         assert got["result"] == RESULT
 

@@ -56,6 +56,11 @@ def _finished_game(api, seed: int) -> str:
     raise AssertionError("the game did not end")
 
 
+def _positions(result: dict) -> int:
+    """The decisions a result rates, as its progress counts them: a knock's arrangement counts with its knock."""
+    return sum(1 for d in result["decisions"] if d["kind"] != "arrangement")
+
+
 def _post(api, game_id: str, addr: str = HERE):
     # the caller's address as one trusted proxy tells it (GINBOX_PROXY_HOPS=1)
     return api.post(f"/games/{game_id}/analysis", headers={"X-Forwarded-For": addr})
@@ -91,7 +96,7 @@ def test_a_requested_analysis_is_run_by_an_analysis_worker_and_read_back_as_the_
     expected = _offline(api, game_id)
     assert body["status"] == "done"
     assert body["result"] == expected
-    n = len(expected["decisions"])
+    n = _positions(expected)
     assert n > 0 and body["progress"] == {"done": n, "total": n}
     # asked once more: the result, nothing queued
     done = _post(api, game_id)
@@ -166,7 +171,7 @@ def test_a_job_killed_midway_runs_again_from_scratch_and_a_result_is_written_onc
     try:
         assert jobs.analyse_game(game_id) == "done"
         result = api.get(f"/games/{game_id}/analysis").get_json()
-        n = len(result["result"]["decisions"])
+        n = _positions(result["result"])
         # from scratch, its progress written every 3 decisions (and the first and last)
         expected = [(0, 0)] + [(d, n) for d in range(1, n + 1) if d == 1 or d % 3 == 0 or d == n]
         assert watched.seen == expected
@@ -194,3 +199,50 @@ def test_the_analysis_queue_is_a_worker_kind_of_its_own_and_serve_starts_a_worke
     started = serve_workers(Namespace(workers_turns=1, workers_bots=1, workers_analysis=1))
     assert ("analysis worker", ["worker", "--queues", "analysis"]) in started
     assert all("analysis" not in argv[-1] for name, argv in started if name != "analysis worker")
+
+
+def test_a_worker_killed_midway_leaves_a_running_analysis_that_a_request_queues_again_from_scratch(
+        redis_url, key_prefix, redis_conn, tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from support.servers import REPO, service_env
+
+    samples = 8  # a few seconds of a worker: time to kill it mid-way
+    settings = Settings(redis_url=redis_url, key_prefix=key_prefix, queue_name=f"{key_prefix}-bots",
+                        rate_limit_per_minute=1_000_000, analysis_samples=samples,
+                        extra={"analysis_stale_s": 1.0})
+    api = ValidatingClient(create_app(settings, bot_scheduler=make_bot_scheduler(settings)), load_openapi())
+    game_id = _finished_game(api, 7)
+    assert api.post(f"/games/{game_id}/analysis").status_code == 202
+    env = service_env(redis_url, key_prefix, GINBOX_ANALYSIS_SAMPLES=samples)
+    with open(tmp_path / "worker.log", "wb") as out:
+        worker = subprocess.Popen([sys.executable, "-m", "service.cli", "worker", "--queues", "analysis"], cwd=REPO,
+                                  env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            got = api.get(f"/games/{game_id}/analysis").get_json()
+            if got["status"] == "running" and got["progress"]["done"] >= 1:
+                break
+            assert got["status"] != "done", "the analysis ended before its worker was killed"
+            assert time.monotonic() < deadline, (tmp_path / "worker.log").read_text()
+            time.sleep(0.05)
+    finally:
+        os.killpg(worker.pid, signal.SIGKILL)
+        worker.wait(10)
+    left = api.get(f"/games/{game_id}/analysis").get_json()
+    assert left["status"] == "running" and 1 <= left["progress"]["done"] < left["progress"]["total"]
+    time.sleep(1.1)  # no progress for analysis_stale_s
+    again = api.post(f"/games/{game_id}/analysis")
+    assert again.status_code == 202
+    assert _queued(redis_conn, settings) == [analysis_job_id(game_id)]
+    assert run_worker(settings, burst=True, queues=("analysis",)) == 0
+    done = api.get(f"/games/{game_id}/analysis").get_json()
+    assert done["status"] == "done"
+    export = api.get(f"/games/{game_id}/export").get_data(as_text=True)
+    log, advice = read_export(export.splitlines())
+    assert done["result"] == json.loads(to_json(analyse_log(log, samples=samples, seed=0, advice=advice)))
