@@ -84,12 +84,12 @@ def create_app(settings: Settings | None = None, *,
     # what the views reach through current_app.extensions["ginbox"] (composition.ApiComponents)
     app.extensions["ginbox"] = composition.build_api(settings, bot_scheduler=bot_scheduler)
 
-    from service.api import analysis, arena as arena_api, docs, games as games_api, guides, health, pages
+    from service.api import analysis, arena as arena_api, docs, game_analysis, games as games_api, guides, health, pages
     from service.api.cors import init_cors
     from service.api.http import refuse_long_uri, refuse_unrouted_path
     from service.api.problems import register_error_handlers
 
-    for bp in (health.bp, docs.bp, games_api.bp, analysis.bp, pages.bp, guides.bp, arena_api.bp):
+    for bp in (health.bp, docs.bp, games_api.bp, game_analysis.bp, analysis.bp, pages.bp, guides.bp, arena_api.bp):
         app.register_blueprint(bp)
     register_error_handlers(app)
     # an over-long URI (414) is refused before anything else, routing included, looks at it

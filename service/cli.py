@@ -99,11 +99,12 @@ def serve_workers(args) -> list[tuple[str, list[str]]]:
 
     ``--workers-turns`` workers take bot turns only (people's games against built-in bots, bot
     advisors, turn clocks), so that a match's whole board games and the games of built-in bots
-    alone never delay them; the ``--workers-bots`` workers take both, turns first. Default: one
-    of each.
+    alone never delay them; the ``--workers-bots`` workers take both, turns first. The
+    ``--workers-analysis`` workers take decision analyses only. Default: one of each.
     """
     return ([("turn worker", ["worker", "--queues", "turns"])] * args.workers_turns
-            + [("bot worker", ["worker", "--queues", "turns,boards"])] * args.workers_bots)
+            + [("bot worker", ["worker", "--queues", "turns,boards"])] * args.workers_bots
+            + [("analysis worker", ["worker", "--queues", "analysis"])] * getattr(args, "workers_analysis", 0))
 
 
 def cmd_serve(args) -> int:
@@ -324,13 +325,17 @@ def _run(argv: list[str] | None) -> int:
     serve.add_argument("--workers-turns", type=whole_number(0), default=env_int("GINBOX_TURN_WORKERS", 1, 0),
                        help="bot worker processes to start beside the API that take bot turns only, so that "
                             "no match delays them, 0 for none (default: $GINBOX_TURN_WORKERS, else 1)")
+    serve.add_argument("--workers-analysis", type=whole_number(0), default=env_int("GINBOX_ANALYSIS_WORKERS", 1, 0),
+                       help="worker processes to start beside the API that run decision analyses only, so that "
+                            "no analysis delays a bot, 0 for none (default: $GINBOX_ANALYSIS_WORKERS, else 1)")
     serve.set_defaults(func=cmd_serve)
     worker = sub.add_parser("worker", help=cmd_worker.__doc__)
     worker.add_argument("--burst", action="store_true", help="exit when its queues are empty")
     worker.add_argument("--queues", default=os.environ.get("GINBOX_WORKER_QUEUES", "turns,boards"),
                         help="the jobs it takes: turns (bot turns in games with a person or a bot account, "
                              "turn clocks), boards (matches' whole board games and the turns of games of built-in "
-                             "bots alone) or both (turns,boards): turn jobs always first, whatever the order given "
+                             "bots alone), analysis (decision analyses of finished games), or several comma-separated "
+                             "(turns,boards): turn jobs always first, whatever the order given "
                              "(default: $GINBOX_WORKER_QUEUES, else turns,boards)")
     worker.set_defaults(func=cmd_worker)
     audit = sub.add_parser("audit", help="check a finished game's export, or a finished match with --match, "

@@ -24,10 +24,13 @@ from service.bots import BotScheduler, bot_queue
 from service.config import Settings
 from service.connections import redis_client, stream_wait_client
 from service.games import GameLimits, GameService
+from service.games.analysis import AnalysisLimits, GameAnalyses, queue_analysis
 from service.idempotency import CreationIdempotency
 from service.ratelimit import DAY_S, HOUR_S, WINDOW_S, RateLimiter, TokenCheck
 from service.ratelimit.memory import MemoryGuard
 from service.rules.duplicate import MatchCodec
+from service.analysis import ANALYSIS_VERSION
+from service.store.analyses import InMemoryAnalyses, RedisAnalyses
 from service.store.advice import AdviceLog, InMemoryAdviceLog, RedisAdviceLog
 from service.store.arena import RedisArenaStore
 from service.store.base import EventStore, GameIndex
@@ -103,6 +106,8 @@ class Parts:
     games: GameService
     #: bot accounts, their streams, matches, ratings and challenges
     arena: ArenaService
+    #: the games' decision analyses: asked for, queued on the analysis queue, read back
+    analyses: GameAnalyses
 
 
 @dataclass
@@ -137,6 +142,8 @@ class WorkerComponents(Parts):
     queue: Queue
     #: the board queue (whole board games of matches, and the turns of games of built-in bots alone)
     board_queue: Queue
+    #: the analysis queue (decision analyses of finished games)
+    analysis_queue: Queue
     #: the bot scheduler (service.bots.BotScheduler): the waiting set, a lost job enqueued again
     scheduler: BotScheduler
     #: what the worker measured last (the expert's thinking time ...)
@@ -175,7 +182,21 @@ def _arena(settings: Settings, arena_store, matches, games: GameService, clock_m
     return arena
 
 
-def _redis_games(settings: Settings, redis: Redis, waits, scheduler, *, worker: bool) -> dict:
+def _analysis_limits(settings: Settings) -> AnalysisLimits:
+    return AnalysisLimits(per_caller=settings.analyses_per_caller, queued=settings.analyses_queued,
+                          samples=settings.analysis_samples,
+                          progress_every=int(settings.extra.get("analysis_progress_every", 10)),
+                          stale_s=float(settings.extra.get("analysis_stale_s", 120.0)))
+
+
+def analysis_queue(connection, settings: Settings) -> Queue:
+    """The queue of the decision analyses (GINBOX_ANALYSIS_QUEUE): apart from the bots', so that no
+    analysis delays a bot's turn."""
+    return bot_queue(connection, settings.analysis_queue)
+
+
+def _redis_games(settings: Settings, redis: Redis, waits, scheduler, *, worker: bool,
+                 analyses_queue: Queue | None = None) -> dict:
     """The games' Redis stores, the two services over them: the fields of ``Parts``."""
     index = RedisGameIndex(redis, settings.key_prefix)
     store = RedisEventStore(redis, prefix=settings.key_prefix, index=index, waits=waits)
@@ -193,8 +214,12 @@ def _redis_games(settings: Settings, redis: Redis, waits, scheduler, *, worker: 
     matches = RedisEventStore(redis, codec=MatchCodec, prefix=match_prefix, index=RedisGameIndex(redis, match_prefix),
                               waits=waits)
     arena = _arena(settings, RedisArenaStore(redis, settings.key_prefix, waits=waits), matches, games)
+    enqueue = None if analyses_queue is None else (
+        lambda game_id, force=False: queue_analysis(analyses_queue, game_id, force=force))
+    analyses = GameAnalyses(games, RedisAnalyses(redis, settings.key_prefix, ANALYSIS_VERSION), enqueue,
+                            _analysis_limits(settings))
     return dict(settings=settings, store=store, index=index, repository=repository, tokens=tokens, advice=advice,
-                games=games, arena=arena)
+                games=games, arena=arena, analyses=analyses)
 
 
 def build_api(settings: Settings, *, bot_scheduler: Callable[..., None] | None = None) -> ApiComponents:
@@ -209,7 +234,8 @@ def build_api(settings: Settings, *, bot_scheduler: Callable[..., None] | None =
     waits = stream_wait_client(settings.redis_url, settings.redis_timeout_s, settings.connections,
                                STREAM_POOL_TIMEOUT_S)
     scheduler = bot_scheduler if bot_scheduler is not None else make_bot_scheduler(settings)
-    parts = _redis_games(settings, redis, waits, scheduler, worker=False)
+    parts = _redis_games(settings, redis, waits, scheduler, worker=False,
+                         analyses_queue=analysis_queue(queue_connection(settings), settings))
     # no Redis command is sent until a request needs one
     records = CreationRecords(redis, settings.key_prefix, secret=settings.secret)
     return ApiComponents(
@@ -242,8 +268,10 @@ def build_worker(settings: Settings) -> WorkerComponents:
     queue = bot_queue(connection, settings.queue_name)
     board_queue = bot_queue(connection, settings.board_queue)
     scheduler = BotScheduler(queue, settings.key_prefix, board_queue=board_queue)
-    parts = _redis_games(settings, redis, None, scheduler, worker=True)
-    return WorkerComponents(**parts, redis=redis, queue=queue, board_queue=board_queue, scheduler=scheduler)
+    analyses_queue = analysis_queue(connection, settings)
+    parts = _redis_games(settings, redis, None, scheduler, worker=True, analyses_queue=analyses_queue)
+    return WorkerComponents(**parts, redis=redis, queue=queue, board_queue=board_queue, scheduler=scheduler,
+                            analysis_queue=analyses_queue)
 
 
 def build_in_memory(settings: Settings, *, scheduler: Callable[..., None] | None = None,
@@ -266,6 +294,8 @@ def build_in_memory(settings: Settings, *, scheduler: Callable[..., None] | None
     matches = InMemoryEventStore(codec=MatchCodec, **clocked)
     arena_store = InMemoryArenaStore(settings.key_prefix, **clocked)
     arena = _arena(settings, arena_store, matches, games, clock_ms)
+    analyses = GameAnalyses(games, InMemoryAnalyses(settings.key_prefix, ANALYSIS_VERSION), None,
+                            _analysis_limits(settings), clock_ms)
     return InMemoryComponents(settings=settings, store=store, index=index, repository=games.repository, tokens=tokens,
-                              advice=advice, games=games, arena=arena, bot_games=bot_games, matches=matches,
-                              arena_store=arena_store)
+                              advice=advice, games=games, arena=arena, analyses=analyses, bot_games=bot_games,
+                              matches=matches, arena_store=arena_store)

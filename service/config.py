@@ -157,6 +157,10 @@ class Settings:
     challenges_per_challenger: int = 5    # GINBOX_CHALLENGES_PER_CHALLENGER: pending from one challenger (0: no cap)
     bot_games_per_caller: int = 4         # GINBOX_BOT_GAMES_PER_CALLER: games of POST /games of built-in bots alone in play per caller (0: no cap)
     bot_games_in_play: int = 64           # GINBOX_BOT_GAMES_IN_PLAY: the same, server-wide (0: no cap)
+    analyses_per_caller: int = 2          # GINBOX_ANALYSES_PER_CALLER: decision analyses queued or running per caller (0: no cap)
+    analyses_queued: int = 16             # GINBOX_ANALYSES_QUEUED: the same, server-wide (0: no cap)
+    analysis_samples: int = 24            # GINBOX_ANALYSIS_SAMPLES: determinizations per decision of a served analysis
+    analysis_queue_name: str | None = None  # GINBOX_ANALYSIS_QUEUE: decision analyses; None: <queue>-analysis
     max_streams_per_client: int = 32      # GINBOX_MAX_STREAMS_PER_CLIENT: live streams open at once per token / address
     connections: int = 1000               # GINBOX_CONNECTIONS: connections of one API process (its streams' Redis pool)
     redis_timeout_s: float = 2.0          # GINBOX_REDIS_TIMEOUT: socket timeout, so a dead Redis fails fast
@@ -177,6 +181,11 @@ class Settings:
         """The queue of the jobs that play a match's board game whole: its own, so that a bot's turn
         in a person's game never waits behind them (GINBOX_BOARD_QUEUE, else ``<GINBOX_QUEUE>-boards``)."""
         return self.board_queue_name or f"{self.queue_name}-boards"
+
+    @property
+    def analysis_queue(self) -> str:
+        """The queue of the decision analyses' jobs (GINBOX_ANALYSIS_QUEUE, else ``<GINBOX_QUEUE>-analysis``)."""
+        return self.analysis_queue_name or f"{self.queue_name}-analysis"
 
     @classmethod
     def from_env(cls) -> "Settings":
@@ -203,6 +212,10 @@ class Settings:
             challenges_per_challenger=env_int("GINBOX_CHALLENGES_PER_CHALLENGER", 5, minimum=0),  # 0: no cap
             bot_games_per_caller=env_int("GINBOX_BOT_GAMES_PER_CALLER", 4, minimum=0),  # 0: no cap
             bot_games_in_play=env_int("GINBOX_BOT_GAMES_IN_PLAY", 64, minimum=0),  # 0: no cap
+            analyses_per_caller=env_int("GINBOX_ANALYSES_PER_CALLER", 2, minimum=0),  # 0: no cap
+            analyses_queued=env_int("GINBOX_ANALYSES_QUEUED", 16, minimum=0),  # 0: no cap
+            analysis_samples=env_int("GINBOX_ANALYSIS_SAMPLES", 24, minimum=2, maximum=10000),
+            analysis_queue_name=os.environ.get("GINBOX_ANALYSIS_QUEUE") or None,
             max_streams_per_client=env_int("GINBOX_MAX_STREAMS_PER_CLIENT", 32, minimum=0),  # 0: no cap
             connections=env_int("GINBOX_CONNECTIONS", 1000, minimum=1),
             redis_timeout_s=env_float("GINBOX_REDIS_TIMEOUT", 2.0, minimum=0, above=True),

@@ -66,6 +66,14 @@ class VersionMismatch(DomainError, code="version_mismatch"):
         self.current = current
 
 
+class TooMany(DomainError):
+    """The caller, or the server, has as many of these under way as it may; ``retry_after``: the seconds to wait."""
+
+    def __init__(self, detail: str, retry_after: int):
+        super().__init__(detail)
+        self.retry_after = retry_after
+
+
 class Unprocessable(DomainError):
     """The request is well formed but names something no game can have, or repeats a key for another request."""
 
@@ -118,6 +126,14 @@ class IdempotencyKeyInUse(Conflict, code="idempotency_key_in_use"):
     def __init__(self, retry_after: int):
         super().__init__("a request with this Idempotency-Key is being answered; retry after Retry-After")
         self.retry_after = retry_after
+
+
+class AnalysisNotFound(NotFound, code="analysis_not_found"):
+    """The game has no decision analysis: none was asked for, or it expired."""
+
+
+class TooManyAnalyses(TooMany, code="too_many_analyses"):
+    """The caller, or the server, has as many decision analyses queued or running as it may."""
 
 
 # -- the arena's refusals (service.arena) ------------------------------------------------------

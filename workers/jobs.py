@@ -279,3 +279,8 @@ def play_timed_out_turn(game_id: str, version: int, attempt: int = 0) -> str:
             turn["outcome"] = "auto_played" if appended else "moved_on"
         return turn["outcome"]
     return "no_human_to_act"
+
+
+def analyse_game(game_id: str) -> str:
+    """Run the decision analysis of a finished game and store its result once (service.games.analysis)."""
+    return context().analyses.run(game_id)

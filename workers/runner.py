@@ -69,26 +69,29 @@ def build_context(settings: Settings) -> jobs.WorkerContext:
 
 
 #: what a worker may serve: "turns" (bot turns and turn clocks of the games a person or a bot account
-#: plays: GINBOX_QUEUE) and "boards" (whole board games of matches, and the turns of the games of
-#: built-in bots alone, which nobody waits on: GINBOX_BOARD_QUEUE)
-QUEUE_KINDS = ("turns", "boards")
+#: plays: GINBOX_QUEUE), "boards" (whole board games of matches, and the turns of the games of
+#: built-in bots alone, which nobody waits on: GINBOX_BOARD_QUEUE) and "analysis" (decision analyses
+#: of finished games: GINBOX_ANALYSIS_QUEUE)
+QUEUE_KINDS = ("turns", "boards", "analysis")
+#: what a worker serves when not told: the bots' queues (an analysis takes seconds of a core)
+DEFAULT_QUEUE_KINDS = ("turns", "boards")
 
 
 def parse_queues(text: str) -> tuple[str, ...]:
-    """``"turns"``, ``"boards"`` or both (``"turns,boards"``, ``"boards,turns"``) as the kinds served,
-    turns first whatever the order given: a turn waiting behind a board game is what the turn
-    queue exists to avoid (service/docs/OPERATE.md, "Bot workers and their queues")."""
+    """Some of ``QUEUE_KINDS``, comma-separated (``"turns,boards"``, ``"analysis"``), as the kinds
+    served in ``QUEUE_KINDS``'s order whatever the order given: a turn waiting behind a board game is
+    what the turn queue exists to avoid (service/docs/OPERATE.md, "Bot workers and their queues")."""
     kinds = {part.strip() for part in (text or "").split(",") if part.strip()}
     unknown = kinds - set(QUEUE_KINDS)
     if not kinds or unknown:
-        raise ValueError(f"queues must be turns, boards or turns,boards (got {text!r})")
+        raise ValueError(f"queues must be some of turns, boards and analysis, comma-separated (got {text!r})")
     return tuple(k for k in QUEUE_KINDS if k in kinds)
 
 
-def worker_queues(ctx: jobs.WorkerContext, kinds: tuple[str, ...] = QUEUE_KINDS) -> list:
+def worker_queues(ctx: jobs.WorkerContext, kinds: tuple[str, ...] = DEFAULT_QUEUE_KINDS) -> list:
     """The RQ queues a worker listens on, the turn queue first: RQ takes a job from the first
     queue that has one, so a worker serving both starts no board game while a bot's turn waits."""
-    by_kind = {"turns": ctx.queue, "boards": ctx.board_queue}
+    by_kind = {"turns": ctx.queue, "boards": ctx.board_queue, "analysis": ctx.analysis_queue}
     return [by_kind[k] for k in QUEUE_KINDS if k in kinds]
 
 
@@ -99,10 +102,10 @@ def failure_line(err: Exception) -> str:
     return f"the queues could not be read ({type(err).__name__}: {err})"
 
 
-def run_worker(settings: Settings, burst: bool = False, queues: tuple[str, ...] = QUEUE_KINDS) -> int:
+def run_worker(settings: Settings, burst: bool = False, queues: tuple[str, ...] = DEFAULT_QUEUE_KINDS) -> int:
     """Run the bot worker until it is asked to stop (SIGTERM/SIGINT); with ``burst``, until its queues are empty.
 
-    ``queues`` are the kinds of job it takes (``QUEUE_KINDS``): by default both, turn jobs first.
+    ``queues`` are the kinds of job it takes (``QUEUE_KINDS``): by default the bots', turn jobs first.
     If Redis goes away the RQ loop ends; it starts again after a pause.
     A burst that fails says why in one line and returns 1.
     """

@@ -55,7 +55,8 @@ _PAGES = {
                            "table-knock.js", "table-result.js", "table-advice.js", "table-clock.js", "table-deal.js",
                            "table-invite.js", "table-handend.js", "table-motion.js", "table-pace.js",
                            "table-boxgin.js", "api.js", "cards.js", "ui.js", "seats.js")),
-    "replay": ("replay.js", ("replay-steps.js", "replay-board.js", "replay-moves.js", "replay-audit.js", "api.js",
+    "replay": ("replay.js", ("replay-steps.js", "replay-board.js", "replay-moves.js", "replay-audit.js",
+                             "replay-analysis.js", "api.js",
                              "cards.js", "ui.js", "seats.js")),
     "match": ("match.js", ("api.js", "seats.js")),
 }

@@ -143,6 +143,14 @@ _ARENA = {
                            "The client address (its bot accounts' included) or the bot has GINBOX_MATCHES_PER_CALLER "
                            "matches of `POST /matches` in play, or the server GINBOX_MATCHES_IN_PLAY: send it "
                            "again once one is over. Nothing was created."),
+    "too_many_analyses": _t(429, "Too many analyses queued",
+                            "The caller (a bot's token, else the client address) has GINBOX_ANALYSES_PER_CALLER "
+                            "decision analyses queued or running, or the server GINBOX_ANALYSES_QUEUED: each takes "
+                            "a worker some seconds of a core. Send it again after Retry-After, once one is done. "
+                            "Nothing was queued."),
+    "analysis_not_found": _t(404, "No analysis",
+                             "Nobody asked for this finished game's decision analysis yet, or it expired: "
+                             "`POST /games/{game_id}/analysis` asks for one."),
     "too_many_bot_games": _t(409, "Too many games of bots alone in play",
                              "The client address (its bot accounts' included) or the bot has GINBOX_BOT_GAMES_PER_CALLER "
                              "games of `POST /games` whose every seat is a built-in bot in play, or the server "

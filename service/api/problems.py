@@ -36,6 +36,7 @@ DOMAIN_STATUSES: dict[type[errors.DomainError], int] = {
     errors.Conflict: 409,
     errors.VersionMismatch: 412,
     errors.Unprocessable: 422,
+    errors.TooMany: 429,
 }
 
 
@@ -67,7 +68,7 @@ def _domain_headers(exc: errors.DomainError) -> dict:
         return {"WWW-Authenticate": bearer_challenge(_bearer_token_presented())}
     if isinstance(exc, errors.VersionMismatch) and exc.current is not None:
         return {"ETag": f'"{exc.current}"'}
-    if isinstance(exc, errors.IdempotencyKeyInUse):
+    if isinstance(exc, (errors.IdempotencyKeyInUse, errors.TooMany)):
         return {"Retry-After": str(exc.retry_after)}
     return {}
 

@@ -51,6 +51,9 @@ async function call(method, path, { token, body, headers = {} } = {}) {
 }
 
 const g = (id) => `/games/${encodeURIComponent(id)}`;
+/** A finished game's decision analysis: asked for (queued), then read with its progress. */
+export const requestAnalysis = (id) => call("POST", `${g(id)}/analysis`);
+export const getAnalysis = (id) => call("GET", `${g(id)}/analysis`);
 
 export const createGame = (body) => call("POST", "/games", { body });
 export function listGames({ status, variant, cursor, limit = 20 } = {}) {

@@ -6,6 +6,7 @@
 // words are replay-steps.js, the felt replay-board.js, the list of moves replay-moves.js, the audit
 // panel replay-audit.js.
 import * as api from "./api.js";
+import { renderAnalysisPanel } from "./replay-analysis.js";
 import { renderAuditPanel } from "./replay-audit.js";
 import { groupsAt, renderBoard, renderResult, resultAt } from "./replay-board.js";
 import { markMove, renderMoveList } from "./replay-moves.js";
@@ -211,6 +212,7 @@ async function start() {
   state.hands = handsOf(state.steps);
   wireControls();
   renderAuditPanel($("#audit-body"), gameId);
+  renderAnalysisPanel($("#analysis-body"), gameId, $("#move-list"));
   document.body.dataset.playing = "false";
   const asked = Number(new URLSearchParams(location.hash.slice(1)).get("event"));
   await show(Number.isInteger(asked) && asked >= 1 ? asked - 1 : 0);

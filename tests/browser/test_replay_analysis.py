@@ -1,0 +1,106 @@
+"""The replay's analysis panel: a finished game's analysis asked for with one button, its progress
+shown while an analysis worker runs it, then each rated move marked with its class in the list of
+moves and each seat summed up; checked inside the viewport at a desktop's size."""
+
+from __future__ import annotations
+
+import random
+import uuid
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from helpers import Api, console_errors, wait_for
+from support.randomplay import choose_move
+from support.servers import ApiServer, WorkerProcess, service_env
+
+SIGNS = {"best": "✓", "good": "·", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+ORDER = list(SIGNS)
+
+
+@pytest.fixture(scope="module")
+def analysis_server(redis_url, tmp_path_factory):
+    """The app with one worker of the analysis queue alone, at 2 samples a decision."""
+    logs = tmp_path_factory.mktemp("analysis-server")
+    env = service_env(redis_url, f"gba{uuid.uuid4().hex[:10]}", GINBOX_RATE_LIMIT=100000, GINBOX_ANALYSIS_SAMPLES=2)
+    server = ApiServer(env, logs / "api.log", workers=1).start()
+    worker = WorkerProcess({**env, "GINBOX_WORKER_QUEUES": "analysis"}, logs / "worker.log").start()
+    try:
+        yield f"http://{server.host}:{server.port}"
+    finally:
+        worker.stop()
+        server.stop()
+
+
+def finished_game(api: Api, seed: int) -> str:
+    status, created = api.call("POST", "/games", {"variant": "gin-rami", "seats": [{"name": "ann"}, {"name": "bob"}],
+                                                  "options": {"target_score": 1}})
+    assert status == 201, created
+    game_id = created["game_id"]
+    tokens = {s["seat"]: s["token"] for s in created["seats"]}
+    rng = random.Random(seed)
+    for _ in range(3000):
+        public = api.view(game_id)
+        if public["status"] == "over":
+            return game_id
+        seat = public["to_act"][0]
+        status, body = api.call("POST", f"/games/{game_id}/moves", choose_move(api.view(game_id, tokens[seat]), rng),
+                                token=tokens[seat])
+        assert status == 200, body
+    raise AssertionError("the game did not end")
+
+
+def in_viewport(driver, element) -> bool:
+    return driver.execute_script("""
+      const r = arguments[0].getBoundingClientRect();
+      return r.width > 0 && r.height > 0 && r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight;
+    """, element)
+
+
+def test_the_replay_requests_an_analysis_shows_its_progress_then_marks_each_rated_move(analysis_server, new_browser):
+    api = Api(analysis_server)
+    game_id = finished_game(api, 11)
+    driver = new_browser(1366, 900)
+    driver.get(f"{analysis_server}/replay/{game_id}")
+    button = wait_for(driver, lambda d: d.find_elements(By.ID, "request-analysis"), what="the analysis button")[0]
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    assert in_viewport(driver, button) and button.text == "Request analysis"
+    button.click()
+    wait_for(driver, lambda d: d.find_element(By.ID, "analysis-status").get_attribute("data-status") == "done",
+             what="the analysis done")
+    status, analysis = api.call("GET", f"/games/{game_id}/analysis")
+    assert status == 200 and analysis["status"] == "done"
+    worst: dict[int, str] = {}
+    for d in analysis["result"]["decisions"]:
+        if d["version"] not in worst or ORDER.index(d["class"]) > ORDER.index(worst[d["version"]]):
+            worst[d["version"]] = d["class"]
+    assert worst
+    marks = driver.execute_script("""
+      return Array.from(document.querySelectorAll('li.move')).map((li) => [Number(li.dataset.version), li.dataset.mark,
+        li.querySelector('.move-mark').textContent]);""")
+    for version, mark, sign in marks:
+        if version in worst:
+            assert (mark, sign) == (worst[version], SIGNS[worst[version]]), version
+        else:
+            assert (mark, sign) == ("", ""), version
+    # each seat that decided something is summed up, by name
+    seats = driver.find_elements(By.CSS_SELECTOR, "#analysis-status .analysis-seats li")
+    deciders = [s for s in analysis["result"]["seats"] if s["decisions"]]
+    assert len(seats) == len(deciders) and all(s["name"] in li.text for s, li in zip(deciders, seats))
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", seats[0])
+    assert in_viewport(driver, seats[0])
+    driver.save_screenshot("/tmp/an2-panel.png")
+    # a rated entry of the list of moves, its mark in view
+    first = min(worst)
+    entry = driver.find_element(By.CSS_SELECTOR, f'li.move[data-version="{first}"] .move-mark')
+    driver.execute_script("arguments[0].closest('li').querySelector('button').click()", entry)
+    wait_for(driver, lambda d: in_viewport(d, entry), what="the mark in view")
+    driver.execute_script("window.scrollTo(0, 0)")
+    driver.save_screenshot("/tmp/an2-marks.png")
+    # the one error the console shows is the page's first read: no analysis yet (404 analysis_not_found)
+    assert [e for e in console_errors(driver) if f"/games/{game_id}/analysis" not in e] == []
+    # asked again, the page shows the result at once
+    driver.get(f"{analysis_server}/replay/{game_id}")
+    wait_for(driver, lambda d: d.find_element(By.ID, "analysis-status").get_attribute("data-status") == "done",
+             what="the analysis shown again")
+    assert not driver.find_elements(By.ID, "request-analysis")
