@@ -94,3 +94,26 @@ def test_an_abandoned_game_reads_as_nobodys_win(live_server, new_browser):
         view, drawn)
     assert lines == ["Abandoned after 7200 s without a move, in hand 4: nobody wins.",
                      "Abandoned after 1000 drawn hands in a row, in hand 1003: nobody wins."]
+
+
+def test_an_expired_game_reads_as_never_started(live_server, new_browser):
+    """A game whose seats were never all taken expires (GINBOX_UNSTARTED_EXPIRE_S, a day by default):
+    the lobby, the score sheet, the turn line and the replay say so, on the modules' own functions."""
+    driver = new_browser()
+    driver.get(live_server + "/")
+    wait_for(driver, lambda d: css(d, "#seat1-kind"), what="the lobby")
+    players = [{"name": "ann"}, None]
+    expired = {"reason": "expired", "resigned": None, "idle_s": 86400}
+    view = {"status": "over", "end": expired, "winner": None, "players": players, "scores": [0, 0],
+            "hand_no": 0, "hand_results": [], "options": {"target_score": 100}, "viewer": 0}
+    said = driver.execute_async_script(
+        "const [done, end, players, view] = [arguments[3], arguments[0], arguments[1], arguments[2]];"
+        "Promise.all([import('/web/lobby-games.js'), import('/web/table-result.js'), import('/web/table-turn.js'),"
+        " import('/web/replay-board.js')]).then(([lobby, result, turn, board]) => done(["
+        " lobby.endText({status: 'over', winner: null, scores: [0, 0], end}, players),"
+        " result.endLine(view), turn.phaseText({...view, to_act: []}), board.gameOverText(view)]))",
+        expired, players, view)
+    assert said[0] == "expired before it started, no winner"
+    assert said[1] == "Expired: a seat was still free 86400 s after the game was made; nobody wins."
+    assert said[2].startswith("Game over: it expired, a seat still free 86400 s after it was made; nobody wins")
+    assert said[3] == "The game expired: a seat was still free 86400 s after it was made. Nobody wins."

@@ -180,7 +180,7 @@ export async function cutting(seed, seats) {
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 /** The events that end a game; each reveals the seed. */
-export const ENDINGS = ["game_ended", "game_resigned", "game_abandoned"];
+export const ENDINGS = ["game_ended", "game_resigned", "game_abandoned", "game_expired"];
 
 function firstDifference(got, want) {
   if (!Array.isArray(got)) return "the log holds no list of cards";

@@ -93,6 +93,7 @@ export function endText(summary, players) {
   const end = summary.end || null;
   const won = summary.winner === null || summary.winner === undefined ? null : `${seatName(players, summary.winner)} won`;
   if (end && end.reason === "abandoned") return "abandoned, no winner";
+  if (end && end.reason === "expired") return "expired before it started, no winner";
   if (end && end.reason === "resigned" && won) return `${won}: ${seatName(players, end.resigned)} resigned`;
   if (!won) return "";
   // the winner's score first, then the others' in seat order: "won 103 to 51" (or "to 51 and 20")

@@ -124,7 +124,7 @@ export function renderBoard(view, at, step, groups, result) {
 
 /** The game's end in words: who won and how (the target reached, a resignation, an abandonment), and the final score. */
 export function gameOverText(at) {
-  if ((at.winner === null || at.winner === undefined) && (!at.end || at.end.reason !== "abandoned")) {
+  if ((at.winner === null || at.winner === undefined) && (!at.end || !["abandoned", "expired"].includes(at.end.reason))) {
     // an end with no winner that is no abandonment: the scores alone
     return `Nobody wins. Final score: ${at.scores.map((s, i) => `${playerName(at, i)} ${s}`).join(", ")}.`;
   }

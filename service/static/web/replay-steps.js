@@ -6,7 +6,7 @@ import { cardsInText, label } from "./cards.js";
 import { isMatchBoard, playerName } from "./ui.js";
 
 /** The events that end a game: they belong to the hand they end. */
-export const ENDINGS = ["game_ended", "game_resigned", "game_abandoned"];
+export const ENDINGS = ["game_ended", "game_resigned", "game_abandoned", "game_expired"];
 
 /**
  * The hands after every event, followed from each deal (RULES.md §1: alternate cards, non-dealer
@@ -118,6 +118,7 @@ export function describe(view, ev) {
     case "game_abandoned": return d.drawn_hands
       ? `${d.drawn_hands} hands in a row were drawn: the game of bots is abandoned, and nobody wins.`
       : "Nobody moved for too long: the game is abandoned, and nobody wins.";
+    case "game_expired": return `A seat was still free ${d.waited_s} s after the game was made: it expires, and nobody wins.`;
     case "game_ended": return `Game over: ${name(d.winner)} wins, ${d.scores.map((s, i) => `${name(i)} ${s}`).join(", ")}.`;
     default: return unknownEvent(view, ev);
   }
@@ -151,6 +152,7 @@ export function moveText(view, ev) {
     case "advice_given": return `${name(d.seat)} gave advice`;
     case "game_resigned": return `${name(d.seat)} resigned${d.winner !== undefined && d.winner !== null ? `: ${name(d.winner)} won` : ""}`;
     case "game_abandoned": return "The game was abandoned: nobody won";
+    case "game_expired": return "The game expired before every seat was taken: nobody won";
     case "game_ended": return `Game over: ${name(d.winner)} won, ${d.scores.map((s, i) => `${name(i)} ${s}`).join(", ")}`;
     default: return unknownEvent(view, ev).replace(/\.$/, "");
   }

@@ -171,6 +171,7 @@ function scoreText(view, scores) {
 export function finalText(view) {
   const end = view.end || { reason: "target_score" };
   const scores = `Final score: ${view.scores.map((s, i) => `${named(view, i)} ${s}`).join(", ")}.`;
+  if (end.reason === "expired") return `The game expired: a seat was still free ${end.idle_s} s after it was made. Nobody wins.`;
   if (end.reason === "abandoned") {
     const why = end.drawn_hands ? `${end.drawn_hands} drawn hands in a row` : `${end.idle_s} s without a move`;
     return `Abandoned after ${why}: nobody wins. ${scores}`;

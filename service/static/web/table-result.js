@@ -115,6 +115,7 @@ export function endLine(view) {
   if (view.status !== "over" || !view.end) return "";
   const end = view.end;
   const played = view.hand_results.length;
+  if (end.reason === "expired") return `Expired: a seat was still free ${end.idle_s} s after the game was made; nobody wins.`;
   if (end.reason === "abandoned") {
     const why = end.drawn_hands ? `${end.drawn_hands} drawn hands in a row` : `${end.idle_s} s without a move`;
     return `Abandoned after ${why}${played ? `, in hand ${view.hand_no}` : ""}: nobody wins.`;

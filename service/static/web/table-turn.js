@@ -31,6 +31,7 @@ export function phaseText(view) {
     const scores = view.scores.map((s, i) => `${playerName(view, i)} ${s}`).join(", ");
     const end = view.end || { reason: "target_score" };
     if (end.reason === "abandoned" && end.drawn_hands) return `Game over: abandoned after ${end.drawn_hands} drawn hands in a row; nobody wins (${scores}).`;
+    if (end.reason === "expired") return `Game over: it expired, a seat still free ${end.idle_s} s after it was made; nobody wins.`;
     if (end.reason === "abandoned") return `Game over: abandoned after ${end.idle_s} s without a move; nobody wins (${scores}).`;
     const why = end.reason === "resigned" ? `${playerName(view, end.resigned)} resigned; ` : "";
     return `Game over: ${why}${playerName(view, view.winner)} wins, ${scores}.`;
