@@ -1,12 +1,13 @@
 """The lobby's "New game" form offers the presets of the chosen variant: a game created under one
-states it, with its options, and a rule field filled in overrides it as on the API."""
+states it, with its options, and a rule field filled in overrides it as on the API. The challenge
+form offers them too."""
 
 from __future__ import annotations
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from helpers import Api, console_errors, css, wait_for
+from helpers import Api, console_errors, css, register_bot, wait_for
 from lobby_and_end import in_view
 
 #: the eaai preset's options as RULES.md §5 lists them
@@ -65,3 +66,29 @@ def test_oklahoma_takes_the_knock_limit_from_the_upcard_and_a_field_overrides_th
     assert view["rules"] == "oklahoma"
     assert (view["options"]["target_score"], view["options"]["oklahoma"], view["options"]["knock_limit"],
             view["options"]["box_bonus"]) == (50, True, None, 25)
+
+
+def test_a_challenge_sent_from_the_lobby_under_a_preset_makes_a_game_that_states_it(live_server, new_browser):
+    api = Api(live_server)
+    bot, bot_token = register_bot(api)
+    driver = new_browser()
+    open_lobby(driver, live_server)
+    driver.find_element(By.ID, "challenge-kind-game").click()
+    driver.find_element(By.ID, "challenge-to").send_keys(bot)
+    driver.find_element(By.ID, "challenge-variant-three-hand").click()
+    values = driver.execute_script(
+        "return Array.from(document.querySelectorAll('#challenge-rules option'), o => o.value)")
+    assert values == ["", "box-gin"]
+    driver.find_element(By.ID, "challenge-variant-gin-rami").click()
+    Select(driver.find_element(By.ID, "challenge-rules")).select_by_value("oklahoma")
+    in_view(driver, "#challenge-rules")
+    driver.find_element(By.ID, "challenge-button").click()
+    row = wait_for(driver, lambda d: css(d, "#my-challenges li[data-challenge]"), what="the challenge listed")[0]
+    challenge_id = row.get_attribute("data-challenge")
+    status, accepted = api.call("POST", f"/challenges/{challenge_id}/accept", token=bot_token)
+    assert status == 200, accepted
+    assert accepted["rules"] == "oklahoma"
+    view = api.view(accepted["game_id"])
+    assert view["rules"] == "oklahoma"
+    assert (view["options"]["oklahoma"], view["options"]["target_score"], view["options"]["knock_limit"]) == \
+        (True, 150, None)
