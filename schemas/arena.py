@@ -41,6 +41,8 @@ class CreateMatchSchema(StrictSchema):
     participants = fields.List(fields.String(validate=validate.Length(1, 40)), required=True,
                                validate=validate.Length(min(PARTICIPANTS.values()), max(PARTICIPANTS.values())))
     boards = StrictInteger(required=True, validate=validate.Range(1, MAX_BOARDS))
+    #: a named rule set (RULES.md §5 Presets) that ``options`` override, as on POST /games
+    rules = fields.String(validate=validate.Length(1, 64))
     options = fields.Nested(OptionsSchema)
     move_time_s = StrictInteger(validate=validate.Range(1, MAX_MOVE_TIME_S))
     rated = StrictBoolean()
@@ -54,6 +56,8 @@ class ChallengeSchema(StrictSchema):
     #: the participants besides the challenger and the challenged (three-hand: one), checked by the arena
     with_ = fields.List(fields.String(validate=validate.Length(1, 40)), data_key="with",
                         validate=validate.Length(0, max(PARTICIPANTS.values()) - 2))
+    #: a named rule set (RULES.md §5 Presets) that ``options`` override, as on POST /games
+    rules = fields.String(validate=validate.Length(1, 64))
     options = fields.Nested(OptionsSchema)
     boards = StrictInteger(validate=validate.Range(1, MAX_BOARDS))
     move_time_s = StrictInteger(validate=validate.Range(1, MAX_MOVE_TIME_S))

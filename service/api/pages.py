@@ -49,7 +49,7 @@ PAGE_HEADERS = {
 #: parts preloads them all, so that they are fetched at once rather than one import after another);
 #: ``page.html`` is the document around every body (its head, the style sheet and the icon), written once
 _PAGES = {
-    "lobby": ("lobby.js", ("lobby-yours.js", "lobby-create.js", "lobby-quick.js", "lobby-challenges.js",
+    "lobby": ("lobby.js", ("lobby-yours.js", "lobby-create.js", "lobby-rules.js", "lobby-quick.js", "lobby-challenges.js",
                            "lobby-games.js")),
     "table": ("table.js", ("table-state.js", "table-turn.js", "table-seats.js", "table-hand.js", "table-moves.js",
                            "table-knock.js", "table-result.js", "table-advice.js", "table-clock.js", "table-deal.js",

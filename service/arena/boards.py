@@ -145,7 +145,7 @@ class ArenaBoards(ArenaCore):
             else:
                 players.append({"name": p["name"], "account": p["name"], "match": match_id})
         spec = game.GameSpec(
-            variant=s.variant, players=players, options={**s.options, **D.BOARD_OPTIONS},
+            variant=s.variant, players=players, options={**s.options, **D.BOARD_OPTIONS}, rules=s.rules,
             seed=D.board_seed(seed, board),
             first_dealer=D.FIRST_DEALER if s.variant == D.GIN_RAMI else None,
             roles=dict(D.ROLES) if s.variant == D.THREE_HAND else None,

@@ -11,6 +11,7 @@ import secrets
 from collections.abc import Callable
 
 from service.arena.core import ACCEPT_STALE_MS, DECLINE_REASONS, MIN_ACCOUNT_MOVE_TIME_S, ArenaCore
+from service.arena.matches import preset_options
 from service.errors import (
     ChallengeNotFound,
     ChallengeNotPending,
@@ -90,14 +91,14 @@ class ArenaChallenges(ArenaCore):
         if move_time is not None and move_time < MIN_ACCOUNT_MOVE_TIME_S:
             raise InvalidMatch(f"a challenge to a bot account gives it at least {MIN_ACCOUNT_MOVE_TIME_S} s "
                                "a move (`move_time_s`): the turn clock plays a basic move for a slower one")
-        self._rule_options(variant, body.get("options"), move_time, board=kind == "match")
+        preset_options(variant, body.get("rules"), body.get("options"), move_time, board=kind == "match")
         # Everything is checked before the challenge is stored.
         # With a key (made), the challenge's id is derived from the key.
         challenge_id, now = made.game_id() if made is not None else secrets.token_urlsafe(12), self.clock_ms()
         # it waits CHALLENGE_TTL_MS for its answer, then reads as expired
         challenge = {"challenge_id": challenge_id, "from": challenger, "from_kind": "person" if person else "bot",
                      "to": challenged, "with": others, "kind": kind, "variant": variant,
-                     "options": body.get("options") or {}, "boards": body.get("boards"),
+                     "rules": body.get("rules"), "options": body.get("options") or {}, "boards": body.get("boards"),
                      "move_time_s": body.get("move_time_s"), "status": "pending",
                      "game_id": None, "match_id": None, "created": now, "expires": now + CHALLENGE_TTL_MS}
         answer = dict(challenge)
@@ -365,7 +366,7 @@ class ArenaChallenges(ArenaCore):
         made = self._make_match(c["variant"], participants, c["boards"], c["options"], c.get("move_time_s"),
                                 rated=c["from_kind"] == "bot", seat_tokens=tokens,
                                 match_id=made_id("match", c["challenge_id"]), challenge_id=c["challenge_id"],
-                                retell=retell, announce=announce)
+                                retell=retell, announce=announce, rules=c.get("rules"))
         return made["match_id"]
 
     def _challenge_game(self, c: dict, retell: bool = False, announce: Callable[[], None] | None = None) -> str:
@@ -379,9 +380,9 @@ class ArenaChallenges(ArenaCore):
             else:
                 players.append({"name": name, "token_hash": c["person_token_hash"]})
         spec = game.GameSpec(variant=c["variant"], players=players,
-                             options=self._rule_options(c["variant"], c["options"], c.get("move_time_s"),
-                                                        board=False) or None,
-                             seed=secrets.token_bytes(32))
+                             options=preset_options(c["variant"], c.get("rules"), c["options"], c.get("move_time_s"),
+                                                    board=False) or None,
+                             rules=c.get("rules"), seed=secrets.token_bytes(32))
         game_id = made_id("game", c["challenge_id"])
         try:
             # False if another accept of the challenge made it first: that game is the challenge's

@@ -21,11 +21,34 @@ from service.errors import (
     TooManyMatches,
     UnknownParticipant,
 )
-from service.rules import duplicate as D
+from service.rules import duplicate as D, presets
+from service.rules.errors import RulesError
 from service.rules.names import BOT_POLICY_NAMES
 from service.store.creations import Made
 from service.store.errors import ConcurrencyError, IdempotencyConflict, UnknownGame
 from service.store.tokens import hash_token
+
+
+def preset_options(variant: str, rules: str | None, options: dict | None, move_time: int | None, *,
+                   board: bool) -> dict:
+    """The rule options of a match's (``board``) or a challenge's game under the preset ``rules``,
+    the time per move as the turn clock.
+
+    Refuses a preset as POST /games does (RulesError ``unknown_rules``, ``rules_not_for_variant``,
+    ``rules_conflict``), and options that do not fit the variant with InvalidMatch.
+    """
+    if rules is None:
+        return ArenaCore._rule_options(variant, options, move_time, board=board)
+    options = dict(options or {})
+    if move_time is not None:
+        options["turn_timeout_s"] = move_time
+    try:
+        presets.resolve(variant, rules, {**options, **D.BOARD_OPTIONS} if board else options)
+    except RulesError as err:
+        if err.code == "invalid_option":
+            raise InvalidMatch(f"the options do not fit {variant} under the rules {rules}: {err}") from None
+        raise
+    return options
 
 
 class ArenaMatches(ArenaCore):
@@ -71,7 +94,8 @@ class ArenaMatches(ArenaCore):
         if accounts and move_time is not None and move_time < MIN_ACCOUNT_MOVE_TIME_S:
             raise InvalidMatch(f"a match seating a bot account gives it at least {MIN_ACCOUNT_MOVE_TIME_S} s "
                                "a move (`move_time_s`): the turn clock plays a basic move for a slower one")
-        self._rule_options(variant, body.get("options"), move_time, board=True)  # checked before it counts
+        rules = body.get("rules")
+        preset_options(variant, rules, body.get("options"), move_time, board=True)  # checked before it counts
         # With a key (made), the match's id is derived from the key.
         # Its log records the creation under the key's log_key.
         match_id = made.game_id() if made is not None else secrets.token_urlsafe(12)
@@ -98,7 +122,7 @@ class ArenaMatches(ArenaCore):
                                  "one must end before another starts")
         try:
             return self._make_match(variant, participants, body["boards"], body.get("options"), move_time,
-                                    rated=body.get("rated", True), match_id=match_id, made=made)
+                                    rated=body.get("rated", True), match_id=match_id, made=made, rules=rules)
         except BaseException:
             self.store.release_match(match_id, who)
             raise
@@ -106,16 +130,18 @@ class ArenaMatches(ArenaCore):
     def _make_match(self, variant: str, participants: list[dict], boards: int, options: dict | None,
                     move_time: int | None, *, rated: bool, seat_tokens: dict[int, str] | None = None,
                     match_id: str | None = None, challenge_id: str | None = None, made: Made | None = None,
-                    retell: bool = False, announce: Callable[[], None] | None = None) -> dict:
+                    retell: bool = False, announce: Callable[[], None] | None = None,
+                    rules: str | None = None) -> dict:
         """Start a match of checked participants (``seat_tokens``: a person's token hash by participant index).
 
+        ``rules``: the preset its games are created with, ``options`` over it.
         ``match_id``: the match's id if it is fixed, else a new random one.
         It is fixed for a challenge (``challenge_id``, which the bots' match_started names) or by an
         Idempotency-Key (``made``).
         ``retell``: tell the bots again if the match was made already.
         ``announce``: told first, before the match's bots (an accepted challenge's challenger).
         """
-        options = self._rule_options(variant, options, move_time, board=True)
+        options = preset_options(variant, rules, options, move_time, board=True)
         seed = secrets.token_bytes(32)
         match_id = match_id or secrets.token_urlsafe(12)
         # a match of policies alone plays each game in one job: a few games in play keep the workers busy
@@ -123,7 +149,8 @@ class ArenaMatches(ArenaCore):
                                                                                             POLICY_MATCH_WINDOW)
 
         def created_from(seed: bytes) -> dict:
-            return D.create(variant, options, participants, boards, move_time, seed, window, rated=rated)
+            return D.create(variant, options, participants, boards, move_time, seed, window, rated=rated,
+                            rules=rules)
 
         created = created_from(seed)  # checked before anything is written
         # the secrets first: a match whose log exists always has its seed (and its persons' token hashes)
@@ -184,6 +211,7 @@ class ArenaMatches(ArenaCore):
             "match_id": match_id,
             "variant": state.variant,
             "status": state.status,
+            "rules": state.rules,
             "options": state.options,
             "move_time_s": state.move_time_s,
             # whether the match moves the ratings: false when made with rated false, or with a person

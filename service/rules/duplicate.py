@@ -208,6 +208,8 @@ class MatchState:
     board_commitments: tuple
     window: int
     rated: bool = True
+    #: the preset its games are created with (presets module), None: none
+    rules: str | None = None
     version: int = 0
     started: int = 0
     #: game index -> {"board", "table", "game_id", "points"}
@@ -229,8 +231,9 @@ class MatchState:
 
 
 def create(variant: str, options: dict, participants: list[dict], boards: int, move_time_s: float | None,
-           match_seed: bytes, window: int, rated: bool = True) -> dict:
-    """The ``match_created`` event of a new match (the caller has checked its participants)."""
+           match_seed: bytes, window: int, rated: bool = True, rules: str | None = None) -> dict:
+    """The ``match_created`` event of a new match (the caller has checked its participants and
+    ``rules``, the preset its games are created with)."""
     if variant not in TABLES:
         raise RulesError("invalid_variant", "the variant is not one of three-hand and gin-rami")
     if len(participants) != PARTICIPANTS[variant]:
@@ -239,7 +242,8 @@ def create(variant: str, options: dict, participants: list[dict], boards: int, m
         raise RulesError("invalid_match", f"a match has 1 to {MAX_BOARDS} boards")
     return _event(MATCH_CREATED, variant=variant, options=dict(options), participants=[dict(p) for p in participants],
                   boards=boards, move_time_s=move_time_s, commitment=fairness.commitment(match_seed),
-                  board_commitments=board_commitments(match_seed, boards), window=window, rated=rated)
+                  board_commitments=board_commitments(match_seed, boards), window=window, rated=rated,
+                  **({"rules": rules} if rules is not None else {}))
 
 
 def evolve(state: MatchState | None, event: dict) -> MatchState:
@@ -249,7 +253,7 @@ def evolve(state: MatchState | None, event: dict) -> MatchState:
         return MatchState(variant=d["variant"], options=dict(d["options"]), participants=tuple(d["participants"]),
                           boards=d["boards"], move_time_s=d.get("move_time_s"), commitment=d["commitment"],
                           board_commitments=tuple(d["board_commitments"]), window=d["window"],
-                          rated=d.get("rated", True), version=1)
+                          rated=d.get("rated", True), rules=d.get("rules"), version=1)
     assert state is not None
     if kind == GAMES_STARTED:
         return replace(state, started=d["upto"], version=state.version + 1)

@@ -3,6 +3,7 @@
 // accepted game's seat is kept as this browser's.
 import * as api from "./api.js";
 import { describeError } from "./lobby-games.js";
+import { fillPresets } from "./lobby-rules.js";
 import { renderMyGames } from "./lobby-yours.js";
 import { forgetChallenge, myChallenges, saveChallenge, saveSeat, seatsOf, updateChallenge } from "./seats.js";
 import { el } from "./ui.js";
@@ -71,6 +72,7 @@ function challengeBody() {
   const body = { to: f.to.value.trim(), variant: f.variant.value, name: $("#your-name").value.trim() };
   // three-hand names its third participant; gin-rami names none
   if (body.variant === "three-hand") body.with = [f.with.value.trim()];
+  if (f.rules.value) body.rules = f.rules.value;
   // a single game has no boards: without them the challenge is to one game
   const boards = f.boards.value.trim();
   if (f.kind.value === "match") body.boards = boards === "" ? NaN : Number(boards);
@@ -239,11 +241,12 @@ function onChallengeKind() {
   challengeForm.elements.boards.disabled = challengeForm.elements.kind.value !== "match";
 }
 
-/** The third player only counts for three-hand: hidden (and out of the form) for gin rami. */
+/** The third player only counts for three-hand: hidden (and out of the form) for gin rami; the presets follow. */
 function onChallengeVariant() {
   const three = challengeForm.elements.variant.value === "three-hand";
   $("#challenge-with-row").hidden = !three;
   challengeForm.elements.with.disabled = !three;
+  fillPresets(challengeForm.elements.rules, challengeForm.elements.variant.value);
   renderBotNames();
 }
 

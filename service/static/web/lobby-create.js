@@ -3,6 +3,7 @@
 // private game, to the links to pass on).
 import * as api from "./api.js";
 import { describeError, loadGames } from "./lobby-games.js";
+import { fillPresets, preset } from "./lobby-rules.js";
 import { renderMyGames } from "./lobby-yours.js";
 import { inviteLink, saveInvites, saveSeat } from "./seats.js";
 import { defaultName, el } from "./ui.js";
@@ -98,6 +99,8 @@ function buildBody() {
     else seats.push(name ? { bot: kind.slice(4), name } : { bot: kind.slice(4) });
   }
   const body = { variant: variant(), seats };
+  // a preset stands for its options; the fields filled in override it, as on the API
+  if (form.elements.rules.value) body.rules = form.elements.rules.value;
   const options = {};
   for (const key of ["target_score", "knock_limit", "turn_timeout_s"]) {
     const v = optionalInt(key);
@@ -274,10 +277,32 @@ function showInvitations(gameId, invites, table) {
   list.querySelector("input").focus();
 }
 
-/** Wire the form (its seats follow the variant, your seat your name), then draw its seat rows. */
+/**
+ * The rule fields under the chosen preset: empty, they show its target and knock limit; a preset that
+ * plays Oklahoma takes the knock limit from the upcard, so that field is off.
+ */
+function showPreset() {
+  const p = preset(form.elements.rules.value);
+  const knock = form.elements.knock_limit;
+  form.elements.target_score.placeholder = String(p ? p.target_score : 100);
+  const byUpcard = Boolean(p) && p.knock_limit === null;
+  knock.disabled = byUpcard;
+  if (byUpcard) knock.value = "";
+  knock.placeholder = byUpcard ? "by the upcard" : "10";
+}
+
+/** The variant's seats and presets. */
+function onVariant() {
+  renderSeatRows();
+  fillPresets(form.elements.rules, variant());
+  showPreset();
+}
+
+/** Wire the form (its seats and presets follow the variant, your seat your name), then draw its seat rows. */
 export function setUpCreateForm() {
   $("#your-name").addEventListener("input", showSeatNames);
   form.addEventListener("submit", onCreate);
-  for (const radio of form.elements.variant) radio.addEventListener("change", renderSeatRows);
-  renderSeatRows();
+  for (const radio of form.elements.variant) radio.addEventListener("change", onVariant);
+  form.elements.rules.addEventListener("change", showPreset);
+  onVariant();
 }
