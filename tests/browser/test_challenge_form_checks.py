@@ -36,14 +36,14 @@ def test_the_challenge_form_asks_a_name_in_lobby_words_and_at_least_5_s_a_move(l
     assert driver.find_element(By.ID, "challenge-move-time").get_attribute("min") == "5"
 
     # no name: the form says so without speaking of a table the lobby does not have
-    fill(driver, challenge_to=bot, challenge_name="")
+    fill(driver, challenge_to=bot, your_name="")  # the one name field, at the top
     driver.find_element(By.ID, "challenge-button").click()
     said = wait_for(driver, lambda d: text_of(d, "#challenge-error"), what="the missing name")
-    assert said == "Say your name: the bot and anyone watching see you by it."
+    assert said == "Say your name (Your name, at the top): the bot and anyone watching see you by it."
     assert "table" not in said
 
     # 2 s a move: refused here, as the server would refuse it
-    fill(driver, challenge_name="ann", challenge_move_time="2")
+    fill(driver, your_name="ann", challenge_move_time="2")
     driver.find_element(By.ID, "challenge-button").click()
     said = wait_for(driver, lambda d: "5 seconds" in text_of(d, "#challenge-error") and text_of(d, "#challenge-error"),
                     what="the move time refused")

@@ -117,7 +117,6 @@ def test_the_last_event_explains_the_last_hand_and_says_who_won_the_game(live_se
         assert outside_viewport(driver, selector) == [], selector
     assert loser != winner
     driver.save_screenshot(str(tmp_path / "end.png"))
-    driver.save_screenshot(f"/tmp/wt-audit-end-{size[0]}.png")
     assert serious_violations(driver) == []
     assert console_errors(driver) == []
 
@@ -141,7 +140,6 @@ def test_a_resigned_game_names_the_winner_and_the_resignation(live_server, new_b
     for selector in ("#event-text", "#result .game-over"):
         assert outside_viewport(driver, selector) == [], selector
     driver.save_screenshot(str(tmp_path / "resigned.png"))
-    driver.save_screenshot("/tmp/wt-audit-resigned.png")
 
 
 def test_every_move_has_a_mark_slot_that_fits_its_entry(live_server, new_browser, won):

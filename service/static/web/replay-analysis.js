@@ -58,6 +58,15 @@ function showAnswer(out, list, answer) {
   return false;
 }
 
+const ASKED = "ginbox.analyses.v1";
+/** The games whose analysis this browser asked for, latest last. */
+function askedHere() {
+  try { return JSON.parse(localStorage.getItem(ASKED) || "[]"); } catch { return []; }
+}
+function rememberAsked(gameId) {
+  localStorage.setItem(ASKED, JSON.stringify([...askedHere().filter((g) => g !== gameId), gameId].slice(-200)));
+}
+
 /** Fill ``box`` with the panel: the analysis if there is one, else a button that asks for it. */
 export async function renderAnalysisPanel(box, gameId, list) {
   const out = el("div", { id: "analysis-status", "aria-live": "polite" });
@@ -69,20 +78,26 @@ export async function renderAnalysisPanel(box, gameId, list) {
       answer = (await api.getAnalysis(gameId)).data;
     }
   };
-  try {
-    await follow((await api.getAnalysis(gameId)).data);
-    return;
-  } catch (err) {
-    if (!(err instanceof api.ApiError) || err.code !== "analysis_not_found") {
-      out.replaceChildren(el("p", { class: "error", text: `The analysis cannot be read: ${err.message}` }));
+  // read at once only an analysis this browser asked for: any other is one click away (the request
+  // answers an analysis that exists), and a read of none would put a 404 in the console
+  if (askedHere().includes(gameId)) {
+    try {
+      await follow((await api.getAnalysis(gameId)).data);
       return;
+    } catch (err) {
+      if (!(err instanceof api.ApiError) || err.code !== "analysis_not_found") {
+        out.replaceChildren(el("p", { class: "error", text: `The analysis cannot be read: ${err.message}` }));
+        return;
+      }
     }
   }
   out.replaceChildren(el("p", { class: "muted", text: "Rate every decision of this game by the expected points it gave away." }), button);
   button.addEventListener("click", async () => {
     button.disabled = true;
     try {
-      await follow((await api.requestAnalysis(gameId)).data);
+      const asked = (await api.requestAnalysis(gameId)).data;
+      rememberAsked(gameId);
+      await follow(asked);
     } catch (err) {
       button.disabled = false;
       out.append(el("p", { class: "error", text: `The analysis could not be requested: ${err.message}` }));
