@@ -251,5 +251,8 @@ def post_worker_init(worker) -> None:
     """gunicorn hook, in each worker process: the errors gunicorn answers itself (a request line
     over limit_request_line, too many headers, a garbled request) are problem+json too."""
     from service.api.problems import install_gunicorn_problem_errors
+    from service.api.stopping import end_streams_on_stop
 
     install_gunicorn_problem_errors()
+    # a live stream ends at once on a stop, rather than holding its process the graceful timeout
+    end_streams_on_stop(worker)
