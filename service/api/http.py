@@ -66,7 +66,7 @@ def _body_framing_error_types() -> tuple[type[BaseException], ...]:
 _FRAMING_ERRORS = _body_framing_error_types()
 
 
-def close_after_answer() -> None:
+def _close_after_answer() -> None:
     """Ask gunicorn to close the connection after this answer; under another server nothing changes."""
     # The rest of a body whose framing is broken cannot be skipped to find the next request.
     # Left open, gunicorn would try, fail the same way and write a second answer nobody asked for.
@@ -105,7 +105,7 @@ def request_body() -> bytes:
     except ClientDisconnected:
         raw = None  # werkzeug's own reader (no server that ends the stream) found the body cut
     except _FRAMING_ERRORS:
-        close_after_answer()
+        _close_after_answer()
         raise ApiError(400, "bad_request", "the request body's chunked framing is malformed") from None
     if limit is not None and raw is not None and len(raw) > limit:
         raise ApiError(413, "body_too_large", f"the request body is larger than {limit} bytes")
@@ -113,7 +113,7 @@ def request_body() -> bytes:
         # the reader saw the connection end (half-closed or dropped) before the body did: what
         # is missing never comes, and the request is answered without being acted on.
         # A cut body is never acted on, even if what came is valid JSON.
-        close_after_answer()
+        _close_after_answer()
         got = f"before the {length} bytes" if raw is None else f"after {len(raw)} of the {length} bytes"
         raise ApiError(400, "bad_request", f"the request body ended {got} its Content-Length announced: "
                                            "a cut body is not acted on; send it whole")
