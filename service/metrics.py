@@ -238,9 +238,21 @@ def on_starting(server) -> None:
         raise SystemExit(2)
 
 
+def pre_request(worker, req) -> None:
+    """gunicorn hook, before it reads a request's headers into the app's environ: no ``100 Continue``
+    for a body the app will refuse for its size (service.serve.expect)."""
+    from service.serve.expect import withhold_continue
+
+    withhold_continue(req)
+    worker.log.debug("%s %s", req.method, req.path)  # what gunicorn's own hook does
+
+
 def post_worker_init(worker) -> None:
     """gunicorn hook, in each worker process: the errors gunicorn answers itself (a request line
     over limit_request_line, too many headers, a garbled request) are problem+json too."""
     from service.api.problems import install_gunicorn_problem_errors
+    from service.api.stopping import end_streams_on_stop
 
     install_gunicorn_problem_errors()
+    # a live stream ends at once on a stop, rather than holding its process the graceful timeout
+    end_streams_on_stop(worker)

@@ -120,14 +120,24 @@ def request_body() -> bytes:
     return raw
 
 
+def _refuse_content_encoding() -> None:
+    """415 unsupported_encoding for a body sent with a Content-Encoding other than identity."""
+    coding = request.headers.get("Content-Encoding")
+    if coding is not None and any(c.strip().lower() not in ("", "identity") for c in coding.split(",")):
+        raise ApiError(415, "unsupported_encoding",
+                       f"request bodies are read as sent: send no Content-Encoding (or identity), not {coding[:40]!r}")
+
+
 def _body_bytes() -> bytes:
     """The body of a route that takes one: 411 length_required when the request announces none
     (neither Content-Length nor chunked Transfer-Encoding: HTTP/1.1 reads such a request's body
-    as empty), else request_body()."""
+    as empty), 415 unsupported_encoding when it has a Content-Encoding other than identity, else
+    request_body()."""
     length, chunked = _announced()
     if length is None and not chunked:
         raise ApiError(411, "length_required",
                        "the request announces no body: send it with a Content-Length (or chunked)")
+    _refuse_content_encoding()
     return request_body()
 
 

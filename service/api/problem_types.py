@@ -56,6 +56,10 @@ _REQUEST = {
     "unsupported_media_type": _t(415, "Unsupported media type",
                                  "Send the body with `Content-Type: application/json`, in UTF-8: a `charset` "
                                  "parameter other than `utf-8` is refused, not guessed at."),
+    "unsupported_encoding": _t(415, "Unsupported content encoding",
+                               "The body was sent with a `Content-Encoding` (gzip, br, deflate, ...): the server "
+                               "reads a body as sent and decodes none. Send it without the header, or with "
+                               "`Content-Encoding: identity`."),
     "body_too_large": _t(413, "Body too large",
                          "The body is larger than the server accepts (GINBOX_MAX_BODY_BYTES, 64 KiB by default)."),
     "unauthorized": _t(401, "Seat token needed",

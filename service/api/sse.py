@@ -15,6 +15,7 @@ A client has at most ``GINBOX_MAX_STREAMS_PER_CLIENT`` streams open; one more is
 from __future__ import annotations
 
 import logging
+import socket
 from typing import Callable, Iterator
 
 import redis
@@ -28,13 +29,35 @@ UNREACHABLE = ": unavailable: the event store is not reachable; reconnect with L
 
 
 def ending_when_unreachable(events: Iterator[str]) -> Iterator[str]:
-    """The stream ``events``, ended by :data:`UNREACHABLE` (and one warning line) if Redis stops answering."""
+    """The stream ``events``, ended by :data:`UNREACHABLE` (and one warning line) if Redis stops
+    answering, and ended quietly once the process is asked to stop (service.api.stopping)."""
+    from service.api.stopping import stopping
+
     try:
-        yield from events
+        for chunk in events:
+            yield chunk
+            if stopping():
+                _ended_by_stop()
+                return
     except (redis.RedisError, OSError) as exc:  # what service.api.problems answers with a 503
+        if stopping():
+            _ended_by_stop()  # its wait was closed by the stop: the client reconnects to another process
+            return
         path = request.path if has_request_context() else "?"
         log.warning("stream %s ended: redis unavailable: %s", path, " ".join(str(exc).split())[:200] or repr(exc))
         yield UNREACHABLE
+
+
+def _ended_by_stop() -> None:
+    """A stream ended by the process's stop: its connection is closed after it, not kept alive."""
+    # gunicorn would wait its keep-alive seconds for a next request on the connection.
+    # Shut for reading, the connection reads as ended: the answer's last chunk is still written.
+    sock = request.environ.get("gunicorn.socket") if has_request_context() else None
+    if sock is not None:
+        try:
+            sock.shutdown(socket.SHUT_RD)
+        except OSError:
+            pass  # the client is gone already
 
 
 def _counters(cap: int) -> list[tuple[str, str, int]]:
