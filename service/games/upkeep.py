@@ -30,13 +30,8 @@ class GameUpkeep(GameCore):
         idle_ms = now_ms - last[-1].ts
         if idle_ms < idle_after_s * 1000:
             return False
-        new_events = game.decide(state, None, commands.AbandonGame(idle_ms // 1000))
-        try:
-            new_state = self.repository.save(game_id, state, new_events).state
-        except ConcurrencyError:
-            return False  # someone moved meanwhile: the game is not idle
-        self.after_append(game_id, new_state)
-        return True
+        # someone moved meanwhile: the game is not idle
+        return self._end_unless_moved(game_id, state, commands.AbandonGame(idle_ms // 1000))
 
     def expire_if_unstarted(self, game_id: str, after_s: float, now_ms: int) -> bool:
         """End the game with no winner if a seat is still free ``after_s`` after its creation; True if it did.
@@ -52,12 +47,17 @@ class GameUpkeep(GameCore):
         waited_ms = now_ms - first[0].ts
         if waited_ms < after_s * 1000:
             return False
-        new_events = game.decide(state, None, commands.ExpireGame(waited_ms // 1000))
+        # a seat claimed meanwhile wins: the game may yet start
+        return self._end_unless_moved(game_id, state, commands.ExpireGame(waited_ms // 1000))
+
+    def _end_unless_moved(self, game_id: str, state, command) -> bool:
+        """Append the server's ending ``command`` at the version read; False if the game moved meanwhile."""
+        new_events = game.decide(state, None, command)
         try:
             new_state = self.repository.save(game_id, state, new_events).state
         except ConcurrencyError:
-            return False  # a seat was claimed meanwhile: the game may yet start
-        self.after_append(game_id, new_state)  # off the open games
+            return False
+        self.after_append(game_id, new_state)  # the bots, the arena and the open games hear of it
         return True
 
     def close_client_seeds_if_due(self, game_id: str, now_ms: int) -> bool:
