@@ -96,7 +96,8 @@ def test_the_knockers_own_knock_shows_the_hands_end_in_view_until_next_hand(live
     wait_for(driver, panel_open, what="the hand-end panel")
     view = api.view(game_id)
     last = view["last_hand"]
-    assert view["hand_no"] == 2 and last["hand_no"] == 1 and last["outcome"] == "knock", view
+    assert view["hand_no"] == 2 and last["hand_no"] == 1 and last["outcome"] == "knock", \
+        (view["hand_no"], view["status"], view["phase"], last)
     assert (last["knocker_deadwood"], last["defender_deadwood"], last["points"]) == (9, 35, 26)
     bot = view["players"][1]["name"]  # a name said once, without its kind
     panel = inside_viewport(driver, "#hand-end")
