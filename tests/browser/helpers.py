@@ -14,6 +14,18 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 CARD_CODE = r"^[A2-9TJQK][CDHS]$"
+#: an HTML5 drag of a card (arguments[0]) onto an element (arguments[1]), its events as a mouse makes them
+DRAG = """
+const [fromSel, toSel] = arguments;
+const from = document.querySelector(fromSel), to = document.querySelector(toSel);
+if (!from || !to) return false;
+const data = new DataTransfer();
+from.dispatchEvent(new DragEvent("dragstart", {dataTransfer: data, bubbles: true}));
+to.dispatchEvent(new DragEvent("dragover", {dataTransfer: data, bubbles: true, cancelable: true}));
+to.dispatchEvent(new DragEvent("drop", {dataTransfer: data, bubbles: true, cancelable: true}));
+from.dispatchEvent(new DragEvent("dragend", {dataTransfer: data, bubbles: true}));
+return true;
+"""
 #: axe-core, vendored (vendor/README.md says from where and why)
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 _RANKS = {"A": "ace", "T": "10", "J": "jack", "Q": "queen", "K": "king"}

@@ -17,7 +17,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
 from finished import DECK
-from helpers import Api, click_when_ready, codes, css, hand_cards, serious_violations, text_of, texts, wait_for
+from helpers import DRAG, Api, click_when_ready, codes, css, hand_cards, serious_violations, text_of, texts, wait_for
 from support.decks import build_deck
 from test_hand_end import panel_open, phone
 from test_table_wording import hold_seat, to_first_discard
@@ -25,18 +25,6 @@ from test_table_wording import hold_seat, to_first_discard
 SEVENS = build_deck(["4S", "5S", "6S", "7S", "7C", "7D", "7H", "2C", "3H", "KC"],
                     ["KH", "QD", "JS", "TD", "8H", "6D", "5H", "3D", "2H", "AH"], "KS", stock_top=["AD"])
 
-#: an HTML5 drag of a card onto an element of the arrangement
-DRAG = """
-const [fromSel, toSel] = arguments;
-const from = document.querySelector(fromSel), to = document.querySelector(toSel);
-if (!from || !to) return false;
-const data = new DataTransfer();
-from.dispatchEvent(new DragEvent("dragstart", {dataTransfer: data, bubbles: true}));
-to.dispatchEvent(new DragEvent("dragover", {dataTransfer: data, bubbles: true, cancelable: true}));
-to.dispatchEvent(new DragEvent("drop", {dataTransfer: data, bubbles: true, cancelable: true}));
-from.dispatchEvent(new DragEvent("dragend", {dataTransfer: data, bubbles: true}));
-return true;
-"""
 
 #: each group in the page's order: its cards, its heading, whether marked invalid, its place in the panel
 #: a finger's drag (pointer events of a touch) from a card to the middle of an element

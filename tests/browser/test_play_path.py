@@ -11,7 +11,7 @@ of sevens, so two arrangements leave 6: the test lays out the one the page did n
 
 from __future__ import annotations
 
-from helpers import (Api, click_when_ready, codes, create_in_lobby, css, hand_cards, page_version, serious_violations,
+from helpers import (DRAG, Api, click_when_ready, codes, create_in_lobby, css, hand_cards, page_version, serious_violations,
                      text_of, wait_for)
 from support.decks import build_deck
 
@@ -19,17 +19,6 @@ ANN = ["4S", "5S", "6S", "7S", "7C", "7D", "7H", "2C", "3H", "KC"]
 BOT = ["KH", "QD", "JS", "TD", "8H", "6D", "5H", "3D", "2H", "AH"]
 DECK = build_deck(ANN, BOT, "KS", stock_top=["QS", "9H", "AD"])
 
-#: an HTML5 drag of a card onto an element, as a mouse makes it
-DRAG = """
-const [fromSel, toSel] = arguments;
-const from = document.querySelector(fromSel), to = document.querySelector(toSel);
-if (!from || !to) return false;
-const data = new DataTransfer();
-from.dispatchEvent(new DragEvent("dragstart", {dataTransfer: data, bubbles: true}));
-to.dispatchEvent(new DragEvent("dragover", {dataTransfer: data, bubbles: true, cancelable: true}));
-to.dispatchEvent(new DragEvent("drop", {dataTransfer: data, bubbles: true, cancelable: true}));
-return true;
-"""
 
 
 def click_key(driver, key: str, what: str):
