@@ -6,6 +6,8 @@ from flask import Blueprint, current_app
 
 from service.api.games import _bot_games_caller, _service_for
 from service.api.http import json_response
+from service.api.sse import sse_response
+from service.api.stopping import stopping
 
 bp = Blueprint("game_analysis", __name__)
 
@@ -32,3 +34,10 @@ def read_analysis(game_id: str):
     """The game's analysis: its progress while it runs, then the result."""
     _service_for(game_id)
     return json_response(_analyses().read(game_id))
+
+
+@bp.get("/games/<game_id>/analysis/stream")
+def stream_analysis(game_id: str):
+    """Server-sent progress of the game's analysis, until it is done or failed."""
+    _service_for(game_id)
+    return sse_response(_analyses().stream(game_id, stop=stopping))

@@ -225,7 +225,7 @@ class ArenaMatches(ArenaCore):
             "seed": state.seed,
             "version": state.version,
             "standings": D.standings(state),
-            "board_results": D.board_details(state, match_id),
+            "board_results": with_analysis_links(D.board_details(state, match_id), state.status == "over"),
         }
 
     def match_turns(self, match_id: str, token: str) -> dict:
@@ -317,3 +317,13 @@ class ArenaMatches(ArenaCore):
                     check["detail"] = "; ".join(problems)
         return {"match_id": match_id, "seed": state.seed, "commitment": state.commitment,
                 "ok": all(c["ok"] for c in checks), "checks": checks}
+
+
+def with_analysis_links(boards: list[dict], match_over: bool) -> list[dict]:
+    """``boards`` with each table's ``analysis``: where its game's decision analysis is asked for and
+    read (``POST``/``GET``), once the match is over (its games are sealed before), else null."""
+    for board in boards:
+        for table in board["tables"]:
+            ready = match_over and table["over"] and table["game_id"] is not None
+            table["analysis"] = f"/games/{table['game_id']}/analysis" if ready else None
+    return boards

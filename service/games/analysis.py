@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterator
 
 from service.analysis import ANALYSIS_VERSION, DEFAULT_SAMPLES, analyse_log, read_export
 from service.errors import AnalysisNotFound, TooManyAnalyses
@@ -25,6 +26,11 @@ class AnalysisLimits:
     progress_every: int = 10
     #: a running analysis whose progress has not moved this long is taken for one whose worker died
     stale_s: float = 120.0
+    #: how often a progress stream reads the record, how long it stays silent before a keep-alive
+    #: comment, and how long it lasts at most (the client then reconnects)
+    stream_poll_s: float = 0.5
+    keepalive_s: float = 15.0
+    stream_max_s: float = 300.0
 
 
 #: the seconds a refused caller is told to wait (an analysis takes some seconds)
@@ -87,6 +93,41 @@ class GameAnalyses:
         if record is None:
             raise AnalysisNotFound(f"game {game_id!r} has no analysis: POST /games/{game_id}/analysis asks for one")
         return self.answer(game_id, record)
+
+    def stream(self, game_id: str, clock: Callable[[], float] = time.monotonic,
+               sleep: Callable[[float], None] = time.sleep, stop: Callable[[], bool] = lambda: False) -> Iterator[str]:
+        """Server-sent ``analysis_progress`` messages of the game's analysis, one at each change of its
+        status or progress, until it is done or failed (validated before the first byte); ``stop``
+        ends it early (the process is stopping)."""
+        self._finished(game_id)
+        if self.records.progress_of(game_id) is None:
+            raise AnalysisNotFound(f"game {game_id!r} has no analysis: POST /games/{game_id}/analysis asks for one")
+        limits = self.limits
+
+        def events():
+            deadline = clock() + limits.stream_max_s
+            yield ": connected\n\n"
+            last, last_write = None, clock()
+            while True:
+                record = self.records.progress_of(game_id)
+                if record is None:
+                    return  # expired meanwhile: a GET says so
+                seen = (record["status"], record["done"], record["total"])
+                if seen != last:
+                    last, last_write = seen, clock()
+                    message = {"type": "analysis_progress", "game_id": game_id, "analysis_version": ANALYSIS_VERSION,
+                               "status": record["status"], "progress": {"done": record["done"], "total": record["total"]}}
+                    if "error" in record:
+                        message["error"] = record["error"]
+                    yield f"event: analysis_progress\ndata: {json.dumps(message, separators=(',', ':'))}\n\n"
+                if record["status"] in (DONE, FAILED) or clock() >= deadline or stop():
+                    return
+                if clock() - last_write >= limits.keepalive_s:
+                    yield ": keep-alive\n\n"
+                    last_write = clock()
+                sleep(limits.stream_poll_s)
+
+        return events()
 
     def answer(self, game_id: str, record: dict) -> dict:
         out = {"game_id": game_id, "analysis_version": ANALYSIS_VERSION, "status": record["status"],

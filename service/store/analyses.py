@@ -101,6 +101,17 @@ class AnalysisRecords:
         """The game's record, or None."""
         return _record(self._read(game_id))
 
+    def progress_of(self, game_id: str) -> dict | None:
+        """The game's record without its result (what a progress stream polls), or None."""
+        fields = {text(k): text(v) for k, v in self._read_some(game_id, ("status", "done", "total", "error")).items()
+                  if v is not None}
+        if "status" not in fields:
+            return None
+        out = {"status": fields["status"], "done": int(fields.get("done", 0)), "total": int(fields.get("total", 0))}
+        if "error" in fields:
+            out["error"] = fields["error"]
+        return out
+
     def create(self, game_id: str, now_ms: int | None = None) -> bool:
         """A queued record, unless one exists that has not failed; True when written."""
         now = _now_ms() if now_ms is None else now_ms
@@ -170,6 +181,9 @@ class AnalysisRecords:
     def _read(self, game_id: str) -> dict:
         raise NotImplementedError
 
+    def _read_some(self, game_id: str, names: tuple[str, ...]) -> dict:
+        raise NotImplementedError
+
     def _members(self, key: str) -> list[tuple[str, int]]:
         raise NotImplementedError
 
@@ -199,6 +213,9 @@ class RedisAnalyses(AnalysisRecords):
 
     def _read(self, game_id: str) -> dict:
         return self.redis.hgetall(self.key(game_id))
+
+    def _read_some(self, game_id: str, names: tuple[str, ...]) -> dict:
+        return dict(zip(names, self.redis.hmget(self.key(game_id), list(names))))
 
     def _members(self, key: str) -> list[tuple[str, int]]:
         return [(text(g), int(ms)) for g, ms in self.redis.zrange(key, 0, -1, withscores=True)]
@@ -238,6 +255,11 @@ class InMemoryAnalyses(AnalysisRecords):
     def _read(self, game_id: str) -> dict:
         with self._lock:
             return dict(self._records.get(game_id, {}))
+
+    def _read_some(self, game_id: str, names: tuple[str, ...]) -> dict:
+        with self._lock:
+            record = self._records.get(game_id, {})
+            return {n: record.get(n) for n in names}
 
     def _members(self, key: str) -> list[tuple[str, int]]:
         return sorted(self._sets.get(key, {}).items(), key=lambda kv: (kv[1], kv[0]))

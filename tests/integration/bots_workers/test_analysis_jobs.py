@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import random
+import threading
+import time
 
 import pytest
 
@@ -16,7 +18,7 @@ from service.config import Settings
 from service.games.analysis import analysis_job_id
 from service.store.analyses import RedisAnalyses
 from support.apiclient import ValidatingClient, load_openapi
-from support.gameplay import create_game
+from support.gameplay import create_game, parse_sse
 from support.randomplay import choose_move
 from workers import jobs
 from workers.runner import build_context, parse_queues, run_worker, worker_queues
@@ -116,11 +118,67 @@ def test_a_game_in_play_an_unknown_game_and_a_sealed_board_queue_nothing(api, se
     assert match.status_code == 201
     detail = api.get(f"/matches/{match.get_json()['match_id']}").get_json()
     board = detail["board_results"][0]["tables"][0]["game_id"]
+    assert [t["analysis"] for t in detail["board_results"][0]["tables"]] == [None, None]
     resp = _post(api, board)
     assert (resp.status_code, resp.get_json()["code"]) == (403, "match_game_sealed")
     assert api.get(f"/games/{board}/analysis").get_json()["code"] == "match_game_sealed"
     assert _queued(redis_conn, settings) == []
     assert redis_conn.keys(f"{settings.key_prefix}:*analys*") == []
+
+
+def test_a_finished_match_links_each_games_analysis(api, settings, redis_conn):
+    made = api.post("/matches", json={"variant": "gin-rami", "participants": ["basic", "random"], "boards": 1})
+    match_id = made.get_json()["match_id"]
+    for _ in range(20):
+        detail = api.get(f"/matches/{match_id}").get_json()
+        if detail["status"] == "over":
+            break
+        run_worker(settings, burst=True, queues=parse_queues("turns,boards"))
+    assert detail["status"] == "over"
+    tables = detail["board_results"][0]["tables"]
+    assert [t["analysis"] for t in tables] == [f"/games/{t['game_id']}/analysis" for t in tables]
+    resp = api.post(tables[1]["analysis"])
+    assert (resp.status_code, resp.get_json()["status"]) == (202, "queued")
+    assert _queued(redis_conn, settings) == [analysis_job_id(tables[1]["game_id"])]
+
+
+def test_the_analysis_stream_reports_progress_live_and_ends_once_done(api, settings):
+    game_id = _finished_game(api, 6)
+    assert _post(api, game_id).status_code == 202
+    streamed: list = []
+
+    def read():
+        resp = api.get(f"/games/{game_id}/analysis/stream")  # validated message by message
+        streamed.extend(parse_sse(resp.get_data(as_text=True)))
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    time.sleep(1.0)  # the stream has begun: it sent "queued"
+    assert run_worker(settings, burst=True, queues=parse_queues("analysis")) == 0
+    reader.join(timeout=60)
+    assert not reader.is_alive(), "the stream did not end once the analysis was done"
+    messages = [json.loads(e.data) for e in streamed]
+    assert [e.event for e in streamed] == ["analysis_progress"] * len(messages)
+    assert {m["type"] for m in messages} == {"analysis_progress"}
+    statuses = [m["status"] for m in messages]
+    assert statuses[0] == "queued" and statuses[-1] == "done" and "running" in statuses, statuses
+    assert statuses == sorted(statuses, key=["queued", "running", "done"].index)
+    done = [m["progress"]["done"] for m in messages]
+    assert done == sorted(done)
+    n = _positions(api.get(f"/games/{game_id}/analysis").get_json()["result"])
+    assert messages[-1]["progress"] == {"done": n, "total": n}
+    # once done, a new stream says so at once and ends
+    again = [json.loads(e.data) for e in parse_sse(api.get(f"/games/{game_id}/analysis/stream").get_data(as_text=True))]
+    assert [m["status"] for m in again] == ["done"]
+
+
+def test_a_stream_of_no_analysis_is_refused_before_it_begins(api):
+    game_id = _finished_game(api, 7)
+    resp = api.get(f"/games/{game_id}/analysis/stream")
+    assert (resp.status_code, resp.get_json()["code"]) == (404, "analysis_not_found")
+    playing = create_game(api, "gin-rami", [{"name": "ann"}, {"name": "bob"}])
+    resp = api.get(f"/games/{playing.game_id}/analysis/stream")
+    assert (resp.status_code, resp.get_json()["code"]) == (409, "game_not_over")
 
 
 def test_a_finished_game_nobody_asked_about_has_no_analysis(api):
