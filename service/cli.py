@@ -243,6 +243,8 @@ def cmd_match(args) -> int:
     from workers.arena_match import main as run_match
 
     problem = match_argument_problem(args.variant, args.participants, args.boards)
+    if problem is None and args.samples is not None and not args.analyse:
+        problem = "--samples is the analysis's: give it with --analyse"
     if problem is not None:
         print(f"ginbox match: {problem}", file=sys.stderr, flush=True)
         return EXIT_USAGE
@@ -381,6 +383,11 @@ def _run(argv: list[str] | None) -> int:
                        help="whether the match moves the ratings (the server's default: rated)")
     match.add_argument("--move-time-s", type=whole_number(1, 86_400), default=None, metavar="SECONDS",
                        help="the time per move, the turn clock (at least 5 with a bot account)")
+    match.add_argument("--analyse", action="store_true",
+                       help="once the match is over, analyse every game here (ginbox analyse) and print the points "
+                            "each participant gave away per hand, by decision kind")
+    match.add_argument("--samples", type=whole_number(2, 1000), default=None, metavar="N",
+                       help="with --analyse: determinizations per decision (default: 24, as ginbox analyse)")
     match.set_defaults(func=cmd_match)
     args = parser.parse_args(argv)
     if args.command == "serve" and args.worker_class not in WORKER_CLASSES:

@@ -39,8 +39,9 @@ POLL_S = 0.5
 # -- in this process -----------------------------------------------------------------------------
 
 
-def play_game(game_id: str, spec: G.GameSpec, policies: list) -> G.GameState:
-    """Play a board's game to its end with one policy per seat; its final state."""
+def play_game(game_id: str, spec: G.GameSpec, policies: list, logs: dict | None = None) -> G.GameState:
+    """Play a board's game to its end with one policy per seat; its final state (its log put in
+    ``logs`` under its id, when given)."""
     # Each move is chosen as a worker would: the policy's own view and events,
     # its random generator seeded by game, version and seat.
     table = Table.start(spec)
@@ -49,6 +50,8 @@ def play_game(game_id: str, spec: G.GameSpec, policies: list) -> G.GameState:
         view = views.view_state(table.state, seat)
         rng = random.Random(f"{game_id}:{table.state.version}:{seat}")
         table.play(seat, policies[seat].choose(view, rng, table.seen[seat]))
+    if logs is not None:
+        logs[game_id] = table.log
     return table.state
 
 
@@ -63,8 +66,9 @@ def check_local(variant: str, participants: list[str], boards: int) -> None:
 
 def run_local(variant: str, participants: list[str], boards: int, options: dict | None = None,
               progress: Callable[[D.MatchState], None] | None = None, seed: bytes | None = None,
-              match_id: str = "local") -> D.MatchState:
-    """Play a whole duplicate match of built-in policies here; the match's final state."""
+              match_id: str = "local", logs: dict | None = None) -> D.MatchState:
+    """Play a whole duplicate match of built-in policies here; the match's final state (each game's
+    log put in ``logs`` under its id, when given)."""
     # The same boards as on a server (service.rules.duplicate: a seed per board, the same seating,
     # the same scoring), played one game after another.
     unknown = [p for p in participants if p not in BOT_POLICY_NAMES]
@@ -86,7 +90,7 @@ def run_local(variant: str, participants: list[str], boards: int, options: dict 
                               first_dealer=D.FIRST_DEALER if variant == D.GIN_RAMI else None,
                               roles=dict(D.ROLES) if variant == D.THREE_HAND else None)
             game_id = D.game_id_for(match_id, board, table)
-            final = play_game(game_id, spec, [make_policy(named[i]["policy"]) for i in seating])
+            final = play_game(game_id, spec, [make_policy(named[i]["policy"]) for i in seating], logs)
             points = D.seat_points(final.results, len(players))
             state = D.evolve(state, D.decide_played(state, board, table, game_id, points))
         if progress is not None:
@@ -98,6 +102,8 @@ def run_local(variant: str, participants: list[str], boards: int, options: dict 
 
 #: seconds without any answer from the server (refused or dropped connections) before giving up on it
 GIVE_UP_S = 15.0
+#: the tries of a GET of an export before giving up on the server
+TEXT_TRIES = 8
 #: the longest single wait when the server asks for time (429, 503)
 MAX_WAIT_S = 30.0
 #: exit codes: the match is over; the server refused the match or could not be reached; wrong
@@ -159,6 +165,33 @@ class Remote:
             return err.code, err.headers.get("Retry-After"), doc
         except (urllib.error.URLError, OSError, http.client.HTTPException) as err:
             return None, None, getattr(err, "reason", err)
+
+    def text(self, path: str) -> str:
+        """The body of ``GET path`` as text (an export's lines), with the same waits as ``call``."""
+        failures = 0
+        while True:
+            req = urllib.request.Request(self.base + path, method="GET")
+            try:
+                with urllib.request.urlopen(req, timeout=60) as resp:
+                    return resp.read().decode("utf-8")
+            except urllib.error.HTTPError as err:
+                status, retry_after = err.code, err.headers.get("Retry-After")
+                try:
+                    raw = err.read()
+                    doc = json.loads(raw) if raw else None
+                except (ValueError, OSError, http.client.HTTPException):
+                    doc = None
+                if status not in (429, 503):
+                    raise MatchError(EXIT_FAILED, f"GET {path}: {problem_text(status, doc)}") from None
+                what = problem_text(status, doc)
+            except (urllib.error.URLError, OSError, http.client.HTTPException) as err:
+                retry_after, what = None, f"no answer ({getattr(err, 'reason', err)})"
+            failures += 1
+            if failures > TEXT_TRIES:
+                raise MatchError(EXIT_FAILED, f"GET {path}: {what}; gave up after {TEXT_TRIES} tries")
+            delay = retry_delay(retry_after, failures, self.max_wait_s)
+            self.report(f"GET {path}: {what}; waiting {delay:.1f} s")
+            time.sleep(delay)
 
     def call(self, method: str, path: str, body: dict | None = None, *, safe_to_repeat: bool = True,
              headers: dict | None = None):
@@ -341,6 +374,9 @@ def main(args) -> int:
 
     stopped_by = None
     previous_handler = signal.signal(signal.SIGTERM, terminated)
+    # the games' logs, kept for --analyse when they are played here
+    logs: dict | None = {} if getattr(args, "analyse", False) else None
+    final: dict | None = None
 
     # it prints the match's id and page as soon as it has them
     def announce(new_id: str) -> None:
@@ -358,7 +394,7 @@ def main(args) -> int:
             task = bar.add_task("boards", total=max(args.boards, 0)) if plain is None else None
             if args.local:
                 state = run_local(args.variant, participants, args.boards,
-                                  progress=lambda s: done(len(D.board_scores(s))))
+                                  progress=lambda s: done(len(D.board_scores(s))), logs=logs)
                 rows, seed, where = D.standings(state), state.seed, "in this process"
             else:
                 final = run_remote(args.server, remote_body(args, participants),
@@ -380,4 +416,25 @@ def main(args) -> int:
     elapsed = time.perf_counter() - started
     print(f"{args.variant}, {args.boards} boards, {where}, {elapsed:.1f} s (seed {seed})")
     print(standings_table(rows))
+    if logs is not None:
+        return analyse_after(args, logs, final, plain is not None)
+    return EXIT_OVER
+
+
+def analyse_after(args, logs: dict, final: dict | None, plain: bool) -> int:
+    """``--analyse``: every game of the finished match analysed here (their exports read from the
+    server when it played them), then the points each participant gave away per hand, by kind."""
+    from service.analysis import DEFAULT_SAMPLES
+    from workers.match_analysis import analyse_games, remote_exports
+
+    try:
+        games = list(logs.items()) if final is None else remote_exports(args.server, final, report=PlainProgress.note)
+        table = analyse_games(games, samples=getattr(args, "samples", None) or DEFAULT_SAMPLES, plain=plain)
+    except MatchError as err:
+        print(f"ginbox match: --analyse: {err}", file=sys.stderr, flush=True)
+        return err.code
+    except KeyboardInterrupt:
+        print("ginbox match: --analyse interrupted; the match itself is over", file=sys.stderr, flush=True)
+        return EXIT_INTERRUPTED
+    print(table)
     return EXIT_OVER
