@@ -5,8 +5,15 @@ with the default samples: wall time, CPU time per decision, and the verdict agai
 Then a few games of each policy against basic are analysed, and the points the policy gave away
 per hand are printed with a 95% interval (mean of the games' figures, Student's t).
 
+Last, the calibration: for two pairs of policies (basic against random, expert against basic) each
+seed is played twice with the seats swapped (a duplicate pair, so the luck of the cards cancels).
+Side by side it prints, per hand and with 95% intervals over the pairs:
+- what the games measured: the first policy's points less the other's;
+- what the analysis says: the points the other gave away less those the first gave away.
+They should agree in sign and roughly in size.
+
     python tests/bench/bench_analysis.py
-    python tests/bench/bench_analysis.py --games 6 --samples 24
+    python tests/bench/bench_analysis.py --games 6 --pairs 6 --samples 24
 
 Target: a whole game in under 30 s on a 2-core machine. The script prints the figures and the
 verdict; it never fails on them.
@@ -49,6 +56,33 @@ def bot_game(policies: list[str], seed: int, target: int = 100) -> list:
     return table.log
 
 
+def mean_ci(xs: list[float]) -> tuple[float, float]:
+    """(mean, half-width of its 95% interval; 0 with one value)."""
+    if len(xs) < 2:
+        return (xs[0] if xs else 0.0), 0.0
+    return statistics.fmean(xs), _T[min(len(xs) - 1, len(_T)) - 1] * statistics.stdev(xs) / math.sqrt(len(xs))
+
+
+def calibration(first: str, second: str, pairs: int, samples: int) -> tuple[list[float], list[float]]:
+    """Per duplicate pair of games (``first`` against ``second``, seats swapped): (points per hand
+    ``first`` won over ``second``, the analysis's points per hand ``second`` gave away over ``first``)."""
+    measured, analysed = [], []
+    for p in range(pairs):
+        won = given = hands = 0.0
+        for order in ((first, second), (second, first)):
+            log = bot_game(list(order), seed=500 + p)
+            result = analyse_log(log, samples=samples)
+            me = order.index(first)
+            scores = result["game"]["scores"]
+            won += scores[me] - scores[1 - me]
+            lost = [s["points_given_away"] for s in result["seats"]]
+            given += lost[1 - me] - lost[me]
+            hands += result["game"]["hands"]
+        measured.append(won / hands)
+        analysed.append(given / hands)
+    return measured, analysed
+
+
 def interval(xs: list[float]) -> str:
     if len(xs) < 2:
         return f"{xs[0]:.2f}" if xs else "-"
@@ -61,6 +95,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--samples", type=int, default=DEFAULT_SAMPLES)
     ap.add_argument("--games", type=int, default=3, help="games per policy for the points given away (3)")
+    ap.add_argument("--pairs", type=int, default=4, help="duplicate pairs of games per pair of policies (4)")
     args = ap.parse_args()
 
     log = bot_game(["basic", "expert"], seed=1)
@@ -84,6 +119,14 @@ def main() -> None:
             if seat["accuracy"] is not None:
                 accuracy.append(seat["accuracy"])
         print(f"  {policy:<7} {interval(per_hand):>16} points per hand, accuracy {interval(accuracy)}")
+
+    print(f"calibration: {args.pairs} duplicate pairs of games to 100 per pair of policies, per hand (95% interval)")
+    print(f"  {'pair':<16} {'measured by the games':>24} {'said by the analysis':>24}")
+    for first, second in (("basic", "random"), ("expert", "basic")):
+        measured, analysed = calibration(first, second, args.pairs, args.samples)
+        (m, mh), (a, ah) = mean_ci(measured), mean_ci(analysed)
+        agree = "same sign" if (m > 0) == (a > 0) else "OPPOSITE SIGNS"
+        print(f"  {first + ' v ' + second:<16} {m:>+14.2f} ± {mh:<7.2f} {a:>+14.2f} ± {ah:<7.2f}  {agree}")
 
 
 if __name__ == "__main__":

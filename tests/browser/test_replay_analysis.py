@@ -98,6 +98,35 @@ def test_the_replay_requests_an_analysis_shows_its_progress_then_marks_each_rate
     wait_for(driver, lambda d: in_viewport(d, entry), what="the mark in view")
     driver.execute_script("window.scrollTo(0, 0)")
     driver.save_screenshot(str(tmp_path / "analysis-marks.png"))
+    # a rated entry focused: what it cost and the best move, under it, in view
+    costly = max(analysis["result"]["decisions"], key=lambda d: d["loss"])
+    button = driver.find_element(By.CSS_SELECTOR, f'li.move[data-version="{costly["version"]}"] button.move-entry')
+    driver.execute_script("arguments[0].focus(); arguments[0].scrollIntoView({block: 'center'})", button)
+    note = button.find_element(By.XPATH, "..").find_element(By.CSS_SELECTOR, ".move-note")
+    wait_for(driver, lambda d: note.is_displayed() and in_viewport(d, note), what="the note of the focused move")
+    assert note.text.startswith(costly["class"].capitalize() + ":")
+    if costly["loss"] > 0:
+        assert f"gave away {costly['loss']:.1f} points" in note.text and "Best: " in note.text
+        assert f"{costly['ev_best']:.1f} points expected against {costly['ev_chosen']:.1f}" in note.text
+    driver.save_screenshot(str(tmp_path / "analysis-note.png"))
+    # the graph of expected points: a point per decision (an arrangement counts with its knock), the
+    # mistakes and blunders ringed; a point chosen shows its move
+    rated = [d for d in analysis["result"]["decisions"] if d["kind"] != "arrangement"]
+    graph = driver.find_element(By.CSS_SELECTOR, "#ev-graph svg")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", graph)
+    assert in_viewport(driver, graph)
+    dots = graph.find_elements(By.CSS_SELECTOR, "circle.graph-dot")
+    assert [int(d.get_attribute("data-version")) for d in dots] == [d["version"] for d in rated]
+    ringed = [int(d.get_attribute("data-version")) for d in graph.find_elements(By.CSS_SELECTOR, "circle.costly")]
+    assert ringed == [d["version"] for d in rated if d["class"] in ("mistake", "blunder")]
+    names = {s["name"] for s in analysis["result"]["seats"] if s["decisions"]}
+    assert {k.text for k in driver.find_elements(By.CSS_SELECTOR, "#ev-graph .graph-key")} == names
+    driver.save_screenshot(str(tmp_path / "analysis-graph.png"))
+    last = rated[-1]["version"]
+    driver.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", dots[-1])
+    wait_for(driver, lambda d: d.find_elements(
+        By.CSS_SELECTOR, f'li.move[data-version="{last}"] button.move-entry[aria-current="step"]'),
+        what="the move of the point chosen shown")
     # the page read no analysis before it was asked for: nothing in the console
     assert console_errors(driver) == []
     # asked again, the page shows the result at once

@@ -2,6 +2,8 @@
 // /games/{id}/analysis), shows its progress while a worker runs it, then marks each move it rated in
 // the list of moves (data-mark: the move's class; .move-mark: its sign) and sums up each seat.
 import * as api from "./api.js";
+import { cardsInText } from "./cards.js";
+import { expectedPointsGraph } from "./replay-graph.js";
 import { el } from "./ui.js";
 
 /** The sign of each class, and their order from the best to the worst. */
@@ -9,6 +11,31 @@ const SIGNS = { best: "✓", good: "·", inaccuracy: "?!", mistake: "?", blunder
 const ORDER = Object.keys(SIGNS);
 /** How often the panel asks for the progress of an analysis under way (ms). */
 const POLL_MS = 1000;
+
+/** A move of the analysis ({type, card, discard, melds}) in words, its cards as the page shows them. */
+export function moveWords(move) {
+  if (!move) return "";
+  switch (move.type) {
+    case "take_upcard": return "take the upcard";
+    case "pass_upcard": return "pass the upcard";
+    case "draw_stock": return "draw from the stock";
+    case "draw_discard": return "take the discard";
+    case "discard": return cardsInText(`discard ${move.card}`);
+    case "knock": {
+      const how = move.discard ? cardsInText(`knock, discarding ${move.discard}`) : "go big gin";
+      return move.melds ? `${how} (${move.melds.map((m) => cardsInText(m.join(" "))).join(" · ")})` : how;
+    }
+    default: return move.type;
+  }
+}
+
+/** What a rated decision cost, in a sentence: its class, the points at stake, and the best move. */
+export function decisionNote(d) {
+  const cls = d.class[0].toUpperCase() + d.class.slice(1);
+  if (!(d.loss > 0)) return `${cls}: ${moveWords(d.chosen)}, ${d.ev_chosen.toFixed(1)} points expected.`;
+  return `${cls}: ${moveWords(d.chosen)} gave away ${d.loss.toFixed(1)} points. Best: ${moveWords(d.best)}, ` +
+    `${d.ev_best.toFixed(1)} points expected against ${d.ev_chosen.toFixed(1)}.`;
+}
 
 /** Mark each entry of ``list`` whose event the analysis rated: its worst class (a knock's arrangement is rated too). */
 export function markMoves(list, decisions) {
@@ -23,18 +50,28 @@ export function markMoves(list, decisions) {
     entry.dataset.mark = d.class;
     const mark = entry.querySelector(".move-mark");
     mark.textContent = SIGNS[d.class] || "";
-    const what = d.loss > 0 ? `${d.class}: gave away ${d.loss.toFixed(2)} points` : d.class;
+    const what = decisionNote(d);
     mark.title = what;
     entry.querySelector("button.move-entry").setAttribute("aria-description", what);
+    // shown under the entry while it is hovered or focused (style.css), for eyes as for keyboards
+    entry.querySelector(".move-note")?.remove();
+    entry.append(el("p", { class: "move-note", text: what }));
   }
 }
+
+/** The move of event ``version`` shown, as its entry in ``list`` would show it. */
+function goTo(list, version) {
+  list.querySelector(`li.move[data-version="${version}"] button.move-entry`)?.click();
+}
+
+const count = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** One line per seat that decided something: its accuracy and the points it gave away. */
 function summary(result) {
   const rows = result.seats.filter((s) => s.decisions).map((s) => el("li", { "data-seat": String(s.seat),
     text: `${s.name || `Seat ${s.seat + 1}`}: ${s.decisions} decisions, ${s.points_given_away.toFixed(1)} points given away` +
       (s.accuracy === null || s.accuracy === undefined ? "" : `, accuracy ${s.accuracy.toFixed(1)}`) +
-      ` (${s.inaccuracies} inaccuracies, ${s.mistakes} mistakes, ${s.blunders} blunders)` }));
+      ` (${count(s.inaccuracies, "inaccuracy", "inaccuracies")}, ${count(s.mistakes, "mistake")}, ${count(s.blunders, "blunder")})` }));
   return [el("ul", { class: "analysis-seats" }, ...rows),
     el("p", { class: "muted", text: `Marks in the list of moves: ${ORDER.map((c) => `${SIGNS[c]} ${c}`).join(", ")}.` })];
 }
@@ -45,7 +82,10 @@ function showAnswer(out, list, answer) {
   out.dataset.status = status;
   if (status === "done") {
     markMoves(list, answer.result.decisions);
-    out.replaceChildren(el("p", { text: `Every decision rated by the expected points it gave away.` }), ...summary(answer.result));
+    const names = (seat) => answer.result.game.players[seat] || `Seat ${seat + 1}`;
+    const graph = expectedPointsGraph(answer.result, names, (version) => goTo(list, version));
+    out.replaceChildren(el("p", { text: `Every decision rated by the expected points it gave away.` }), ...summary(answer.result),
+      ...(graph ? [graph] : []));
     return true;
   }
   if (status === "failed") {
@@ -72,7 +112,25 @@ export async function renderAnalysisPanel(box, gameId, list) {
   const out = el("div", { id: "analysis-status", "aria-live": "polite" });
   const button = el("button", { type: "button", id: "request-analysis", text: "Request analysis" });
   box.replaceChildren(out);
+  // the progress comes live from the analysis's stream; the result is read once it is done (and
+  // read again every POLL_MS should the stream be cut)
   const follow = async (answer) => {
+    if (showAnswer(out, list, answer)) return;
+    await new Promise((resolve) => {
+      if (typeof EventSource === "undefined") { resolve(); return; }
+      const source = new EventSource(`/games/${encodeURIComponent(gameId)}/analysis/stream`);
+      source.addEventListener("analysis_progress", (e) => {
+        const message = JSON.parse(e.data);
+        if (message.status === "done" || message.status === "failed") {
+          source.close();
+          resolve();
+        } else {
+          showAnswer(out, list, message);
+        }
+      });
+      source.onerror = () => { source.close(); resolve(); };
+    });
+    answer = (await api.getAnalysis(gameId)).data;
     while (!showAnswer(out, list, answer)) {
       await new Promise((r) => setTimeout(r, POLL_MS));
       answer = (await api.getAnalysis(gameId)).data;
