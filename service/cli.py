@@ -21,8 +21,10 @@ Running the server is ``service.serve``'s.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
+import time
 from pathlib import Path
 
 from service.config import SettingError, Settings, env_int, in_range
@@ -165,6 +167,31 @@ def cmd_audit(args) -> int:
     return _print_audit(verify_export(lines))
 
 
+@contextlib.contextmanager
+def decisions_progress():
+    """A progress callback (done, total) for an analysis: a bar on stderr when it is a terminal, else a
+    plain line at each tenth of the decisions."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    if not sys.stderr.isatty():
+        started, shown = time.perf_counter(), [-1]
+
+        def plain(done: int, total: int) -> None:
+            tenth = 10 * done // max(1, total)
+            if tenth != shown[0]:
+                shown[0] = tenth
+                print(f"ginbox analyse: {done}/{total} decisions ({time.perf_counter() - started:.1f} s)",
+                      file=sys.stderr, flush=True)
+
+        yield plain
+        return
+    columns = (TextColumn("analysing"), BarColumn(), MofNCompleteColumn(), TextColumn("decisions"), TimeElapsedColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("analysing", total=None)
+        yield lambda done, total: bar.update(task, completed=done, total=total)
+
+
 def cmd_analyse(args) -> int:
     """Rate every decision of a finished game from its export (GET /games/{id}/export): the expected
     points of the move played and of the best legal move, from what the deciding seat knew then.
@@ -174,7 +201,7 @@ def cmd_analyse(args) -> int:
     done, 1 if the file is no game's export, 2 if it cannot be read or written.
     """
     from service.analysis import ExportError, analyse_log, read_export, to_json
-    from service.analysis.report import progress_line, summary_text
+    from service.analysis.report import summary_text
 
     try:
         text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
@@ -183,7 +210,8 @@ def cmd_analyse(args) -> int:
         return 2
     try:
         log, advice = read_export(text.splitlines())
-        result = analyse_log(log, samples=args.samples, seed=args.seed, advice=advice, progress=progress_line())
+        with decisions_progress() as progress:
+            result = analyse_log(log, samples=args.samples, seed=args.seed, advice=advice, progress=progress)
     except (ExportError, ValueError) as err:
         print(f"ginbox analyse: {args.file}: {err}", file=sys.stderr)
         return 1

@@ -1,10 +1,6 @@
-"""What ``ginbox analyse`` prints: the per-seat summary of a result, and its progress line."""
+"""What ``ginbox analyse`` prints: the per-seat summary of a result."""
 
 from __future__ import annotations
-
-import sys
-import time
-from typing import Callable, TextIO
 
 
 def summary_text(result: dict) -> str:
@@ -27,24 +23,3 @@ def summary_text(result: dict) -> str:
     lines.append(f"{m['samples']} samples per move ({m['confirm_samples']} to measure a loss), seed {m['seed']}, "
                  f"playouts by the {m['policy']} policy" + ("; truncated" if result.get("truncated") else ""))
     return "\n".join(lines)
-
-
-def progress_line(stream: TextIO = sys.stderr, every_s: float = 0.2) -> Callable[[int, int], None]:
-    """A progress callback that rewrites one line of ``stream``: decisions done of all, and the time."""
-    started = time.perf_counter()
-    last = [0.0]
-
-    def show(done: int, total: int) -> None:
-        now = time.perf_counter()
-        if done < total and now - last[0] < every_s:
-            return
-        last[0] = now
-        width = 30
-        filled = width * done // max(1, total)
-        stream.write(f"\ranalysing [{'#' * filled}{'.' * (width - filled)}] {done}/{total} decisions "
-                     f"{now - started:.0f}s")
-        if done >= total:
-            stream.write("\n")
-        stream.flush()
-
-    return show
