@@ -13,6 +13,12 @@ The generator's only setting besides skipping its formatters: ``application/x-nd
 read as text. openapi-python-client
 knows no media types but JSON, ``text/*`` and octet-streams, and omits responses of any other
 type unless told so; ``content_type_overrides`` is its documented way to tell it.
+
+The bot's stream, ``GET /bots/me/stream``, is read as server-sent events through the generated
+client's own HTTP connection (its generated function takes the whole answer for one message). Each
+message becomes the generated ``BotStreamEvent``, and its JSON ``data`` the model the spec's
+discriminator names for its ``type`` (``BotStreamYourTurn``, ``BotStreamGameOver`` ...), which a
+registered bot account plays its game against the built-in ``basic`` bot from.
 """
 
 from __future__ import annotations
@@ -28,10 +34,11 @@ from types import SimpleNamespace
 
 import attrs
 import pytest
+import yaml
 
 from support.apiclient import SPEC_PATH
+from support.gameplay import parse_sse
 from support.randomplay import choose_move
-from support.servers import ApiServer, service_env
 
 PACKAGE = "ginbox_client"
 GENERATOR_CONFIG = {
@@ -58,7 +65,7 @@ def gen(tmp_path_factory):
     try:
         names = ["client", "models", "api.games.create_game", "api.games.get_game", "api.games.play_move",
                  "api.games.give_advice", "api.history.list_events", "api.history.export_game",
-                 "api.history.audit_game"]
+                 "api.history.audit_game", "api.arena.register_bot", "api.arena.get_bot"]
         yield SimpleNamespace(**{n.rsplit(".", 1)[-1]: importlib.import_module(f"{PACKAGE}.{n}") for n in names})
     finally:
         sys.path.remove(str(where))
@@ -67,11 +74,9 @@ def gen(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def base_url(tmp_path_factory, redis_url):
-    """The API under gunicorn (its default gevent worker) on a free port, with its own key prefix."""
-    env = service_env(redis_url, f"gbgc{uuid.uuid4().hex[:12]}", GINBOX_RATE_LIMIT=10**9)
-    with ApiServer(env, tmp_path_factory.mktemp("api") / "gunicorn.log", workers=1) as api:
-        yield f"http://127.0.0.1:{api.port}"
+def base_url(served_api):
+    """The API under gunicorn, with a bot worker (tests/contract/conftest.py)."""
+    return served_api
 
 
 def _client(gen, base_url, token=None):
@@ -181,3 +186,79 @@ def test_a_generated_client_creates_a_three_hand_game_with_explicit_roles(gen, b
     refused = gen.create_game.sync(client=anyone, body=twice)
     assert isinstance(refused, m.Problem) and refused.code == "invalid_body"
     assert "roles" in refused.errors.to_dict()
+
+
+#: the model of each kind of bot stream message, as the spec's discriminator maps them
+BOT_STREAM_KINDS = yaml.safe_load(SPEC_PATH.read_text(encoding="utf-8"))["components"]["schemas"][
+    "BotStreamMessage"]["discriminator"]["mapping"]
+
+
+def _server_sent_events(lines):
+    """Each server-sent event of a stream's lines as it comes (comments skipped)."""
+    block: list[str] = []
+    for line in lines:
+        if line:
+            block.append(line)
+            continue
+        yield from parse_sse("\n".join(block) + "\n\n")
+        block = []
+
+
+@pytest.mark.slow
+def test_a_generated_client_plays_a_bot_account_game_from_its_typed_stream(gen, base_url):
+    m = gen.models
+    models = {kind: getattr(m, ref.rsplit("/", 1)[-1]) for kind, ref in BOT_STREAM_KINDS.items()}
+    name = f"py-{uuid.uuid4().hex[:8]}"
+    registered = gen.register_bot.sync(client=_client(gen, base_url), body=m.BotRegistration(name=name))
+    assert isinstance(registered, m.BotCreated), registered
+    bot = _client(gen, base_url, registered.token)
+    created = gen.create_game.sync(client=bot, body=m.CreateGinRamiGame(
+        variant="gin-rami", seats=[m.AccountSeat(account=name), m.BotSeat(bot=m.BotStrategy.BASIC)],
+        options=m.Options(target_score=1)))
+    assert isinstance(created, m.CreatedGame), created
+    game_id = created.game_id
+    my_seat = next(s.seat for s in created.seats if s.account == name)
+
+    rng = random.Random(7)
+    kinds: list[str] = []
+    started = over = None
+    moves = played = 0
+    with bot.get_httpx_client().stream("GET", "/bots/me/stream") as resp:
+        assert resp.status_code == 200 and resp.headers["content-type"].startswith("text/event-stream")
+        for n, sse in enumerate(_server_sent_events(resp.iter_lines())):
+            assert n < 2000, "the game did not end within 2000 stream messages"
+            event = m.BotStreamEvent(event=sse.event, data=sse.data, **({"id": sse.id} if sse.id else {}))
+            data = json.loads(event.data)
+            message = models[data["type"]].from_dict(data)
+            assert message.to_dict() == data, f"the {type(message).__name__} model does not round-trip {data}"
+            assert event.event == message.type_
+            kinds.append(message.type_)
+            match message:
+                case m.BotStreamGameStarted(game_id=g, seat=seat) if g == game_id:
+                    started = seat
+                case m.BotStreamYourTurn(game_id=g, version=version) if g == game_id and version > played:
+                    played = version
+                    view = _view(gen, game_id, bot)
+                    wanted = choose_move(view.to_dict(), rng)
+                    answer = gen.play_move.sync(game_id, client=bot, body=next(
+                        x for x in view.legal_moves if x.to_dict() == wanted), if_match=f'"{view.version}"')
+                    assert isinstance(answer, m.View), answer
+                    moves += 1
+                case m.BotStreamGameOver(game_id=g) if g == game_id:
+                    over = message
+                    break
+
+    assert started == my_seat and isinstance(over, m.BotStreamGameOver) and over.seat == my_seat
+    final = _view(gen, game_id, bot)
+    assert final.status == m.Status.OVER and max(final.scores) >= 1
+    assert over.version == final.version and over.scores == final.scores
+    # each move the bot made is one event of its seat's in the game's log, and nothing moved for it
+    events = gen.list_events.sync(game_id, client=bot, after=0, limit=1000).events
+    mine = [e for e in events if e.type_ in ("upcard_taken", "upcard_passed", "card_drawn", "card_discarded",
+                                             "knocked") and e.data["seat"] == my_seat]
+    assert moves == len(mine) > 0 and not any(e.type_ == "turn_timed_out" for e in events)
+    # a live stream may begin with a pending your_turn (the bot may deal first), then game_started
+    assert kinds[-1] == "game_over" and kinds.count("game_started") == kinds.count("game_over") == 1
+    assert kinds.count("your_turn") >= moves and set(kinds) == {"game_started", "your_turn", "game_over"}
+    profile = gen.get_bot.sync(name, client=_client(gen, base_url))
+    assert isinstance(profile, m.BotProfile) and profile.name == name
