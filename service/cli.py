@@ -211,7 +211,8 @@ def cmd_analyse(args) -> int:
     try:
         log, advice = read_export(text.splitlines())
         with decisions_progress() as progress:
-            result = analyse_log(log, samples=args.samples, seed=args.seed, advice=advice, progress=progress)
+            result = analyse_log(log, samples=args.samples, seed=args.seed, advice=advice, progress=progress,
+                                 processes=args.processes)
     except (ExportError, ValueError) as err:
         print(f"ginbox analyse: {args.file}: {err}", file=sys.stderr)
         return 1
@@ -384,6 +385,9 @@ def _run(argv: list[str] | None) -> int:
                                              "points it gave away, offline", description=cmd_analyse.__doc__)
     analyse.add_argument("file", metavar="FILE", help="the game's export, NDJSON as GET /games/{id}/export gives "
                                                       "it ('-': stdin)")
+    analyse.add_argument("--processes", type=whole_number(1, 64), default=os.cpu_count() or 1, metavar="N",
+                         help="processes to rate the decisions in; the result is the same (default: the CPUs, "
+                              f"{os.cpu_count() or 1} here)")
     analyse.add_argument("--samples", type=whole_number(2, 10000), default=24,
                          help="determinizations (opponent hand and stock) per move compared (24); four times as "
                               "many measure a loss")

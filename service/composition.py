@@ -184,7 +184,7 @@ def _arena(settings: Settings, arena_store, matches, games: GameService, clock_m
 
 def _analysis_limits(settings: Settings) -> AnalysisLimits:
     return AnalysisLimits(per_caller=settings.analyses_per_caller, queued=settings.analyses_queued,
-                          samples=settings.analysis_samples,
+                          samples=settings.analysis_samples, processes=settings.analysis_processes,
                           progress_every=int(settings.extra.get("analysis_progress_every", 10)),
                           stale_s=float(settings.extra.get("analysis_stale_s", 120.0)))
 

@@ -160,6 +160,7 @@ class Settings:
     analyses_per_caller: int = 2          # GINBOX_ANALYSES_PER_CALLER: decision analyses queued or running per caller (0: no cap)
     analyses_queued: int = 16             # GINBOX_ANALYSES_QUEUED: the same, server-wide (0: no cap)
     analysis_samples: int = 24            # GINBOX_ANALYSIS_SAMPLES: determinizations per decision of a served analysis
+    analysis_processes: int = 2           # GINBOX_ANALYSIS_PROCESSES: processes one served analysis runs in (lowered priority)
     analysis_queue_name: str | None = None  # GINBOX_ANALYSIS_QUEUE: decision analyses; None: <queue>-analysis
     max_streams_per_client: int = 32      # GINBOX_MAX_STREAMS_PER_CLIENT: live streams open at once per token / address
     connections: int = 1000               # GINBOX_CONNECTIONS: connections of one API process (its streams' Redis pool)
@@ -215,6 +216,7 @@ class Settings:
             analyses_per_caller=env_int("GINBOX_ANALYSES_PER_CALLER", 2, minimum=0),  # 0: no cap
             analyses_queued=env_int("GINBOX_ANALYSES_QUEUED", 16, minimum=0),  # 0: no cap
             analysis_samples=env_int("GINBOX_ANALYSIS_SAMPLES", 24, minimum=2, maximum=10000),
+            analysis_processes=env_int("GINBOX_ANALYSIS_PROCESSES", 2, minimum=1, maximum=64),
             analysis_queue_name=os.environ.get("GINBOX_ANALYSIS_QUEUE") or None,
             max_streams_per_client=env_int("GINBOX_MAX_STREAMS_PER_CLIENT", 32, minimum=0),  # 0: no cap
             connections=env_int("GINBOX_CONNECTIONS", 1000, minimum=1),

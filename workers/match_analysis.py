@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from typing import Callable
 
 from service.analysis import analyse_log, read_export
@@ -25,22 +28,33 @@ def remote_exports(base: str, match: dict, report: Callable[[str], None]) -> lis
     return out
 
 
-def analyse_games(games: list[tuple[str, object]], samples: int, plain: bool, seed: int = 0) -> str:
+def _analyse(job: tuple) -> dict:
+    source, samples, seed = job
+    log, advice = source if isinstance(source, tuple) else (source, ())
+    return analyse_log(log, samples=samples, seed=seed, advice=advice)
+
+
+def analyse_games(games: list[tuple[str, object]], samples: int, plain: bool, seed: int = 0,
+                  processes: int | None = None) -> str:
     """The per-participant table of points given away per hand by kind, over ``games``: (id, log) or
-    (id, (log, advice)) pairs, analysed one after another with a bar (plain lines when ``plain``)."""
+    (id, (log, advice)) pairs, analysed in ``processes`` processes (one per CPU by default) with a
+    bar (plain lines when ``plain``)."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    results = []
+    processes = processes or os.cpu_count() or 1
+    jobs = [(source, samples, seed) for _, source in games]
     started = time.perf_counter()
     columns = (TextColumn("games analysed"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True, disable=plain) as bar:
-        task = bar.add_task("analysed", total=len(games))
-        for n, (game_id, source) in enumerate(games, start=1):
-            log, advice = source if isinstance(source, tuple) else (source, ())
-            results.append(analyse_log(log, samples=samples, seed=seed, advice=advice))
+    results = []
+    # spawned processes, one game each at a time (a fork would copy the locks of this process's threads)
+    with Progress(*columns, console=Console(stderr=True), transient=True, disable=plain) as bar, \
+            ProcessPoolExecutor(max_workers=processes, mp_context=multiprocessing.get_context("spawn")) as pool:
+        task = bar.add_task("analysed", total=len(jobs))
+        for n, result in enumerate(pool.map(_analyse, jobs), start=1):
+            results.append(result)
             bar.update(task, completed=n)
             if plain:
-                print(f"ginbox match: games analysed {n}/{len(games)} ({time.perf_counter() - started:.1f} s)",
+                print(f"ginbox match: games analysed {n}/{len(jobs)} ({time.perf_counter() - started:.1f} s)",
                       file=sys.stderr, flush=True)
     return by_kind_table(given_away_by_kind(results))

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import math
+import multiprocessing
+import os
 import random
 from typing import Callable, Iterable
 
@@ -200,17 +202,41 @@ def _advice(text: str, p: Position, second: _Values, rated: dict, shown) -> dict
     return out
 
 
+def _analyse_one(job: tuple[Position, int, int]) -> list[dict]:
+    return analyse_position(*job)
+
+
+def _lower_priority(nice: int) -> None:
+    if nice > 0:
+        os.nice(nice)
+
+
+def _rated(found: list[Position], samples: int, seed: int, processes: int, nice: int):
+    """Each position's entries, in order: here, or in ``processes`` processes at ``nice`` (each
+    decision's samples come from the seed and its version alone, so the entries are the same)."""
+    jobs = [(p, samples, seed) for p in found]
+    if processes <= 1 or len(jobs) < 2:
+        yield from map(_analyse_one, jobs)
+        return
+    # spawned, not forked: a fork copies the locks other threads of this process may hold (a web
+    # server's, a worker's), and a child that inherits one held waits for ever
+    with multiprocessing.get_context("spawn").Pool(processes, initializer=_lower_priority, initargs=(nice,)) as pool:
+        yield from pool.imap(_analyse_one, jobs, chunksize=2)
+
+
 def analyse_log(log: list, samples: int = DEFAULT_SAMPLES, seed: int = 0, advice: Iterable[dict] = (),
-                progress: Callable[[int, int], None] | None = None, max_decisions: int = MAX_DECISIONS) -> dict:
-    """The analysis of a game's decoded log (see the module docstring and service/docs/ANALYSIS.md)."""
+                progress: Callable[[int, int], None] | None = None, max_decisions: int = MAX_DECISIONS,
+                processes: int = 1, nice: int = 0) -> dict:
+    """The analysis of a game's decoded log (see the module docstring and service/docs/ANALYSIS.md),
+    its decisions rated in ``processes`` processes (the same result whatever their number)."""
     if samples < 2:
         raise ValueError("an analysis needs at least 2 samples per decision")
     found = positions(log, advice)
     truncated = len(found) > max_decisions
     found = found[:max_decisions]
     decisions: list[dict] = []
-    for i, p in enumerate(found):
-        decisions += analyse_position(p, samples, seed)
+    for i, entries in enumerate(_rated(found, samples, seed, processes, nice)):
+        decisions += entries
         if progress is not None:
             progress(i + 1, len(found))
     state = game.replay(log)

@@ -23,6 +23,8 @@ class AnalysisLimits:
     per_caller: int = 2
     queued: int = 16
     samples: int = DEFAULT_SAMPLES
+    #: the processes one analysis runs in, below the bots' priority (ANALYSIS_NICE)
+    processes: int = 2
     progress_every: int = 10
     #: a running analysis whose progress has not moved this long is taken for one whose worker died
     stale_s: float = 120.0
@@ -33,6 +35,9 @@ class AnalysisLimits:
     stream_max_s: float = 300.0
 
 
+#: how much lower than its worker's the priority of an analysis's processes is: a bot's turn on the
+#: same machine comes first
+ANALYSIS_NICE = 10
 #: the seconds a refused caller is told to wait (an analysis takes some seconds)
 RETRY_AFTER_S = 30
 
@@ -154,7 +159,8 @@ class GameAnalyses:
         try:
             log_events, advice = read_export(self.games.export(game_id))
             self.records.progress(game_id, 0, 0)
-            result = analyse_log(log_events, samples=self.limits.samples, seed=seed, advice=advice, progress=progress)
+            result = analyse_log(log_events, samples=self.limits.samples, seed=seed, advice=advice, progress=progress,
+                                 processes=self.limits.processes, nice=ANALYSIS_NICE)
             return "done" if self.records.finish(game_id, result) else "done_already"
         except Exception as err:
             log.exception("the analysis of game %s failed", game_id)
