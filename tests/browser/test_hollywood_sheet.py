@@ -93,6 +93,15 @@ def test_the_score_sheet_shows_the_three_games_hand_by_hand(live_server, new_bro
     assert serious_violations(driver) == [] and console_errors(driver) == []
     driver.save_screenshot(str(tmp_path / "hollywood-sheet-over.png"))
 
+    # the replay's last event: the game's end in words, and the same sheet
+    version = api.view(game_id)["version"]
+    driver.get(f"{live_server}/replay/{game_id}#event={version}")
+    wait_for(driver, lambda d: css(d, "#game-over") and css(d, "#score-sheet.hollywood tr.total"), what="the replay's end")
+    assert text_of(driver, "#game-over").startswith(
+        "bob wins the three games added up, 382 to 150 (game 3 to ann, games 1 and 2 to bob).")
+    assert sheet_rows(driver)[-1][0] == "Now" and sheet_rows(driver)[-1][4] == "113–58, ann wins"
+    in_view(driver, "#game-over")
+
     # on a phone's width the sheet keeps to the page: nothing scrolls sideways
     phone = new_browser(390, 844)
     phone.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
