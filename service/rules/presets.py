@@ -52,8 +52,8 @@ _CONTRADICTIONS = (("oklahoma", "knock_limit"),)
 def resolve(variant: str, rules: Any, options: Mapping[str, Any] | None) -> dict:
     """Every option of a game of ``rules`` (None: no preset) with the caller's ``options`` over it.
 
-    Raises RulesError ``unknown_rules``, ``rules_not_for_variant``, ``rules_conflict`` or
-    ``invalid_option``.
+    Raises RulesError ``unknown_rules``, ``rules_not_for_variant``, ``rules_conflict``,
+    ``invalid_option`` or ``option_not_for_variant``.
     """
     if rules is None:
         return normalise_options(variant, options)

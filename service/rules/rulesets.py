@@ -1,5 +1,5 @@
-"""Rule sets beyond the seeds (RULES.md §5): Oklahoma's knock limit and spade doubling, and the
-end-of-game bonuses (box, game, shutout)."""
+"""Rule sets beyond the seeds (RULES.md §5): Oklahoma's knock limit and spade doubling, the
+end-of-game bonuses (box, game, shutout), and Hollywood's three games scored at once."""
 
 from __future__ import annotations
 

@@ -123,7 +123,8 @@ def get_variant(name: Any) -> Variant:
 
 
 def normalise_options(variant: str, options: Mapping[str, Any] | None) -> dict:
-    """Every option of the variant, the caller's values validated; raises RulesError invalid_option."""
+    """Every option of the variant, the caller's values validated; raises RulesError invalid_option,
+    or option_not_for_variant for an option the variant cannot play (§5 Hollywood in three-hand)."""
     out = dict(get_variant(variant).defaults)
     if options is None:
         return out
