@@ -69,6 +69,7 @@ class OptionsSchema(StrictSchema):
     shutout_doubles = _option_field("shutout_doubles")
     oklahoma = _option_field("oklahoma")
     oklahoma_spades_double = _option_field("oklahoma_spades_double")
+    hollywood = _option_field("hollywood")
 
 
 class HumanSeatSchema(StrictSchema):

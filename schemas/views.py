@@ -39,6 +39,26 @@ def _card_lists(**kw):
     return fields.List(fields.List(fields.String()), **kw)
 
 
+class HollywoodGameSchema(Schema):
+    """One of the three games of a Hollywood match."""
+
+    game = fields.Integer(required=True)
+    hand_points = fields.List(fields.Integer(), required=True)
+    hands_won = fields.List(fields.Integer(), required=True)
+    scores = fields.List(fields.Integer(), required=True)
+    over = fields.Boolean(required=True)
+    winner = fields.Integer(required=True, allow_none=True)
+    bonuses = fields.Dict(keys=fields.String(), required=True, allow_none=True)
+
+
+class HollywoodSchema(Schema):
+    """The three games of a Hollywood match, every hand each seat won, and where its next win goes."""
+
+    games = fields.List(fields.Nested(HollywoodGameSchema), required=True)
+    hands_won = fields.List(fields.Integer(), required=True)
+    next_win_enters = fields.List(fields.List(fields.Integer()), required=True)
+
+
 class ViewSchema(Schema):
     """One viewer's view of a game (the engine decides what each viewer may see)."""
 
@@ -51,6 +71,8 @@ class ViewSchema(Schema):
     knock_limit = fields.Integer(required=True, allow_none=True)
     #: the end-of-game bonuses' score sheet, or null
     bonuses = fields.Dict(keys=fields.String(), required=True, allow_none=True)
+    #: with Hollywood, the three games (RULES.md §5 Hollywood), or null
+    hollywood = fields.Nested("HollywoodSchema", required=True, allow_none=True)
     rules_version = fields.String(required=True)
     status = fields.String(required=True)
     version = fields.Integer(required=True)

@@ -253,6 +253,9 @@ _RULES = {
     "rules_not_for_variant": _t(422, "Rules not for this variant",
                                 "The preset named by `rules` is for the other variant: give that variant, "
                                 "or another preset."),
+    "option_not_for_variant": _t(422, "Option not for this variant",
+                                 "An option the variant cannot play: `hollywood` is for gin-rami only "
+                                 "(RULES.md, Hollywood). Leave it out, or play gin-rami."),
     "rules_conflict": _t(422, "Option contradicts the rules",
                          "An option contradicts the preset named by `rules` (a knock_limit with oklahoma, "
                          "whose upcard sets it): leave it out, or override the preset's option it clashes with."),

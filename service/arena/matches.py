@@ -35,19 +35,24 @@ def preset_options(variant: str, rules: str | None, options: dict | None, move_t
     the time per move as the turn clock.
 
     Refuses a preset as POST /games does (RulesError ``unknown_rules``, ``rules_not_for_variant``,
-    ``rules_conflict``), and options that do not fit the variant with InvalidMatch.
+    ``rules_conflict``), and options that do not fit the variant, or Hollywood on a board, with InvalidMatch.
     """
     if rules is None:
-        return ArenaCore._rule_options(variant, options, move_time, board=board)
-    options = dict(options or {})
-    if move_time is not None:
-        options["turn_timeout_s"] = move_time
+        options = ArenaCore._rule_options(variant, options, move_time, board=board)
+    else:
+        options = dict(options or {})
+        if move_time is not None:
+            options["turn_timeout_s"] = move_time
     try:
-        presets.resolve(variant, rules, {**options, **D.BOARD_OPTIONS} if board else options)
+        resolved = presets.resolve(variant, rules, {**options, **D.BOARD_OPTIONS} if board else options)
     except RulesError as err:
         if err.code == "invalid_option":
             raise InvalidMatch(f"the options do not fit {variant} under the rules {rules}: {err}") from None
         raise
+    if board and resolved["hollywood"]:
+        # RULES.md §5 Hollywood: three games need many hands; a board is one
+        raise InvalidMatch("a match's board plays one hand, and Hollywood scores three games over many: "
+                           "a match cannot play Hollywood (set hollywood to false, or play a game)")
     return options
 
 

@@ -256,7 +256,10 @@ class HandScored(_HandScoredV1Fields):
     )
     #: 2 when Oklahoma's spade upcard doubled every point of the hand (§5); None (absent): not doubled
     multiplier: Optional[int] = None
-    OMIT_IF_NONE: ClassVar[tuple] = ("multiplier",)
+    #: with Hollywood (§5): {"entered": the games (1-3) the hand went into, "games": the three games
+    #: after it (rulesets.enter_hand)}; ``scores`` are then the overall scores. None (absent): no Hollywood
+    hollywood: Optional[dict] = None
+    OMIT_IF_NONE: ClassVar[tuple] = ("multiplier", "hollywood")
 
     @property
     def upcast(self) -> bool:
@@ -313,7 +316,10 @@ class GameEnded:
     #: the score sheet of the end-of-game bonuses (§5; rulesets.end_bonuses): ``scores`` are then
     #: its totals. None (absent on the wire) when no bonus is on, as in games recorded before them.
     bonuses: Optional[dict] = None
-    OMIT_IF_NONE: ClassVar[tuple] = ("bonuses",)
+    #: with Hollywood (§5): {"games": the three games, each with its own winner and bonus sheet};
+    #: ``scores`` are then the overall scores, ``winner`` the overall winner. None (absent): no Hollywood
+    hollywood: Optional[dict] = None
+    OMIT_IF_NONE: ClassVar[tuple] = ("bonuses", "hollywood")
 
 
 @event("game_resigned")

@@ -248,6 +248,18 @@ def _hand_scored(s: GameState, e: HandScored) -> GameState:
     }
     if e.multiplier is not None:
         result["multiplier"] = e.multiplier  # §5 Oklahoma: a spade upcard doubled the hand's points
+    if e.hollywood is not None:
+        # §5 Hollywood: the games the hand went into, each game's scores after it, the games it ended
+        games = [dict(g) for g in e.hollywood["games"]]
+        before = s.hollywood["games"]
+        result["hollywood"] = {
+            "entered": list(e.hollywood["entered"]),
+            "scores": [list(g["scores"]) for g in games],
+            "ended": [i + 1 for i, g in enumerate(games) if g["winner"] is not None and before[i]["winner"] is None],
+        }
+        hands_won = list(s.hollywood["hands_won"])
+        hands_won[e.winner] += 1
+        n.hollywood = {"hands_won": hands_won, "games": games}
     n.results = s.results + (result,)
     return n
 
@@ -284,6 +296,8 @@ def _game_ended(s: GameState, e: GameEnded) -> GameState:
     n._scores = tuple(e.scores)
     n.end = {"reason": "target_score", "resigned": None, "idle_s": None}
     n.bonuses = dict(e.bonuses) if e.bonuses is not None else None
+    if e.hollywood is not None:
+        n.hollywood = {**s.hollywood, "games": [dict(g) for g in e.hollywood["games"]]}
     return n
 
 

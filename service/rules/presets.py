@@ -30,6 +30,7 @@ _EAAI = {
 }
 _STANDARD = dict(_EAAI, box_bonus=25, game_bonus=100, shutout_doubles=True)
 _OKLAHOMA = dict(_STANDARD, knock_limit=None, oklahoma=True, oklahoma_spades_double=True, target_score=150)
+_HOLLYWOOD = dict(_STANDARD, hollywood=True)
 
 PRESETS: Mapping[str, Preset] = MappingProxyType({
     "gin-rami": Preset(GIN_RAMI, MappingProxyType({})),
@@ -38,6 +39,7 @@ PRESETS: Mapping[str, Preset] = MappingProxyType({
     "openspiel": Preset(GIN_RAMI, MappingProxyType(_EAAI)),
     "standard": Preset(GIN_RAMI, MappingProxyType(_STANDARD)),
     "oklahoma": Preset(GIN_RAMI, MappingProxyType(_OKLAHOMA)),
+    "hollywood": Preset(GIN_RAMI, MappingProxyType(_HOLLYWOOD)),
 })
 
 #: the preset names, in the order the API lists them
@@ -50,8 +52,8 @@ _CONTRADICTIONS = (("oklahoma", "knock_limit"),)
 def resolve(variant: str, rules: Any, options: Mapping[str, Any] | None) -> dict:
     """Every option of a game of ``rules`` (None: no preset) with the caller's ``options`` over it.
 
-    Raises RulesError ``unknown_rules``, ``rules_not_for_variant``, ``rules_conflict`` or
-    ``invalid_option``.
+    Raises RulesError ``unknown_rules``, ``rules_not_for_variant``, ``rules_conflict``,
+    ``invalid_option`` or ``option_not_for_variant``.
     """
     if rules is None:
         return normalise_options(variant, options)

@@ -3,6 +3,7 @@
 RULES.md §1: Laying off (the defender's melds and lay-offs); The end of the game.
 §2: Scoring a hand (knock, undercut); three-hand roles after each hand.
 §3: gin rami's gin and big gin bonuses (§4 options), and the alternating deal.
+§5: the end-of-game bonuses, Oklahoma's doubling, Hollywood's three games.
 """
 
 from __future__ import annotations
@@ -31,10 +32,14 @@ def _opponent(state: GameState, seat: int) -> int:
     return state.non_dealer if seat == state.dealer else state.dealer
 
 
-def dealer_after(state: GameState, winner: int, scores) -> int | None:
+def dealer_after(state: GameState, winner: int, scores, over: bool | None = None) -> int | None:
     """Who deals the hand after one that ``winner`` won with ``scores`` after it; None if it ended
-    the game (§1 Game, §2 Rotation: the box deals, §3 the deal alternates)."""
-    if scores[winner] >= state._options["target_score"]:
+    the game (§1 Game, §2 Rotation: the box deals, §3 the deal alternates).
+
+    ``over``: whether it ended the game, when the scores alone do not say (§5 Hollywood)."""
+    if over is None:
+        over = scores[winner] >= state._options["target_score"]
+    if over:
         return None
     if state.box is not None:
         # the box stays in the box if it won; else the captain goes into the box
@@ -108,6 +113,16 @@ def score_hand(state: GameState, knocker: int, laid: tuple, knocker_deadwood: in
     points *= multiplier
     scores = state.scores
     scores[winner] += points
+    hollywood = None
+    if state.hollywood is not None:
+        # §5 Hollywood: the hand goes into the games of the winner's count of wins; the scores are
+        # the sums of the three games', and the game is over when all three are
+        entered, games = rulesets.enter_hand(options, state.hollywood, winner, points)
+        hollywood = {"entered": entered, "games": games}
+        scores = rulesets.hollywood_scores(games)
+        over = rulesets.hollywood_over(games)
+    else:
+        over = scores[winner] >= options["target_score"]
     knocker_hand = state.hands[knocker]
     if knocked.discard is not None:
         knocker_hand &= ~(1 << cards.to_index(knocked.discard))
@@ -130,11 +145,17 @@ def score_hand(state: GameState, knocker: int, laid: tuple, knocker_deadwood: in
         hands=_final_hands(state, knocker, knocker_hand, defender),
         turns=state.turns,
         defender_deadwood_before_layoffs=own_deadwood,
-        next_dealer=dealer_after(state, winner, scores),
+        next_dealer=dealer_after(state, winner, scores, over),
         multiplier=multiplier if multiplier != 1 else None,
+        hollywood=hollywood,
     )
     out: list = [scored]
-    if scores[winner] >= options["target_score"]:
+    if over and hollywood is not None:
+        games = hollywood["games"]
+        out.append(GameEnded(rulesets.hollywood_winner(games), tuple(scores), state.seed.hex(),
+                             hollywood={"games": games}))
+        return out
+    if over:
         # only the winner's score moved, so the winner is the only one at the target (§1 Game)
         out.append(_game_ended(state, winner, scores))
         return out

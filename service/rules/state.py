@@ -127,6 +127,9 @@ FIELDS = (
     Field("end", None, _OPTIONAL_DICT),
     # the score sheet of the end-of-game bonuses (§5), when the game was won with any of them on
     Field("bonuses", None, _OPTIONAL_DICT),
+    # with Hollywood (§5): every hand each seat won, and the three games (rulesets.hollywood_start)
+    Field("hollywood", lambda s: rulesets.hollywood_start(s.nseats) if s._options.get("hollywood") else None,
+          _OPTIONAL_DICT),
     # randomness as data, and what the creator fixed instead of it (fairness module)
     Field("commitment", GIVEN),
     Field("randomly_dealt", GIVEN),

@@ -50,12 +50,14 @@ _COMMON = {
     # extension (§5): Oklahoma, the upcard sets each hand's knock limit
     "oklahoma": False,
     "oklahoma_spades_double": False,
+    # extension (§5): Hollywood, three games scored at once (gin-rami only)
+    "hollywood": False,
 }
 
 #: options a game recorded before they existed reads as their default (the evolver fills them in)
 LATER_OPTIONS: Mapping[str, Any] = MappingProxyType({name: _COMMON[name] for name in (
     "client_seed_wait_s", "box_bonus", "game_bonus", "shutout_bonus", "shutout_doubles", "oklahoma",
-    "oklahoma_spades_double")})
+    "oklahoma_spades_double", "hollywood")})
 
 VARIANTS: Mapping[str, Variant] = MappingProxyType(
     {
@@ -97,7 +99,15 @@ INT_OPTION_BOUNDS: Mapping[str, tuple[int, int]] = MappingProxyType({
 })
 #: integer options that may also be null: big gin is not allowed; no turn clock; no wait for seeds
 NULLABLE_OPTIONS = frozenset({"big_gin_bonus", "turn_timeout_s", "client_seed_wait_s"})
-BOOL_OPTIONS = frozenset({"gin_adds_deadwood", "shutout_doubles", "oklahoma", "oklahoma_spades_double"})
+BOOL_OPTIONS = frozenset({"gin_adds_deadwood", "shutout_doubles", "oklahoma", "oklahoma_spades_double",
+                          "hollywood"})
+#: options a variant cannot play: per option, the only value it accepts and why
+NOT_FOR_VARIANT: Mapping[str, Mapping[str, tuple]] = MappingProxyType({
+    # §5 Hollywood [decision]: two players only
+    THREE_HAND: MappingProxyType({"hollywood": (False, "three-hand's rotation has no agreed Hollywood "
+                                                      "scoring, so Hollywood is for gin-rami only")}),
+    GIN_RAMI: MappingProxyType({}),
+})
 
 OPTION_NAMES = tuple(sorted(set(INT_OPTION_BOUNDS) | BOOL_OPTIONS))
 
@@ -113,7 +123,8 @@ def get_variant(name: Any) -> Variant:
 
 
 def normalise_options(variant: str, options: Mapping[str, Any] | None) -> dict:
-    """Every option of the variant, the caller's values validated; raises RulesError invalid_option."""
+    """Every option of the variant, the caller's values validated; raises RulesError invalid_option,
+    or option_not_for_variant for an option the variant cannot play (§5 Hollywood in three-hand)."""
     out = dict(get_variant(variant).defaults)
     if options is None:
         return out
@@ -138,12 +149,15 @@ def normalise_options(variant: str, options: Mapping[str, Any] | None) -> dict:
                     "invalid_option", f"option {name} must be an integer from {lo} to {hi}{null}"
                 )
         out[name] = value
-    return _consistent(options, out)
+    return _consistent(variant, options, out)
 
 
-def _consistent(given: Mapping[str, Any], out: dict) -> dict:
-    """The options once checked against each other (§5 Oklahoma): ``oklahoma`` replaces
-    ``knock_limit``, which then reads null."""
+def _consistent(variant: str, given: Mapping[str, Any], out: dict) -> dict:
+    """The options once checked against each other and the variant (§5 Oklahoma): ``oklahoma``
+    replaces ``knock_limit``, which then reads null; §5 Hollywood is for two players only."""
+    for name, (only, why) in NOT_FOR_VARIANT[variant].items():
+        if out[name] != only:
+            raise RulesError("option_not_for_variant", f"option {name} is not played in {variant}: {why}")
     if out["oklahoma"]:
         if given.get("knock_limit") is not None:
             raise RulesError("invalid_option", "knock_limit may not be given with oklahoma: the upcard sets it")

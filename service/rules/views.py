@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from . import cards
+from . import cards, rulesets
 from .commands import command_to_dict
 from .events import (AdviceGiven, CardDrawn, GameAbandoned, GameCreated, GameEnded, GameExpired, GameResigned,
                      HandDealt, encode)
@@ -91,6 +91,7 @@ def view_state(state: GameState, viewer: int | None, advice_log: Iterable[dict] 
         "rules": state.rules,
         "knock_limit": state.knock_limit,
         "bonuses": state.bonuses,
+        "hollywood": hollywood_view(state),
         "rules_version": state.rules_version,
         "status": state.status,
         "version": state.version,
@@ -141,6 +142,29 @@ def view_state(state: GameState, viewer: int | None, advice_log: Iterable[dict] 
         "decks": [list(d) for d in state.decks] if over and state.decks else None,
     }
     return v
+
+
+def hollywood_view(state: GameState) -> dict | None:
+    """The three games of a Hollywood match (§5) as a view shows them; None without Hollywood.
+
+    Each game: its number, hand points, hands entered, scores (its totals once over), whether it is
+    over, its winner and its bonus sheet. Beside them: every hand each seat won, and the games each
+    seat's next win would go into.
+    """
+    sheet = state.hollywood
+    if sheet is None:
+        return None
+    games = [
+        {"game": number, "hand_points": list(g["hand_points"]), "hands_won": list(g["hands_won"]),
+         "scores": list(g["scores"]), "over": g["winner"] is not None, "winner": g["winner"],
+         "bonuses": dict(g["bonuses"]) if g["bonuses"] is not None else None}
+        for number, g in enumerate(sheet["games"], start=1)
+    ]
+    return {
+        "games": games,
+        "hands_won": list(sheet["hands_won"]),
+        "next_win_enters": [rulesets.games_entered(wins, sheet["games"]) for wins in sheet["hands_won"]],
+    }
 
 
 def view_event(event: Any, viewer: int | None, state_before: GameState | None, reveal: bool = False,

@@ -31,7 +31,7 @@ def test_an_eaai_game_created_in_the_lobby_states_its_preset_and_options(live_se
     driver = new_browser()
     open_lobby(driver, live_server)
     # gin rami's presets; box gin's one
-    assert options_of(driver) == ["", "gin-rami", "eaai", "openspiel", "standard", "oklahoma"]
+    assert options_of(driver) == ["", "gin-rami", "eaai", "openspiel", "standard", "oklahoma", "hollywood"]
     driver.find_element(By.CSS_SELECTOR, "input[name=variant][value=three-hand]").click()
     assert options_of(driver) == ["", "box-gin"]
     driver.find_element(By.CSS_SELECTOR, "input[name=variant][value=gin-rami]").click()

@@ -1,6 +1,8 @@
 """Properties of the engine under random legal play, checked with hypothesis.
 
 - from any seed, random legal play finishes the game with a unique winner (RULES.md §1 Game);
+- with Hollywood (§5), it finishes all three games, whose sheets a plain recount of the hands
+  (written here, apart from the engine) gives again;
 - the 52 cards are conserved in every state (§1 Cards);
 - replay(events) is the state built move by move, and snapshots round-trip;
 - a command is accepted exactly when legal_moves lists it, and a refused one changes nothing;
@@ -127,6 +129,56 @@ def test_random_legal_play_finishes_with_a_unique_winner_and_conserves_cards(var
     assert G.replay([json.loads(json.dumps(encode(e))) for e in log]) == state
 
 
+def recount_hollywood(hands, target, box_bonus, game_bonus):
+    """The three games of a Hollywood match from its hands' (winner, points), recounted from
+    RULES.md §5 alone: the k-th win of a seat goes into games 1..min(k, 3) that are not over; a
+    game is over once a seat reaches the target in it, then gets its box and game bonuses."""
+    wins = [0, 0]
+    points = [[0, 0] for _ in range(3)]
+    entered = [[0, 0] for _ in range(3)]
+    winners = [None, None, None]
+    for winner, scored in hands:
+        wins[winner] += 1
+        for g in range(min(wins[winner], 3)):
+            if winners[g] is None:
+                points[g][winner] += scored
+                entered[g][winner] += 1
+                if points[g][winner] >= target:
+                    winners[g] = winner
+    totals = [[points[g][s] + box_bonus * entered[g][s] + (game_bonus if winners[g] == s else 0)
+               for s in range(2)] for g in range(3)]
+    return winners, points, entered, totals
+
+
+@settings(max_examples=10, **SETTINGS)
+@given(seed=seeds, rng_seed=st.integers(0, 2**32), knock_bias=st.sampled_from([0.2, 0.6]),
+       target=st.sampled_from([10, 25]))
+def test_random_hollywood_play_finishes_three_games_that_a_recount_of_the_hands_gives(seed, rng_seed, knock_bias,
+                                                                                       target):
+    options = {"target_score": target, "hollywood": True, "box_bonus": 5, "game_bonus": 30}
+    log, state = [], None
+    for _, new, after in steps("gin-rami", seed, rng_seed, options, knock_bias):
+        for e in new:
+            state = G.evolve(state, e)
+            if state.hand_no:
+                assert conserved(state)
+        log += new
+    assert state == after and state.status == "over" and state.phase == "game_over"
+    hands = [(e.winner, e.points) for e in log if isinstance(e, HandScored)]
+    winners, points, entered, totals = recount_hollywood(hands, target, 5, 30)
+    games = view_state(state, None)["hollywood"]["games"]
+    assert [g["winner"] for g in games] == winners
+    assert [g["hand_points"] for g in games] == points and [g["hands_won"] for g in games] == entered
+    assert [g["scores"] for g in games] == totals
+    overall = [sum(totals[g][s] for g in range(3)) for s in range(2)]
+    assert state.scores == overall
+    # the higher overall score wins; on equal scores, the seat that won two games of three
+    assert state.winner == max(range(2), key=lambda s: (overall[s], winners.count(s)))
+    # the last hand ended the last open game, and no hand came after
+    assert isinstance(log[-2], HandScored) and log[-2].next_dealer is None
+    assert G.replay([json.loads(json.dumps(encode(e))) for e in log]) == state
+
+
 def candidate_commands(state, seat, rng) -> list:
     """The commands to try for a seat: every fixed command, a discard and a knock of each
     card it holds, and of a few cards it does not hold."""
@@ -137,9 +189,11 @@ def candidate_commands(state, seat, rng) -> list:
 
 @settings(max_examples=10, **SETTINGS)
 @given(variant=variants, seed=seeds, rng_seed=st.integers(0, 2**32),
-       max_turns=st.sampled_from([3, 200]))
-def test_commands_are_accepted_exactly_when_listed_and_refusals_change_nothing(variant, seed, rng_seed, max_turns):
-    options = {"target_score": 15, "max_turns_per_hand": max_turns}
+       max_turns=st.sampled_from([3, 200]), hollywood=st.booleans())
+def test_commands_are_accepted_exactly_when_listed_and_refusals_change_nothing(variant, seed, rng_seed, max_turns,
+                                                                               hollywood):
+    # Hollywood (§5) is gin-rami's only
+    options = {"target_score": 15, "max_turns_per_hand": max_turns, "hollywood": hollywood and variant == "gin-rami"}
     rng = random.Random(rng_seed)
     play = steps(variant, seed, rng_seed, options, knock_bias=0.3, limit=1500, must_finish=False)
     for i, (before, _, state) in enumerate(play):
@@ -242,14 +296,15 @@ def shows(obj, secret: str) -> bool:
 
 
 @settings(max_examples=8, **SETTINGS)
-@given(variant=variants, seed=long_seeds, rng_seed=st.integers(0, 2**32))
-def test_no_view_shows_a_card_its_viewer_may_not_see(variant, seed, rng_seed):
+@given(variant=variants, seed=long_seeds, rng_seed=st.integers(0, 2**32), hollywood=st.booleans())
+def test_no_view_shows_a_card_its_viewer_may_not_see(variant, seed, rng_seed, hollywood):
     tracker = Tracker()
     secret = seed.hex()
     viewers = [None, 0, 1] + ([2] if variant == "three-hand" else [])
     state = None
     for i, (_, new, after) in enumerate(
-        steps(variant, seed, rng_seed, {"target_score": 15, "max_turns_per_hand": 40}, knock_bias=0.5)
+        steps(variant, seed, rng_seed, {"target_score": 15, "max_turns_per_hand": 40,
+                                         "hollywood": hollywood and variant == "gin-rami"}, knock_bias=0.5)
     ):
         for e in new:
             for viewer in viewers:

@@ -20,7 +20,7 @@ GIN_RAMI_DEFAULTS = {
     "gin_adds_deadwood": False, "undercut_bonus": 10, "max_turns_per_hand": 200,
     "turn_timeout_s": None, "client_seed_wait_s": None,
     "box_bonus": 0, "game_bonus": 0, "shutout_bonus": 0, "shutout_doubles": False,
-    "oklahoma": False, "oklahoma_spades_double": False,
+    "oklahoma": False, "oklahoma_spades_double": False, "hollywood": False,
 }
 #: eaai: gin 25 + deadwood, no big gin, undercut 25, knock 10, to 100, no bonuses
 EAAI = dict(GIN_RAMI_DEFAULTS, gin_bonus=25, gin_adds_deadwood=True, big_gin_bonus=None, undercut_bonus=25)
@@ -28,11 +28,12 @@ EAAI = dict(GIN_RAMI_DEFAULTS, gin_bonus=25, gin_adds_deadwood=True, big_gin_bon
 STANDARD = dict(EAAI, box_bonus=25, game_bonus=100, shutout_doubles=True)
 #: oklahoma: standard with oklahoma (knock_limit then null), spades double, to 150
 OKLAHOMA = dict(STANDARD, oklahoma=True, oklahoma_spades_double=True, knock_limit=None, target_score=150)
+#: hollywood: standard with hollywood
+HOLLYWOOD = dict(STANDARD, hollywood=True)
 
 
 def test_the_presets_are_those_of_the_table():
-    # hollywood is not played yet, so it has no preset
-    assert PRESET_NAMES == ("gin-rami", "box-gin", "eaai", "openspiel", "standard", "oklahoma")
+    assert PRESET_NAMES == ("gin-rami", "box-gin", "eaai", "openspiel", "standard", "oklahoma", "hollywood")
 
 
 @pytest.mark.parametrize("rules, variant, expected", [
@@ -41,6 +42,7 @@ def test_the_presets_are_those_of_the_table():
     ("openspiel", "gin-rami", EAAI),
     ("standard", "gin-rami", STANDARD),
     ("oklahoma", "gin-rami", OKLAHOMA),
+    ("hollywood", "gin-rami", HOLLYWOOD),
 ])
 def test_a_preset_expands_to_its_options(rules, variant, expected):
     assert resolve(variant, rules, None) == expected
@@ -63,7 +65,9 @@ def test_oklahoma_turned_off_brings_back_a_knock_limit():
 
 
 @pytest.mark.parametrize("variant, rules, options, code", [
-    ("gin-rami", "hollywood", None, "unknown_rules"),
+    ("gin-rami", "Hollywood", None, "unknown_rules"),
+    ("three-hand", "hollywood", None, "rules_not_for_variant"),
+    ("three-hand", "box-gin", {"hollywood": True}, "option_not_for_variant"),
     ("gin-rami", "EAAI", None, "unknown_rules"),
     ("gin-rami", 3, None, "unknown_rules"),
     ("gin-rami", "box-gin", None, "rules_not_for_variant"),

@@ -30,6 +30,7 @@ def test_three_hand_defaults_rules_4():
         "shutout_doubles": False,
         "oklahoma": False,
         "oklahoma_spades_double": False,
+        "hollywood": False,
     }
 
 
@@ -52,6 +53,7 @@ def test_gin_rami_defaults_rules_4():
         "shutout_doubles": False,
         "oklahoma": False,
         "oklahoma_spades_double": False,
+        "hollywood": False,
     }
 
 
@@ -59,7 +61,7 @@ def test_game_created_records_every_option_value_rules_4():
     t = new_table("gin-rami", options={"target_score": 50})
     created = t.events[0]
     assert created.options["target_score"] == 50 and created.options["gin_bonus"] == 20
-    assert t.state.options == created.options and len(created.options) == 15
+    assert t.state.options == created.options and len(created.options) == 16
     assert created.rules_version == V.RULES_VERSION
 
 

@@ -9,6 +9,7 @@ export const PRESETS = [
   { name: "openspiel", variant: "gin-rami", label: "OpenSpiel", target_score: 100, knock_limit: 10 },
   { name: "standard", variant: "gin-rami", label: "Standard (box and game bonuses)", target_score: 100, knock_limit: 10 },
   { name: "oklahoma", variant: "gin-rami", label: "Oklahoma (knock limit by the upcard)", target_score: 150, knock_limit: null },
+  { name: "hollywood", variant: "gin-rami", label: "Hollywood (three games at once)", target_score: 100, knock_limit: 10 },
   { name: "box-gin", variant: "three-hand", label: "Box gin (the defaults)", target_score: 100, knock_limit: 10 },
 ];
 

@@ -5,7 +5,7 @@
 // calls the table's actions, `act` (see table-state.js).
 import { cardElement, deadwood, fourColourToggle, isRun, isSet, label, sortCards, sortMeld } from "./cards.js";
 import { analysisOf, gameId, legal, state } from "./table-state.js";
-import { el, isMatchBoard, playerName } from "./ui.js";
+import { el, isHollywood, isMatchBoard, playerName } from "./ui.js";
 
 /** Where this browser keeps the order of the hand a seat holds in a game. */
 const orderKey = (view) => `ginbox.handOrder.${gameId}.${view.viewer}`;
@@ -234,7 +234,7 @@ export function renderHand(view, act) {
     }
   }
   // the score of the side this hand plays for, beside it: the other seats show theirs in their boxes
-  const target = isMatchBoard(view) ? "" : ` of ${view.options.target_score}`;
+  const target = isMatchBoard(view) ? "" : isHollywood(view) ? ", three games added up" : ` of ${view.options.target_score}`;
   box.append(el("h3", { id: "hand-h" }, `${whose} — `,
     el("span", { id: "hand-score", text: `score ${view.scores[owner]}${target}` }), "; ",
     el("span", { id: "deadwood", text: dwText || `${hand.length} cards` })));

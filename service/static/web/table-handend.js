@@ -6,7 +6,7 @@
 // own answer is often the next hand already.
 import { cardElement, isRun, isSet, label, sortCards, sortMeld } from "./cards.js";
 import { state } from "./table-state.js";
-import { cardsText, el, isMatchBoard, playerName } from "./ui.js";
+import { cardsText, el, hollywoodEnd, isHollywood, isMatchBoard, playerName } from "./ui.js";
 
 /** How long a table of bots alone waits before it goes on by itself, in seconds (a spectator's only). */
 export const AUTO_CONTINUE_S = 5;
@@ -163,7 +163,8 @@ function dealerText(view, r) {
 
 /** The running score after the hand ("Score: ann 26, bob 0 (a game to 100)."). */
 function scoreText(view, scores) {
-  const target = isMatchBoard(view) ? "one hand, a match board" : `a game to ${view.options.target_score}`;
+  const target = isMatchBoard(view) ? "one hand, a match board"
+    : isHollywood(view) ? `three games added up, each to ${view.options.target_score}` : `a game to ${view.options.target_score}`;
   return `Score: ${scores.map((s, i) => `${named(view, i)} ${s}`).join(", ")} (${target}).`;
 }
 
@@ -180,6 +181,7 @@ export function finalText(view) {
   if (end.reason === "resigned") return `${lead(view, end.resigned)} resigned, so ${wins}. ${scores}`;
   const w = `${lead(view, view.winner)} ${verb(view, view.winner, "win")}`;
   if (isMatchBoard(view)) return `${w} this board of the match. ${scores}`;
+  if (isHollywood(view)) return `${hollywoodEnd(view)} ${scores}`;
   return `${w} the game, reaching ${view.scores[view.winner]} (the target is ${view.options.target_score}). ${scores}`;
 }
 

@@ -4,7 +4,7 @@
 import * as api from "./api.js";
 import { saveInvites, saveSeat, seatsOf } from "./seats.js";
 import { $, state } from "./table-state.js";
-import { el, isMatchBoard, playerName, problemText, resultSection, scoreSheet } from "./ui.js";
+import { el, hollywoodEnd, isHollywood, isMatchBoard, playerName, problemText, resultSection, scoreSheet } from "./ui.js";
 
 /** The id of the match a game is a board of, from its players (or null). */
 const matchIdOf = (view) => (view.players.find((p) => p && p.match) || {}).match || null;
@@ -125,6 +125,7 @@ export function endLine(view) {
     const when = played ? `after hand ${played}` : "before any hand ended";
     return `${playerName(view, end.resigned)} resigned ${when}; ${winner} wins.`;
   }
+  if (isHollywood(view)) return hollywoodEnd(view);
   return isMatchBoard(view) ? `${winner} wins this board of the match.`
     : `${winner} wins the game, reaching ${view.scores[view.winner]} (game to ${view.options.target_score}).`;
 }
@@ -136,7 +137,7 @@ export function renderScores(view) {
   if (line) {
     // a row of the sheet of its own, before the totals: the game ended there
     const total = sheet.querySelector("tr.total");
-    const cells = view.players.length + 1;
+    const cells = sheet.querySelectorAll("thead th").length - 1; // every column but the row's heading
     total.before(el("tr", { class: "game-end", id: "score-sheet-end" },
       el("th", { scope: "row", text: "End" }), el("td", { colspan: String(cells), text: line })));
   }

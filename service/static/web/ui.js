@@ -97,8 +97,125 @@ export function resultLines(view, r) {
   }
   const how = r.outcome === "undercut" ? `undercut: ${name(r.winner)} scores` : `${OUTCOME[r.outcome]}: ${name(r.winner)} scores`;
   lines.push(`${how[0].toUpperCase()}${how.slice(1)} ${sum} = ${r.points}.`);
-  lines.push(`Scores: ${r.scores.map((s, i) => `${name(i)} ${s}`).join(", ")}.`);
+  lines.push(`Scores: ${r.scores.map((s, i) => `${name(i)} ${s}`).join(", ")}${r.hollywood ? " (the three games added up)" : ""}.`);
+  if (r.hollywood) lines.push(...hollywoodLines(view, r));
   return lines;
+}
+
+// -- Hollywood (RULES.md §5): three games scored at once -------------------------------------------
+
+/** Whether the game scores three games at once. */
+export const isHollywood = (view) => Boolean(view.hollywood);
+
+/** "game 1", "games 1 and 2", "games 1, 2 and 3" */
+export function gamesText(numbers) {
+  if (numbers.length === 1) return `game ${numbers[0]}`;
+  return `games ${numbers.slice(0, -1).join(", ")} and ${numbers[numbers.length - 1]}`;
+}
+
+/** Where a won hand of a Hollywood game went, and the games it ended, as sentences. */
+function hollywoodLines(view, r) {
+  const h = r.hollywood;
+  const lines = [h.entered.length ? `Hollywood: the hand goes into ${gamesText(h.entered)}.`
+    : `Hollywood: the hand goes into no game: those ${playerName(view, r.winner)}'s win would go into are over.`];
+  for (const g of h.ended) {
+    lines.push(`Game ${g} is over: ${playerName(view, r.winner)} wins it, ${h.scores[g - 1].join("–")} with its bonuses.`);
+  }
+  return lines;
+}
+
+/**
+ * A Hollywood game won: "bob wins the three games added up, 382 to 150 (games 1 and 2 to bob, game 3
+ * to ann)."; on equal sums, the player who won two games of three wins (RULES.md §5).
+ */
+export function hollywoodEnd(view) {
+  const name = (s) => playerName(view, s);
+  const games = view.hollywood.games;
+  const by = view.players.map((_, i) => games.filter((g) => g.winner === i).map((g) => g.game))
+    .map((won, i) => (won.length ? `${gamesText(won)} to ${name(i)}` : null)).filter(Boolean);
+  const other = view.scores.findIndex((_, i) => i !== view.winner);
+  const tie = view.scores[view.winner] === view.scores[other] ? ": equal sums, and more games won" : "";
+  return `${name(view.winner)} wins the three games added up, ${view.scores[view.winner]} to ${view.scores[other]}` +
+    `${tie} (${by.join(", ")}).`;
+}
+
+/** A Hollywood cell's two scores ("27–54"), kept on one line. */
+const pair = (scores) => el("span", { class: "score-pair", text: scores.join("–") });
+
+/** "ann–bob": the order of the two scores in a Hollywood cell. */
+const pairHead = (view) => view.players.map((_, i) => playerName(view, i)).join("–");
+
+/**
+ * The Hollywood score sheet: one row per finished hand with each game's running hand points where
+ * the hand went (and the game it ended), then each game as it stands and the three added up; below
+ * it, each game's bonuses and where each player's next win goes.
+ */
+function hollywoodSheet(view) {
+  const name = (s) => playerName(view, s);
+  const wrap = el("div", { class: "table-wrap" });
+  const table = el("table", { id: "score-sheet", class: "hollywood" });
+  table.append(el("caption", { text: `Score sheet (Hollywood: three games at once, each to ${view.options.target_score})` }));
+  const head = el("tr", {}, el("th", { scope: "col", text: "Hand" }), el("th", { scope: "col", text: "Result" }));
+  for (let g = 1; g <= 3; g += 1) head.append(el("th", { scope: "col" }, `Game ${g}`, el("br"), el("small", { text: pairHead(view) })));
+  table.append(el("thead", {}, head));
+  const body = el("tbody");
+  const points = [0, 1, 2].map(() => view.players.map(() => 0));
+  for (const r of view.hand_results) {
+    const won = r.outcome !== "drawn" && r.hollywood;
+    const where = won ? (r.hollywood.entered.length ? ` → ${gamesText(r.hollywood.entered)}` : " → no game") : "";
+    const row = el("tr", { "data-hand": String(r.hand_no) }, el("th", { scope: "row", text: String(r.hand_no) }),
+      el("td", { text: r.outcome === "drawn" ? "drawn" : `${OUTCOME[r.outcome]}: ${name(r.winner)} +${r.points}${where}` }));
+    for (let g = 1; g <= 3; g += 1) {
+      const cell = el("td");
+      if (won && r.hollywood.entered.includes(g)) {
+        points[g - 1][r.winner] += r.points;
+        cell.className = "entered";
+        cell.append(pair(points[g - 1]), r.hollywood.ended.includes(g) ? `, over: ${name(r.winner)}` : "");
+      }
+      row.append(cell);
+    }
+    body.append(row);
+  }
+  const games = view.hollywood.games;
+  const total = el("tr", { class: "total" }, el("th", { scope: "row", text: "Now" }),
+    el("td", { text: `the three added up: ${view.scores.map((s, i) => `${name(i)} ${s}`).join(", ")}` }));
+  for (const game of games) {
+    total.append(el("td", { "data-game": String(game.game) }, pair(game.scores), game.over ? `, ${name(game.winner)} wins` : ", open"));
+  }
+  body.append(total);
+  table.append(body);
+  wrap.append(table, hollywoodNotes(view));
+  return wrap;
+}
+
+/** Each game's end and bonuses, or that it is open; and where each player's next win goes. */
+function hollywoodNotes(view) {
+  const name = (s) => playerName(view, s);
+  const both = (list) => list.join("–");
+  const ul = el("ul", { id: "hollywood-games", class: "score-lines" });
+  for (const game of view.hollywood.games) {
+    let text = `Game ${game.game}: open, ${both(game.hand_points)} in hand points.`;
+    if (game.over) {
+      text = `Game ${game.game}: ${name(game.winner)} wins, ${both(game.scores)}`;
+      const b = game.bonuses;
+      if (b) {
+        const parts = [`hand points ${both(b.hand_points)}`];
+        if (b.box_bonus.some(Boolean)) parts.push(`box bonuses ${both(b.box_bonus)}`);
+        if (b.game_bonus.some(Boolean)) parts.push(`game bonus ${Math.max(...b.game_bonus)}`);
+        if (b.shutout_bonus.some(Boolean)) parts.push(`shutout bonus ${Math.max(...b.shutout_bonus)}`);
+        if (b.shutout_doubling.some(Boolean)) parts.push("a shutout: doubled");
+        text += ` (${parts.join(", ")})`;
+      }
+      text += ".";
+    }
+    ul.append(el("li", { "data-game": String(game.game), text }));
+  }
+  if (view.status === "playing") {
+    const next = view.hollywood.next_win_enters.map((games, i) =>
+      `${name(i)}'s into ${games.length ? gamesText(games) : "no game"}`);
+    ul.append(el("li", { id: "hollywood-next", text: `The next win goes: ${next.join("; ")}.` }));
+  }
+  return ul;
 }
 
 /** Both hands of a finished hand laid out (unless ``hands`` is false: shown elsewhere), and its score line by line. */
@@ -156,6 +273,7 @@ export const isMatchBoard = (view) => view.players.some((p) => p && p.match);
 
 /** The score sheet: one row per finished hand, with the running totals. */
 export function scoreSheet(view) {
+  if (isHollywood(view)) return hollywoodSheet(view);
   const n = view.players.length;
   const wrap = el("div", { class: "table-wrap" });
   const table = el("table", { id: "score-sheet" });

@@ -53,7 +53,7 @@ def test_the_export_records_the_preset(api):
 
 
 @pytest.mark.parametrize("body, code", [
-    ({"variant": "gin-rami", "rules": "hollywood"}, "unknown_rules"),
+    ({"variant": "gin-rami", "rules": "Hollywood"}, "unknown_rules"),
     ({"variant": "gin-rami", "rules": "box-gin"}, "rules_not_for_variant"),
     ({"variant": "gin-rami", "rules": "oklahoma", "options": {"knock_limit": 5}}, "rules_conflict"),
     ({"variant": "gin-rami", "options": {"oklahoma": True, "knock_limit": 5}}, "invalid_option"),
