@@ -217,7 +217,7 @@ class _Parsed:
         self.stock: list[int] = []
         self.moves: list[tuple[int, int, Any]] = []  # (action index, OpenSpiel player, command)
         self.ending: str | None = None  # "knock", "wall" or None (the hand is not over)
-        self.defender_deadwood: int | None = None
+        self.knocker = self.knocker_deadwood = self.defender_deadwood = None
         self._read(actions)
 
     def _fail(self, at: int, action: int, why: str) -> RulesError:
@@ -281,8 +281,8 @@ class _Parsed:
                 if a == PASS:
                     self.moves.append((knock_at, cur, commands.Knock(
                         to_code(discard), [[to_code(c) for c in m] for m in join_runs(melds)])))
-                    knocker_deadwood = sum(value(c) for c in held[cur])
-                    cur, phase, laid_off = 1 - cur, ("defender_melds" if knocker_deadwood == 0 else "layoffs"), []
+                    self.knocker, self.knocker_deadwood = cur, sum(value(c) for c in held[cur])
+                    cur, phase = 1 - cur, ("defender_melds" if self.knocker_deadwood == 0 else "layoffs")
                 else:
                     meld = MELDS.get(a - MELD_BASE)
                     if meld is None or not set(meld) <= held[cur]:
@@ -293,7 +293,6 @@ class _Parsed:
                 if a == PASS:
                     phase = "defender_melds"
                 elif a in held[cur]:
-                    laid_off.append(a)
                     held[cur].discard(a)
                 else:
                     raise self._fail(at, a, "the defender lays off cards of their hand, then passes (54)")
@@ -355,12 +354,13 @@ def _options(params: dict, section: dict | None, nhands: int) -> tuple[str | Non
     return "openspiel", options
 
 
-def from_record(doc: Any) -> list:
+def from_record(doc: Any, notes: list | None = None) -> list:
     """A ginbox log of an OpenSpiel record: the converter's own, ``{"parameters", "actions"}`` or a bare list.
 
     Every move is decided by ginbox's rules from the record's deal; the log's first event says
     ``imported_from: "openspiel"``. Raises RulesError ``openspiel_record_invalid``,
     ``openspiel_rules_differ`` or ``openspiel_move_not_in_ginbox``.
+    ``notes`` gets a line for each hand that ginbox scores otherwise than OpenSpiel did.
     """
     params, hands, section = _read_record(doc)
     parsed = [_Parsed(n, h.get("actions")) for n, h in enumerate(hands, start=1)]
@@ -399,8 +399,22 @@ def from_record(doc: Any) -> list:
                 raise invalid("openspiel_move_not_in_ginbox",
                               f"hand {p.no}, action {at}: ginbox's rules refuse it: {err.message}") from None
             log += new
+            scored = next((e for e in new if type(e) is events.HandScored), None)
+            if scored is not None and notes is not None:
+                notes += _score_note(p, scored, params, [dealt[1], dealt[0]])
     log += _end(state, section)
     return log
+
+
+def _score_note(p: _Parsed, scored: events.HandScored, params: dict, seats: list) -> list[str]:
+    """A line when ginbox scores a hand otherwise than OpenSpiel did (a tie; a defender who kept more deadwood)."""
+    got = returns(p.knocker, p.knocker_deadwood, p.defender_deadwood, params)
+    winner = seats.index(scored.winner)
+    if got[winner] == scored.points:
+        return []
+    return [f"hand {p.no}: OpenSpiel returns {got}; ginbox scores {scored.points} to seat {scored.winner} (the "
+            f"defender's deadwood {scored.defender_deadwood} once ginbox laid off and melded for the least, "
+            f"{p.defender_deadwood} in the record; a tie is an undercut in ginbox)"]
 
 
 def _end(state, section: dict | None) -> list:

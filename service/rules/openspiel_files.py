@@ -92,11 +92,12 @@ def _export(log: list) -> Converted:
 
 
 def _import(doc: Any) -> Converted:
-    log = from_record(doc)
+    notes: list[str] = []
+    log = from_record(doc, notes)
     hands = sum(1 for e in log if type(e) is events.HandDealt)
     final = log[-1]
     how = {events.GameEnded: f"won by seat {getattr(final, 'winner', None)}", events.GameResigned: "resigned",
            events.GameAbandoned: "ended with no winner (abandoned)"}.get(type(final), type(final).TYPE)
     lines = [f"a ginbox game of {hands} hand{'' if hands == 1 else 's'}, {how}, scores {list(final.scores)}; its "
-             "first event says imported_from openspiel (not dealt by this server)"]
+             "first event says imported_from openspiel (not dealt by this server)"] + notes
     return Converted("".join(export_lines(log)), ".ndjson", lines)

@@ -251,3 +251,22 @@ def test_a_knock_at_the_wall_is_refused():
     single = {"parameters": record["parameters"], "actions": hand["actions"][:-1] + [55]}
     code, message = with_rules_error(openspiel.from_record, single)
     assert code == "openspiel_move_not_in_ginbox" and "wall" in message
+
+
+def test_a_defender_who_kept_deadwood_in_openspiel_is_scored_by_ginboxs_own_lay_offs_and_said_so():
+    from service.rules.commands import DRAW_STOCK, PASS_UPCARD, Knock
+
+    log = one_hand("AS 2S 3S 7C 7D 7H 9C 9D 9H 5D".split(), "2C 3C 4C TD JD QD 6S 6C 6H 5H".split(), "QH",
+                   [(0, PASS_UPCARD), (1, PASS_UPCARD), (0, DRAW_STOCK), (0, Knock("KC", None))], stock=["KC"])
+    record = openspiel.to_record(log)
+    # the defender lays off nothing and melds nothing (54, 54): all ten cards count, 2 + 3 + 4 +
+    # 10 + 10 + 10 + 6 + 6 + 6 + 5 = 62, so OpenSpiel's knocker gets 62 - 5 = 57
+    actions = record["hands"][0]["actions"][:31] + [54, 54]
+    notes: list = []
+    back = openspiel.from_record({"parameters": record["parameters"], "actions": actions}, notes)
+    scored = next(e for e in back if type(e) is events.HandScored)
+    # ginbox melds the defender's cards itself: 5 against 5, an undercut, 25 to seat 1
+    assert (scored.outcome, scored.winner, scored.points) == ("undercut", 1, 25)
+    assert notes == ["hand 1: OpenSpiel returns [57, -57]; ginbox scores 25 to seat 1 (the defender's deadwood 5 "
+                     "once ginbox laid off and melded for the least, 62 in the record; a tie is an undercut in "
+                     "ginbox)"]
