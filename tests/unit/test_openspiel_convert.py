@@ -270,3 +270,24 @@ def test_a_defender_who_kept_deadwood_in_openspiel_is_scored_by_ginboxs_own_lay_
     assert notes == ["hand 1: OpenSpiel returns [57, -57]; ginbox scores 25 to seat 1 (the defender's deadwood 5 "
                      "once ginbox laid off and melded for the least, 62 in the record; a tie is an undercut in "
                      "ginbox)"]
+
+
+def test_a_run_of_six_is_laid_as_two_openspiel_melds_and_joined_again_on_import():
+    from service.rules.commands import DRAW_STOCK, PASS_UPCARD, Knock
+
+    # seat 0 draws QH and knocks discarding it: 3S-8S, 9C 9D 9H, with 2C left (2). Seat 1 melds
+    # JC QC KC, lays off 2S (on the run) and 9S (on the nines or the run), and keeps AH 3H 5H 7D TH:
+    # 1 + 3 + 5 + 7 + 10 = 26. The knocker scores 26 - 2 = 24
+    log = one_hand("3S 4S 5S 6S 7S 8S 9C 9D 9H 2C".split(), "2S 9S AH 3H 5H 7D JC QC KC TH".split(), "KD",
+                   [(0, PASS_UPCARD), (1, PASS_UPCARD), (0, DRAW_STOCK),
+                    (0, Knock("QH", [["3S", "4S", "5S", "6S", "7S", "8S"], ["9C", "9D", "9H"]]))], stock=["QH"])
+    [hand] = openspiel.to_record(log)["hands"]
+    # 3S4S5S: 65 + 2 -> 123; 6S7S8S: 65 + 5 -> 126; the nines without a spade: 40 -> 96
+    a = hand["actions"]
+    assert a[21:27] == [54, 54, 53, to_int("QH"), 55, to_int("QH")] and set(a[27:30]) == {123, 126, 96}
+    # the defender lays off 2S (1) and 9S (8) in some order, passes, melds JC QC KC (65 + 11 + 10 -> 142)
+    assert a[30] == 54 and set(a[31:33]) == {1, 8} and a[33:] == [54, 142, 54]
+    assert hand["returns"] == [24, -24] and hand["ginbox_points"] == [24, 0]
+    back = openspiel.from_record({"actions": a})
+    knocked = next(e for e in back if type(e) is events.Knocked)
+    assert sorted(sorted(m) for m in knocked.melds) == sorted([sorted("3S 4S 5S 6S 7S 8S".split()), ["9C", "9D", "9H"]])
