@@ -421,8 +421,9 @@ def _end(state, section: dict | None) -> list:
     """The events that end an imported game still in play: its record's resignation or abandonment, else abandoned."""
     if state.status == "over":
         return []
-    end = (section or {}).get("end") or {}
-    if end.get("reason") == "resigned" and end.get("seat") in (0, 1):
+    end = (section or {}).get("end")
+    end = end if isinstance(end, dict) else {}
+    if end.get("reason") == "resigned" and type(end.get("seat")) is int and end["seat"] in (0, 1):
         command, seat = commands.RESIGN, end["seat"]
     else:
         idle = end.get("idle_s") if type(end.get("idle_s")) is int and end.get("idle_s") >= 0 else 0

@@ -291,3 +291,34 @@ def test_a_run_of_six_is_laid_as_two_openspiel_melds_and_joined_again_on_import(
     back = openspiel.from_record({"actions": a})
     knocked = next(e for e in back if type(e) is events.Knocked)
     assert sorted(sorted(m) for m in knocked.melds) == sorted([sorted("3S 4S 5S 6S 7S 8S".split()), ["9C", "9D", "9H"]])
+
+
+def test_any_changed_record_imports_or_is_refused_with_a_code_never_a_crash():
+    import random
+
+    rng = random.Random(7)
+    record = openspiel.to_record(play_game(41))
+    refused = imported = 0
+    for n in range(120):
+        doc = json.loads(json.dumps(record))
+        hand = rng.choice(doc["hands"])
+        at = rng.randrange(len(hand["actions"]))
+        kind = n % 4
+        if kind == 0:
+            hand["actions"][at] = rng.randrange(241)
+        elif kind == 1:
+            del hand["actions"][at]
+        elif kind == 2:
+            hand["actions"].insert(at, rng.randrange(241))
+        else:
+            doc["ginbox"][rng.choice(["options", "players", "end", "rules"])] = rng.choice(
+                [None, 3, "x", [], {"reason": "resigned", "seat": True}, {"target_score": -1}])
+        try:
+            log = openspiel.from_record(doc)
+        except RulesError as err:
+            assert err.code.startswith("openspiel_"), err
+            refused += 1
+        else:
+            assert audit.verify_export(openspiel.export_lines(log))["ok"]
+            imported += 1
+    assert refused and imported  # both happen: the changes are not all refused, nor all harmless
