@@ -293,6 +293,7 @@ def test_a_run_of_six_is_laid_as_two_openspiel_melds_and_joined_again_on_import(
     assert sorted(sorted(m) for m in knocked.melds) == sorted([sorted("3S 4S 5S 6S 7S 8S".split()), ["9C", "9D", "9H"]])
 
 
+@pytest.mark.slow
 def test_any_changed_record_imports_or_is_refused_with_a_code_never_a_crash():
     import random
 
