@@ -1,9 +1,10 @@
-"""The ``ginbox`` command: ``serve``, ``worker``, ``match``, ``audit`` and ``analyse``.
+"""The ``ginbox`` command: ``serve``, ``worker``, ``match``, ``audit``, ``analyse`` and ``convert``.
 
 ``serve`` runs the API, its bot workers and an embedded Redis.
 ``match`` plays a duplicate match on a server, or here.
 ``audit`` checks offline a finished game's export, or a finished match with its games' exports.
 ``analyse`` rates offline every decision of a finished game's export.
+``convert`` turns a finished gin-rami game's export into OpenSpiel records, and such records into an export.
 This module reads the command line and holds each command's front.
 Running the server is ``service.serve``'s.
 """
@@ -34,7 +35,8 @@ DESCRIPTION = ("The gin rummy game server. serve: the HTTP API, its bot workers 
                "embedded Redis. worker: a bot worker on its own (beside a server run in parts). match: a "
                "duplicate match on a server, or in this process with --local. audit: a finished game's "
                "export, or with --match a finished match and its games' exports, checked offline. analyse: every "
-               "decision of a finished game's export rated by the expected points it gave away, offline.")
+               "decision of a finished game's export rated by the expected points it gave away, offline. convert: a "
+               "finished gin-rami game's export as OpenSpiel gin_rummy records, or such records as an export.")
 
 #: gunicorn worker classes the API is run and tested under
 WORKER_CLASSES = ("gevent", "gthread")
@@ -232,6 +234,44 @@ def cmd_analyse(args) -> int:
     return 0
 
 
+def cmd_convert(args) -> int:
+    """Turn a finished gin-rami game's export (GET /games/{id}/export) into OpenSpiel gin_rummy records, one
+    OpenSpiel game per hand; or turn OpenSpiel records (this command's, {"parameters", "actions"}, or a
+    bare JSON list of actions) into an export that ginbox audits, analyses and replays.
+
+    Which way is read from the file: NDJSON lines of events are an export, one JSON document is a record.
+    Exits 0 when done, 1 if the file is neither or does not convert (the reason and its code are
+    printed), 2 if it cannot be read or written.
+    """
+    from service.rules.openspiel_files import ConvertError, convert_text
+
+    try:
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        print(f"ginbox convert: cannot read {args.file}: {err}", file=sys.stderr)
+        return 2
+    try:
+        result = convert_text(text)
+    except ConvertError as err:
+        print(f"ginbox convert: {args.file}: {err} ({err.code})", file=sys.stderr)
+        return 1
+    out = args.out or ("-" if args.file == "-" else str(Path(args.file).with_suffix("")) + result.suffix)
+    try:
+        if out == "-":
+            sys.stdout.write(result.text)
+        else:
+            Path(out).write_text(result.text, encoding="utf-8")
+    except OSError as err:
+        print(f"ginbox convert: cannot write {out}: {err}", file=sys.stderr)
+        return 2
+    summary = sys.stderr if out == "-" else sys.stdout
+    for line in result.lines:
+        print(line, file=summary)
+    if out != "-":
+        print(f"written: {out}", file=summary)
+    return 0
+
+
 def _print_audit(report: dict) -> int:
     """Print an audit's checks and its last line; the exit code."""
     for check in report["checks"]:
@@ -396,6 +436,14 @@ def _run(argv: list[str] | None) -> int:
                          help="where the JSON result goes (default: FILE without .ndjson, plus .analysis.json; "
                               "'-': stdout)")
     analyse.set_defaults(func=cmd_analyse)
+    convert = sub.add_parser("convert", help="a finished gin-rami game's export as OpenSpiel gin_rummy records, or "
+                                             "such records as an export, offline", description=cmd_convert.__doc__)
+    convert.add_argument("file", metavar="FILE", help="a game's export (NDJSON, as GET /games/{id}/export gives it) "
+                                                      "or an OpenSpiel record (JSON) ('-': stdin)")
+    convert.add_argument("--out", metavar="OUT",
+                         help="where the result goes (default: FILE without its last suffix, plus .openspiel.json "
+                              "for an export, .ndjson for a record; '-': stdout)")
+    convert.set_defaults(func=cmd_convert)
     match = sub.add_parser("match", help=cmd_match.__doc__, description=cmd_match.__doc__,
                            epilog="exit codes: 0 the match is over; 1 the server could not be reached or refused "
                                   "the match; 2 wrong arguments (here or in the server's 400/422); 130 "

@@ -1,4 +1,5 @@
-"""Games: creation, listing, seats, moves, advice, views, events, time travel, audit, export, stream."""
+"""Games: creation, listing, seats, moves, advice, views, events, time travel, audit, export, OpenSpiel
+records, stream."""
 
 from __future__ import annotations
 
@@ -244,6 +245,13 @@ def export(game_id: str):
     resp = Response("".join(lines), mimetype="application/x-ndjson")
     resp.headers["Content-Disposition"] = f'attachment; filename="{game_id}.ndjson"'
     return resp
+
+
+@bp.get("/games/<game_id>/openspiel")
+def openspiel(game_id: str):
+    """The finished gin-rami game as OpenSpiel gin_rummy records, one per hand."""
+    svc, _ = _existing(game_id)
+    return json_response(svc.openspiel(game_id))
 
 
 @bp.get("/games/<game_id>/stream")

@@ -29,6 +29,7 @@ GUIDES = {
     "RULES": ("Rules", "box gin and gin rami, as the server plays them"),
     "FAIRNESS": ("Fairness", "how each deal is committed to, and how to check it"),
     "ANALYSIS": ("Decision analysis", "every decision of a finished game rated by the points it gave away"),
+    "OPENSPIEL": ("OpenSpiel records", "a gin-rami game as OpenSpiel gin_rummy records, and back"),
     "OPERATE": ("Operate", "settings, production, Redis, workers, Docker, failures"),
     "SECURITY": ("Security", "what the server promises, and how each promise is tested"),
     "ARCHITECTURE": ("Architecture", "the rooms of the code, and what each may import"),

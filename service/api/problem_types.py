@@ -197,6 +197,26 @@ _ARENA = {
 
 # -- the rules (RULES.md): 409 when the game's state forbids it now, 422 when the command never can --
 _RULES = {
+    # a game as OpenSpiel's records (GET /games/{id}/openspiel, ginbox convert): docs OPENSPIEL.md
+    "openspiel_variant": _t(422, "Not a game OpenSpiel plays",
+                            "OpenSpiel's gin_rummy is two-player gin rami: a three-hand game has no OpenSpiel "
+                            "record."),
+    "openspiel_rules_differ": _t(422, "Rules OpenSpiel does not play",
+                                 "The game's options score or end a hand in a way OpenSpiel's gin_rummy cannot "
+                                 "(gin without the defender's deadwood, big gin, Oklahoma's spade doubling, a "
+                                 "knock limit above 10); the detail names them. Games of the `openspiel` "
+                                 "preset convert."),
+    "openspiel_hand_differs": _t(422, "A hand OpenSpiel ends otherwise",
+                                 "A hand of the game was drawn at the turn limit, or went past OpenSpiel's 50th "
+                                 "draw from the discard pile, where OpenSpiel ends a hand drawn."),
+    "openspiel_no_hand": _t(422, "No hand played", "The game ended before a hand was played: nothing converts."),
+    "openspiel_record_invalid": _t(422, "Not an OpenSpiel record",
+                                   "The record is not a gin_rummy action sequence OpenSpiel plays (`ginbox "
+                                   "convert`); the detail names the hand and the action."),
+    "openspiel_move_not_in_ginbox": _t(422, "A move ginbox's rules refuse",
+                                       "The record holds a move OpenSpiel allows and ginbox does not (a knock at "
+                                       "the wall, discarding the card just taken from the pile, a hand drawn at "
+                                       "the 50th draw of a discard); the detail names it."),
     "not_your_turn": _t(409, "Not your turn", "Another seat is to act; `to_act` in the view says who."),
     "wrong_phase": _t(409, "Wrong phase",
                       "This move belongs to another phase of the turn (upcard, draw or discard); the view's "

@@ -1,4 +1,5 @@
-"""Reading games: the listing, a view (now or at a version), the events, the advice, the audit and the export."""
+"""Reading games: the listing, a view (now or at a version), the events, the advice, the audit, the export
+and the OpenSpiel records."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from typing import Any
 
 from service.errors import Forbidden, GameNotOver, InvalidVersion, MatchGameSealed, VersionNotFound
 from service.games.core import Answer, GameCore
-from service.rules import audit, commands, events as ev, game, views
+from service.rules import audit, commands, events as ev, game, openspiel, views
 from service.rules.errors import RulesError
 from service.store.base import MAX_LIST_LIMIT, canonical_json
 from service.store.errors import UnknownGame
@@ -196,6 +197,15 @@ class GameReads(GameCore):
         for r in self.advice.read(game_id):
             lines.append(canonical_json(advice_event(r)) + "\n")
         return lines
+
+    def openspiel(self, game_id: str) -> dict:
+        """The finished gin-rami game as OpenSpiel ``gin_rummy`` records, one OpenSpiel game per hand.
+
+        Refuses (RulesError) a game OpenSpiel cannot play the same way: three-hand, rules it does
+        not have, a hand it would end otherwise, no hand played.
+        """
+        self._finished(game_id)
+        return {"game_id": game_id, **openspiel.to_record([r.event for r in self.store.load(game_id)])}
 
     def advice_list(self, game_id: str, seat: int | None) -> dict:
         """Every piece of advice the caller may see: the captain and the advisor while the game runs, everyone after.

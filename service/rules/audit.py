@@ -187,6 +187,11 @@ def _verify(checks: list, log_events: Iterable[Any], seed: bytes | str) -> dict:
         _check(checks, "log", False, "the log does not start with game_created")
         return {"ok": False, "checks": checks}
     created = log[0]
+    if created.imported_from is not None:
+        # dealt and played elsewhere: no commitment was published before its deals, so there is no
+        # seed to check them against; the replay still checks every move and every score
+        _check(checks, "origin", True, IMPORTED_DETAIL.format(source=created.imported_from))
+        return _replayed(checks, log, created, seed)
 
     _check(
         checks,
@@ -213,7 +218,11 @@ def _verify(checks: list, log_events: Iterable[Any], seed: bytes | str) -> dict:
     key = _deal_key(checks, log, created, seed)
 
     _deals_and_cuts(checks, log, created, key)
+    return _replayed(checks, log, created, seed)
 
+
+def _replayed(checks: list, log: list, created: Any, seed: bytes) -> dict:
+    """The replay check, then the report."""
     # Re-decide the log: the start events from the creation spec, then each group of events
     # from the command that must have produced it.
     try:
@@ -228,6 +237,7 @@ def _verify(checks: list, log_events: Iterable[Any], seed: bytes | str) -> dict:
             invites=dict(created.invites) if created.invites else None,
             fairness=created.fairness,
             rules=created.rules,
+            imported_from=created.imported_from,
         )
         expected = game.start(spec)
         later = {name: value for name, value in LATER_OPTIONS.items() if name not in created.options}
@@ -291,6 +301,13 @@ def check_advice(log: list, entries: Iterable[dict]) -> dict:
 NOT_CHECKED = ("the players' names (and a seat's other details, such as its bot) and the timestamps (every "
                "ts, the waits and idle times events record, when a turn clock ran out), which the commitment "
                "does not cover")
+
+#: the origin check of a game imported from another program's record (``{source}``: its name)
+IMPORTED_DETAIL = ("imported from {source}: dealt and played there, not by this server, so no commitment "
+                   "was published before its deals and they cannot be checked against one (this is no "
+                   "fairness failure); the replay checks every move and score by these rules")
+#: what an audit of an imported game cannot check, before NOT_CHECKED
+IMPORTED_NOT_CHECKED = "the deals (the game was imported: no commitment covers them), "
 
 #: the fields of an export's lines (GET /games/{id}/export): an event of the log, a piece of advice
 EVENT_LINE_FIELDS = frozenset({"data", "ts", "type", "v", "version"})
@@ -415,15 +432,16 @@ def verify_export(lines: Iterable[str]) -> dict:
            else "the log does not end the game: the seed is not revealed")
     report = verify(log, seed)
     checks += report["checks"]
+    not_checked = (IMPORTED_NOT_CHECKED if log[0].imported_from is not None else "") + NOT_CHECKED
     if not all(c["ok"] for c in checks if c["name"] == "replay"):
         # the advice is held against the states the log replays to: a log that does not replay
         # (its failure said once, under replay) gives none
         if advice:
             _check(checks, "advice", False, "not checked: the log does not replay (see replay), so there is "
                                             "no state to hold the advice against")
-        return {"ok": False, "checks": checks, "not_checked": NOT_CHECKED}
+        return {"ok": False, "checks": checks, "not_checked": not_checked}
     try:
         checks.append(check_advice(log, [doc for _, doc in advice]))
     except _MALFORMED as err:
         _check(checks, "advice", False, _malformed(err).replace("an event", "an event or a piece of advice", 1))
-    return {"ok": all(c["ok"] for c in checks), "checks": checks, "not_checked": NOT_CHECKED}
+    return {"ok": all(c["ok"] for c in checks), "checks": checks, "not_checked": not_checked}

@@ -61,9 +61,12 @@ class GameCreated:
     fairness: Optional[int] = None
     #: the named rule set the options were expanded from (§5 Presets); None (absent on the wire): none
     rules: Optional[str] = None
+    #: where a game imported from another program's record was dealt and played ("openspiel"):
+    #: not by this server, so no commitment covers its deal. None (absent on the wire): a game of this server
+    imported_from: Optional[str] = None
     #: fields added after version 1 was first written: left out of the wire form while None, so
     #: that events without them encode exactly as they always did
-    OMIT_IF_NONE: ClassVar[tuple] = ("invites", "fairness", "rules")
+    OMIT_IF_NONE: ClassVar[tuple] = ("invites", "fairness", "rules", "imported_from")
 
     @property
     def derivation(self) -> int:

@@ -45,6 +45,8 @@ class GameSpec:
     fairness: int | None = None
     #: a named rule set (presets module, §5 Presets) that ``options`` override; None: none
     rules: str | None = None
+    #: the program a game imported from its record was played with ("openspiel"); None: this server
+    imported_from: str | None = None
 
 
 _SHA256_HEX = re.compile(r"[0-9a-f]{64}")
@@ -143,6 +145,7 @@ def start(spec: GameSpec) -> list:
         invites=invites,
         fairness=None if derivation == fairness.DERIVATION_SERVER_SEED else derivation,
         rules=spec.rules,
+        imported_from=spec.imported_from,
     )
     out: list = [created]
     # the deal waits for client seeds only if a human seat must send one (bots send none)

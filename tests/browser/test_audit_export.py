@@ -339,3 +339,22 @@ def test_a_game_recorded_before_client_seeds_still_passes(new_browser, live_serv
     checks = _audit_in_browser(new_browser, live_server, text=text)
     assert not _failed(checks), checks
     assert checks["derivation"][0] and "client_seeds" not in checks
+
+
+# OpenSpiel's own recorded game (open_spiel/integration_tests/playthroughs/gin_rummy.txt): one hand,
+# which player 1 (seat 1) wins with 33 points
+PLAYTHROUGH = [29, 49, 9, 2, 51, 24, 35, 20, 47, 31, 5, 10, 6, 42, 50, 11, 1, 21, 46, 7, 17, 54, 54, 53, 27, 51,
+               53, 18, 50, 53, 32, 24, 53, 36, 11, 53, 23, 49, 52, 21, 53, 12, 12, 53, 41, 46, 53, 30, 23, 52, 55,
+               18, 126, 110, 54, 54, 188, 54]
+
+
+def test_a_game_imported_from_openspiel_says_its_deals_were_not_made_here(new_browser, live_server, tmp_path):
+    record = tmp_path / "play.json"
+    record.write_text(json.dumps(PLAYTHROUGH), encoding="utf-8")
+    converted = subprocess.run([sys.executable, "-m", "service.cli", "convert", str(record)], capture_output=True,
+                               text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(Path.cwd())})
+    assert converted.returncode == 0, converted.stderr
+    checks = _audit_in_browser(new_browser, live_server, text=(tmp_path / "play.ndjson").read_text(encoding="utf-8"))
+    # no commitment, cut or deal is checked, and nothing fails: the origin says why
+    assert list(checks) == ["log", "origin"] and not _failed(checks)
+    assert checks["origin"][1].startswith("imported from openspiel: dealt and played there, not by this server")

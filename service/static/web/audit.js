@@ -221,7 +221,8 @@ export function parseExport(exportText) {
  * "cut_<r>": the cards of each round of cutting; "cut_outcome": the rounds, and the roles or
  * first dealer, follow from the cuts; "deal_<n>": each hand's deck is the seed's (or the
  * explicit one given at creation); "deals", only when nothing was dealt: whether the game
- * ended before it started.
+ * ended before it started. A game imported from another program's record (its game_created says
+ * `imported_from`) has only "log" and "origin": its deals were not made by this server.
  */
 export async function auditExport(exportText) {
   const checks = [];
@@ -243,6 +244,14 @@ export async function auditExport(exportText) {
         : !ended ? `the log does not end with ${ENDINGS.join(" or ")}: the seed is revealed only then`
           : `${events.length} events, from game_created to ${events.at(-1).type}`);
   if (!created || !ended) return checks;
+  if (typeof created.imported_from === "string") {
+    // dealt and played by another program (ginbox convert): no commitment was published before its
+    // deals, so there is no seed to check them against; that is no fairness failure
+    check("origin", true, `imported from ${created.imported_from}: dealt and played there, not by this server, so `
+      + "no commitment was published before its deals and they cannot be checked against one (this is no "
+      + "fairness failure); ginbox audit FILE replays every move and score by these rules");
+    return checks;
+  }
 
   const seed = ended.seed;
   try {
