@@ -85,8 +85,26 @@ class ArenaCore:
                  keepalive_s: float = 5.0, stream_max_s: float = 300.0,
                  matches_per_caller: int = MATCHES_PER_CALLER, matches_in_play: int = MATCHES_IN_PLAY,
                  challenges_per_bot: int = CHALLENGES_PER_BOT,
-                 challenges_per_challenger: int = CHALLENGES_PER_CHALLENGER):
+                 challenges_per_challenger: int = CHALLENGES_PER_CHALLENGER,
+                 tournament_log=None, tournament_keys=None, tournament_limits=None):
         self.store = store
+        # the tournaments' own log and keys (service.arena.tournaments): in-memory twins unless given
+        if tournament_log is None:
+            from service.rules.tournament import TournamentCodec
+            from service.store.memory import InMemoryEventStore
+
+            tournament_log = InMemoryEventStore(codec=TournamentCodec)
+        if tournament_keys is None:
+            from service.store.tournaments import InMemoryTournaments
+
+            tournament_keys = InMemoryTournaments()
+        if tournament_limits is None:
+            from service.arena.tournaments import TournamentLimits
+
+            tournament_limits = TournamentLimits()
+        self.tournament_log = tournament_log
+        self.tournament_keys = tournament_keys
+        self.tournament_limits = tournament_limits
         self.matches_per_caller = matches_per_caller
         self.matches_in_play = matches_in_play
         self.challenges_per_bot = challenges_per_bot
@@ -150,6 +168,9 @@ class ArenaCore:
         except Exception as err:  # noqa: BLE001 (a RulesError: the options do not fit the variant)
             raise InvalidMatch(f"the options do not fit {variant}: {err}") from None
         return options
+
+    def _match_ended(self, match_id: str) -> None:
+        """Told when a match is over (after its log says so); the tournaments' room moves its tournament on."""
 
     def _load(self, match_id: str) -> D.MatchState:
         if not isinstance(match_id, str) or not re.fullmatch(r"[A-Za-z0-9_-]{16}", match_id):
