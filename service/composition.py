@@ -20,7 +20,7 @@ from redis import Redis
 from rq import Queue
 
 from service.arena import ArenaService
-from service.arena.tournaments import TournamentLimits
+from service.arena.core import TournamentLimits
 from service.bots import BotScheduler, bot_queue
 from service.config import Settings
 from service.connections import redis_client, stream_wait_client

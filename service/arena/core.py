@@ -11,6 +11,7 @@ import logging
 import re
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from service.errors import BotNotFound, BotTokenRequired, InvalidMatch, MatchNotConsented, MatchNotFound
 from service.rules import duplicate as D
@@ -64,6 +65,16 @@ CHALLENGES_PER_BOT = 20
 CHALLENGES_PER_CHALLENGER = 5
 
 
+@dataclass(frozen=True)
+class TournamentLimits:
+    """The bounds of tournaments (GINBOX_TOURNAMENT_ENTRIES, _ROUNDS, _BOARDS, GINBOX_TOURNAMENTS_IN_PLAY)."""
+
+    entries: int = 16
+    rounds: int = 10
+    boards: int = 20
+    in_play: int = 4
+
+
 def reserved_bot_name(name: str) -> bool:
     """Whether a bot account may not take ``name``: it is, in any case, a built-in policy's or
     "me", or has the shape of a name the server gives a built-in bot (BUILT_IN_SEAT_NAME)."""
@@ -99,8 +110,6 @@ class ArenaCore:
 
             tournament_keys = InMemoryTournaments()
         if tournament_limits is None:
-            from service.arena.tournaments import TournamentLimits
-
             tournament_limits = TournamentLimits()
         self.tournament_log = tournament_log
         self.tournament_keys = tournament_keys

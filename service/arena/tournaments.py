@@ -15,7 +15,6 @@ import secrets
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
 from service.arena.core import ADVANCE_ATTEMPTS, ArenaCore
 from service.arena.matches import preset_options
@@ -33,16 +32,6 @@ from service.rules import duplicate as D
 from service.rules import tournament as T
 from service.store.creations import Made
 from service.store.errors import ConcurrencyError, IdempotencyConflict
-
-
-@dataclass(frozen=True)
-class TournamentLimits:
-    """The bounds of tournaments (GINBOX_TOURNAMENT_ENTRIES, _ROUNDS, _BOARDS, GINBOX_TOURNAMENTS_IN_PLAY)."""
-
-    entries: int = 16
-    rounds: int = 10
-    boards: int = 20
-    in_play: int = 4
 
 
 TOURNAMENT_ID = re.compile(r"[A-Za-z0-9_-]{16}\Z")
