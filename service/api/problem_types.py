@@ -211,7 +211,8 @@ _ARENA = {
     "invalid_tournament": _t(422, "Invalid tournament",
                              "The variant (gin-rami only), the rounds of a Swiss (1 to one less than its entries, "
                              "at most GINBOX_TOURNAMENT_ROUNDS) or the boards of a pairing (at most "
-                             "GINBOX_TOURNAMENT_BOARDS) do not fit. Nothing was created."),
+                             "GINBOX_TOURNAMENT_BOARDS), or a `move_time_s` below 5 with a bot account entered, do not fit. "
+                             "Nothing was created."),
 }
 
 # -- the rules (RULES.md): 409 when the game's state forbids it now, 422 when the command never can --

@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 
-from service.arena.core import ADVANCE_ATTEMPTS, ArenaCore
+from service.arena.core import ADVANCE_ATTEMPTS, MIN_ACCOUNT_MOVE_TIME_S, ArenaCore
 from service.arena.matches import preset_options
 from service.errors import (
     IdempotencyKeyReused,
@@ -81,6 +81,9 @@ class ArenaTournaments(ArenaCore):
             raise TournamentTooLarge(f"a round-robin of {len(entries)} entries has "
                                      f"{T.round_robin_rounds(len(entries))} rounds, more than {limits.rounds}")
         move_time = body.get("move_time_s")
+        if move_time is not None and move_time < MIN_ACCOUNT_MOVE_TIME_S and any(e["kind"] == "bot" for e in entries):
+            raise InvalidTournament(f"a tournament entering a bot account gives it at least {MIN_ACCOUNT_MOVE_TIME_S} s "
+                                    "a move (`move_time_s`), as a match does")
         options = preset_options(variant, body.get("rules"), body.get("options"), move_time, board=True)
         tournament_id = made.game_id() if made is not None else secrets.token_urlsafe(12)
         if made is not None:

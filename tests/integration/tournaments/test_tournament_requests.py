@@ -22,7 +22,7 @@ def nothing_made(client) -> None:
 
 
 def test_bad_tournaments_are_refused_with_stable_codes_and_create_nothing(client):
-    client.post("/bots", json={"name": "alpha", "accepts_matches": True})
+    alpha = client.post("/bots", json={"name": "alpha", "accepts_matches": True}).get_json()["token"]
     rr = {"system": "round_robin", "boards": 1}
     cases = [
         ({**rr, "entries": ["basic", "simple", "random", "basic", "simple"]}, 422, "tournament_too_large"),
@@ -36,11 +36,13 @@ def test_bad_tournaments_are_refused_with_stable_codes_and_create_nothing(client
         ({"system": "swiss", "entries": ["basic", "simple", "random"], "boards": 1}, 422, "invalid_tournament"),
         ({"system": "swiss", "entries": ["basic", "simple", "random"], "boards": 1, "rounds": 3}, 422,
          "invalid_tournament"),
+        ({**rr, "entries": ["basic", "alpha"], "move_time_s": 4}, 422, "invalid_tournament"),
         ({**rr, "entries": ["basic", "simple"], "boards": 0}, 400, "invalid_body"),
         ({**rr, "entries": ["basic", "simple"], "colour": "red"}, 400, "invalid_body"),
     ]
     for body, status, code in cases:
-        resp = client.post("/tournaments", json=body)
+        # the bot itself sends the one that is too fast for it (its token is its consent)
+        resp = client.post("/tournaments", json=body, token=alpha if "move_time_s" in body else None)
         assert (resp.status_code, resp.get_json()["code"]) == (status, code), body
     nothing_made(client)
     assert client.get("/tournaments/AAAAAAAAAAAAAAAA").get_json()["code"] == "tournament_not_found"
