@@ -1,7 +1,7 @@
 """Tournaments played to the end on a real Redis with real ``ginbox worker`` processes.
 
 A round-robin of 4 and a Swiss of 8 over 3 rounds each lose a worker (SIGKILL) midway, and another
-starts: every pairing is played once (one match, every board once), the standings are what the pure
+starts (the Swiss's API process is replaced by a new one on the same Redis then too): every pairing is played once (one match, every board once), the standings are what the pure
 standings function gives from the pairings' own matches, and the ratings moved as Glicko-2 says,
 one rating period per round.
 """
@@ -14,15 +14,19 @@ import pytest
 
 from service.rules import tournament as T
 from service.rules.ratings import Rating, rate_period
+from service.app import create_app
+from service.composition import make_bot_scheduler
+from support.apiclient import ValidatingClient
 from support.arena_fixtures import app, client, settings, workers  # noqa: F401 (fixtures)
 
 DEADLINE_S = 240
 
 
-def wait_over(client, tournament_id: str, on_progress) -> dict:
+def wait_over(clients: list, tournament_id: str, on_progress) -> dict:
+    """Follow the tournament to its end through the last client of ``clients`` (a restart appends one)."""
     end = time.monotonic() + DEADLINE_S
     while True:
-        view = client.get(f"/tournaments/{tournament_id}").get_json()
+        view = clients[-1].get(f"/tournaments/{tournament_id}").get_json()
         on_progress(view)
         if view["status"] == "over":
             return view
@@ -79,22 +83,26 @@ def expected_ratings(view: dict, results: list[dict], rating_of: dict) -> dict[s
     return ratings
 
 
-def play_with_a_worker_killed(client, workers, body: dict, kill_after_rounds: int) -> dict:
+def play_with_a_worker_killed(client, workers, body: dict, kill_after_rounds: int, restarted=None) -> dict:
+    """Start the tournament, kill a worker (SIGKILL) once ``kill_after_rounds`` rounds are over and start
+    another; ``restarted``: the client of a new API process on the same Redis, that follows it from then on."""
     created = client.post("/tournaments", json=body)
     assert created.status_code == 201, created.get_data(as_text=True)
     view = created.get_json()
     assert view["status"] == "running" and view["schedule"][0]["round"] == 1
     doomed = workers.start()
     workers.start()
-    killed = []
+    killed, clients = [], [client]
 
     def kill_midway(v):
         if not killed and v["rounds_done"] >= kill_after_rounds:
             workers.kill9(doomed)
             workers.start()
             killed.append(v["rounds_done"])
+            if restarted is not None:
+                clients.append(restarted())  # the first API process is left: a new one follows from here
 
-    final = wait_over(client, view["tournament_id"], kill_midway)
+    final = wait_over(clients, view["tournament_id"], kill_midway)
     assert killed and killed[0] < final["rounds"], "the worker was not killed before the tournament ended"
     return final
 
@@ -128,10 +136,14 @@ def test_a_round_robin_of_four_plays_every_pairing_once_through_a_worker_killed(
 
 
 @pytest.mark.slow
-def test_a_swiss_of_eight_over_three_rounds_plays_every_pairing_once_through_a_worker_killed(app, client, workers):
+def test_a_swiss_of_eight_over_three_rounds_plays_every_pairing_once_through_a_worker_killed(app, client, workers,
+                                                                                           settings):
     body = {"system": "swiss", "entries": ["random", "simple", "basic", "simple", "basic", "simple", "basic", "simple"],
             "rounds": 3, "boards": 1}
-    final = play_with_a_worker_killed(client, workers, body, kill_after_rounds=1)
+    # the API process is restarted too: a new app on the same Redis follows the tournament after the kill
+    final = play_with_a_worker_killed(
+        client, workers, body, kill_after_rounds=1,
+        restarted=lambda: ValidatingClient(create_app(settings, bot_scheduler=make_bot_scheduler(settings))))
     assert final["rounds"] == final["rounds_done"] == 3
     assert [len(r["pairings"]) for r in final["schedule"]] == [4, 4, 4]
     assert all(r["bye"] is None for r in final["schedule"])
