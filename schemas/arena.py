@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from marshmallow import fields, validate
+from marshmallow import ValidationError, fields, validate, validates_schema
 
 from schemas.common import Name, QueryInteger, QuerySchema, StrictBoolean, StrictInteger, StrictSchema, plain_text
 from schemas.games import OptionsSchema
@@ -26,12 +26,20 @@ class RegisterBotSchema(StrictSchema):
     owner = fields.String(validate=[validate.Length(0, 200), plain_text])
     #: whether any caller may seat this bot in a match (POST /matches); else only its own token may
     accepts_matches = StrictBoolean()
+    #: whether any caller may enter this bot in a tournament (POST /tournaments); else only its own token may
+    accepts_tournaments = StrictBoolean()
 
 
 class UpdateBotSchema(StrictSchema):
-    """PATCH /bots/me."""
+    """PATCH /bots/me: one setting at least."""
 
-    accepts_matches = StrictBoolean(required=True)
+    accepts_matches = StrictBoolean()
+    accepts_tournaments = StrictBoolean()
+
+    @validates_schema
+    def _one_at_least(self, data, **kwargs):
+        if not data:
+            raise ValidationError("Send accepts_matches, accepts_tournaments or both.", "accepts_matches")
 
 
 class CreateMatchSchema(StrictSchema):
@@ -63,6 +71,25 @@ class ChallengeSchema(StrictSchema):
     move_time_s = StrictInteger(validate=validate.Range(1, MAX_MOVE_TIME_S))
     #: a person's name (a bot presents its token instead)
     name = Name()
+
+
+#: the most entries a body of POST /tournaments may name (the server's bound, GINBOX_TOURNAMENT_ENTRIES, is lower)
+MAX_TOURNAMENT_ENTRIES = 256
+
+
+class CreateTournamentSchema(StrictSchema):
+    """POST /tournaments: the arena checks ``system``, the number of entries, rounds and boards against its bounds."""
+
+    system = fields.String(required=True, validate=validate.Length(1, 40))
+    variant = fields.String(load_default="gin-rami", validate=validate.OneOf(VARIANTS))
+    entries = fields.List(fields.String(validate=validate.Length(1, 40)), required=True,
+                          validate=validate.Length(0, MAX_TOURNAMENT_ENTRIES))
+    rounds = StrictInteger(validate=validate.Range(1, 100))
+    boards = StrictInteger(required=True, validate=validate.Range(1, MAX_BOARDS))
+    rules = fields.String(validate=validate.Length(1, 64))
+    options = fields.Nested(OptionsSchema)
+    move_time_s = StrictInteger(validate=validate.Range(1, MAX_MOVE_TIME_S))
+    rated = StrictBoolean()
 
 
 #: the longest text a bot may add to its reason for declining a challenge
@@ -114,4 +141,4 @@ class BotListQuery(QuerySchema):
 
 
 __all__ = ["BOT_POLICY_NAMES", "BotGamesQuery", "BotListQuery", "BotStreamQuery", "ChallengeSchema", "DeclineSchema",
-           "CreateMatchSchema", "RatingsQuery", "RegisterBotSchema", "UpdateBotSchema"]
+           "CreateMatchSchema", "CreateTournamentSchema", "RatingsQuery", "RegisterBotSchema", "UpdateBotSchema"]

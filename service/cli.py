@@ -1,7 +1,8 @@
-"""The ``ginbox`` command: ``serve``, ``worker``, ``match``, ``audit``, ``analyse`` and ``convert``.
+"""The ``ginbox`` command: ``serve``, ``worker``, ``match``, ``tournament``, ``audit``, ``analyse`` and ``convert``.
 
 ``serve`` runs the API, its bot workers and an embedded Redis.
 ``match`` plays a duplicate match on a server, or here.
+``tournament`` runs a round-robin or Swiss tournament on a server.
 ``audit`` checks offline a finished game's export, or a finished match with its games' exports.
 ``analyse`` rates offline every decision of a finished game's export.
 ``convert`` turns a finished gin-rami game's export into OpenSpiel records, and such records into an export.
@@ -33,7 +34,8 @@ from service.config import SettingError, Settings, env_int, in_range
 #: what ``ginbox --help`` says (plain text: the module's docstring is written for Python readers)
 DESCRIPTION = ("The gin rummy game server. serve: the HTTP API, its bot workers and, without REDIS_URL, an "
                "embedded Redis. worker: a bot worker on its own (beside a server run in parts). match: a "
-               "duplicate match on a server, or in this process with --local. audit: a finished game's "
+               "duplicate match on a server, or in this process with --local. tournament: a round-robin or Swiss "
+               "tournament on a server. audit: a finished game's "
                "export, or with --match a finished match and its games' exports, checked offline. analyse: every "
                "decision of a finished game's export rated by the expected points it gave away, offline. convert: a "
                "finished gin-rami game's export as OpenSpiel gin_rummy records, or such records as an export.")
@@ -320,6 +322,13 @@ def cmd_match(args) -> int:
     return run_match(args)
 
 
+def cmd_tournament(args) -> int:
+    """Run a round-robin or Swiss tournament on the configured server (GINBOX_URL), followed to its end."""
+    from workers.arena_tournament import main as run_tournament
+
+    return run_tournament(args)
+
+
 def match_argument_problem(variant: str, participants: str, boards: int) -> str | None:
     """What is wrong with ``ginbox match``'s --participants or --boards, before anything is sent
     (the server would refuse them the same way, a round trip later); None if nothing is."""
@@ -469,6 +478,24 @@ def _run(argv: list[str] | None) -> int:
     match.add_argument("--samples", type=whole_number(2, 1000), default=None, metavar="N",
                        help="with --analyse: determinizations per decision (default: 24, as ginbox analyse)")
     match.set_defaults(func=cmd_match)
+    tournament = sub.add_parser("tournament", help=cmd_tournament.__doc__, description=cmd_tournament.__doc__,
+                                epilog="exit codes: as ginbox match's. A tournament the command stops following "
+                                       "goes on at the server.")
+    tournament.add_argument("--system", default="round_robin", choices=["round_robin", "swiss"])
+    tournament.add_argument("--entries", required=True,
+                            help="comma-separated built-in policies or bot accounts, e.g. simple,basic,expert")
+    tournament.add_argument("--boards", type=whole_number(1, 1000), default=2, help="boards of each pairing (2)")
+    tournament.add_argument("--rounds", type=whole_number(1, 100), default=None, help="a Swiss's rounds")
+    tournament.add_argument("--server", default=os.environ.get("GINBOX_URL", "http://127.0.0.1:8000"),
+                            help="the server (default: $GINBOX_URL, else http://127.0.0.1:8000)")
+    tournament.add_argument("--token", default=None,
+                            help="a bot account's token: the bot sends the tournament, and may enter it "
+                                 "(default: $GINBOX_BOT_TOKEN)")
+    tournament.add_argument("--rated", action=argparse.BooleanOptionalAction, default=None,
+                            help="whether the tournament moves the ratings (the server's default: rated)")
+    tournament.add_argument("--move-time-s", type=whole_number(1, 86_400), default=None, metavar="SECONDS",
+                            help="the time per move, the turn clock")
+    tournament.set_defaults(func=cmd_tournament)
     args = parser.parse_args(argv)
     if args.command == "serve" and args.worker_class not in WORKER_CLASSES:
         # argparse checks the choices of a value given on the command line, not of a default

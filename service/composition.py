@@ -20,6 +20,7 @@ from redis import Redis
 from rq import Queue
 
 from service.arena import ArenaService
+from service.arena.core import TournamentLimits
 from service.bots import BotScheduler, bot_queue
 from service.config import Settings
 from service.connections import redis_client, stream_wait_client
@@ -29,6 +30,7 @@ from service.idempotency import CreationIdempotency
 from service.ratelimit import DAY_S, HOUR_S, WINDOW_S, RateLimiter, TokenCheck
 from service.ratelimit.memory import MemoryGuard
 from service.rules.duplicate import MatchCodec
+from service.rules.tournament import TournamentCodec
 from service.analysis import ANALYSIS_VERSION
 from service.store.analyses import InMemoryAnalyses, RedisAnalyses
 from service.store.advice import AdviceLog, InMemoryAdviceLog, RedisAdviceLog
@@ -44,6 +46,7 @@ from service.store.redis_store import RedisEventStore
 from service.store.repository import GameRepository
 from service.store.stream_places import StreamPlaces
 from service.store.tokens import InMemoryTokenStore, TokenStore
+from service.store.tournaments import InMemoryTournaments, RedisTournaments
 
 #: RQ's worker TTL (seconds). An idle RQ worker blocks on the queue (BLPOP) for
 #: ``worker_ttl - 15`` seconds at a time (rq 2.x ``Worker.dequeue_timeout``: 405 s with its
@@ -169,14 +172,22 @@ def _limits(settings: Settings) -> GameLimits:
                       bot_games_in_play=settings.bot_games_in_play)
 
 
-def _arena(settings: Settings, arena_store, matches, games: GameService, clock_ms=None) -> ArenaService:
+def _arena(settings: Settings, arena_store, matches, games: GameService, clock_ms=None, *,
+           tournaments: dict | None = None) -> ArenaService:
     """The arena over its store, the matches' own log and the games, then handed to the games (which
-    tell it of every append and ask it of bot accounts and sealed boards)."""
+    tell it of every append and ask it of bot accounts and sealed boards).
+
+    ``tournaments``: the tournaments' log and keys (tournament_log, tournament_keys), else in-memory twins."""
     limits = _limits(settings)
     arena = ArenaService(arena_store, matches, games, keepalive_s=limits.keepalive_s, stream_max_s=limits.stream_max_s,
                          matches_per_caller=settings.matches_per_caller, matches_in_play=settings.matches_in_play,
                          challenges_per_bot=settings.challenges_per_bot,
                          challenges_per_challenger=settings.challenges_per_challenger,
+                         tournament_limits=TournamentLimits(entries=settings.tournament_entries,
+                                                            rounds=settings.tournament_rounds,
+                                                            boards=settings.tournament_boards,
+                                                            in_play=settings.tournaments_in_play),
+                         **(tournaments or {}),
                          **({"clock_ms": clock_ms} if clock_ms is not None else {}))
     games.join_arena(arena)
     return arena
@@ -213,7 +224,13 @@ def _redis_games(settings: Settings, redis: Redis, waits, scheduler, *, worker: 
     match_prefix = f"{settings.key_prefix}:match"
     matches = RedisEventStore(redis, codec=MatchCodec, prefix=match_prefix, index=RedisGameIndex(redis, match_prefix),
                               waits=waits)
-    arena = _arena(settings, RedisArenaStore(redis, settings.key_prefix, waits=waits), matches, games)
+    # the tournaments' own log beside the matches', and what is kept of them beside their logs
+    tournament_prefix = f"{settings.key_prefix}:tournament"
+    tournaments = {"tournament_log": RedisEventStore(redis, codec=TournamentCodec, prefix=tournament_prefix,
+                                                     index=RedisGameIndex(redis, tournament_prefix), waits=waits),
+                   "tournament_keys": RedisTournaments(redis, settings.key_prefix)}
+    arena = _arena(settings, RedisArenaStore(redis, settings.key_prefix, waits=waits), matches, games,
+                   tournaments=tournaments)
     enqueue = None if analyses_queue is None else (
         lambda game_id, force=False: queue_analysis(analyses_queue, game_id, force=force))
     analyses = GameAnalyses(games, RedisAnalyses(redis, settings.key_prefix, ANALYSIS_VERSION), enqueue,
@@ -293,7 +310,9 @@ def build_in_memory(settings: Settings, *, scheduler: Callable[..., None] | None
     # the matches' own log, apart from the games'
     matches = InMemoryEventStore(codec=MatchCodec, **clocked)
     arena_store = InMemoryArenaStore(settings.key_prefix, **clocked)
-    arena = _arena(settings, arena_store, matches, games, clock_ms)
+    arena = _arena(settings, arena_store, matches, games, clock_ms,
+                   tournaments={"tournament_log": InMemoryEventStore(codec=TournamentCodec, **clocked),
+                                "tournament_keys": InMemoryTournaments()})
     analyses = GameAnalyses(games, InMemoryAnalyses(settings.key_prefix, ANALYSIS_VERSION), None,
                             _analysis_limits(settings), clock_ms)
     return InMemoryComponents(settings=settings, store=store, index=index, repository=games.repository, tokens=tokens,

@@ -155,6 +155,10 @@ class Settings:
     matches_in_play: int = 32             # GINBOX_MATCHES_IN_PLAY: the same, server-wide (0: no cap)
     challenges_per_bot: int = 20          # GINBOX_CHALLENGES_PER_BOT: challenges pending to one bot (0: no cap)
     challenges_per_challenger: int = 5    # GINBOX_CHALLENGES_PER_CHALLENGER: pending from one challenger (0: no cap)
+    tournaments_in_play: int = 4          # GINBOX_TOURNAMENTS_IN_PLAY: tournaments in play server-wide (0: no cap)
+    tournament_entries: int = 16          # GINBOX_TOURNAMENT_ENTRIES: the most entries of one tournament
+    tournament_rounds: int = 10           # GINBOX_TOURNAMENT_ROUNDS: the most rounds of one tournament
+    tournament_boards: int = 20           # GINBOX_TOURNAMENT_BOARDS: the most boards of one pairing
     bot_games_per_caller: int = 4         # GINBOX_BOT_GAMES_PER_CALLER: games of POST /games of built-in bots alone in play per caller (0: no cap)
     bot_games_in_play: int = 64           # GINBOX_BOT_GAMES_IN_PLAY: the same, server-wide (0: no cap)
     analyses_per_caller: int = 2          # GINBOX_ANALYSES_PER_CALLER: decision analyses queued or running per caller (0: no cap)
@@ -211,6 +215,10 @@ class Settings:
             matches_in_play=env_int("GINBOX_MATCHES_IN_PLAY", 32, minimum=0),  # 0: no cap
             challenges_per_bot=env_int("GINBOX_CHALLENGES_PER_BOT", 20, minimum=0),  # 0: no cap
             challenges_per_challenger=env_int("GINBOX_CHALLENGES_PER_CHALLENGER", 5, minimum=0),  # 0: no cap
+            tournaments_in_play=env_int("GINBOX_TOURNAMENTS_IN_PLAY", 4, minimum=0),  # 0: no cap
+            tournament_entries=env_int("GINBOX_TOURNAMENT_ENTRIES", 16, minimum=2),
+            tournament_rounds=env_int("GINBOX_TOURNAMENT_ROUNDS", 10, minimum=1),
+            tournament_boards=env_int("GINBOX_TOURNAMENT_BOARDS", 20, minimum=1),
             bot_games_per_caller=env_int("GINBOX_BOT_GAMES_PER_CALLER", 4, minimum=0),  # 0: no cap
             bot_games_in_play=env_int("GINBOX_BOT_GAMES_IN_PLAY", 64, minimum=0),  # 0: no cap
             analyses_per_caller=env_int("GINBOX_ANALYSES_PER_CALLER", 2, minimum=0),  # 0: no cap

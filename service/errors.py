@@ -219,3 +219,31 @@ class InvalidDeclineReason(Unprocessable, code="invalid_decline_reason"):
 
 class InvalidMatch(Unprocessable, code="invalid_match"):
     """The match's variant, participants, boards or time per move do not fit together."""
+
+
+class TournamentNotFound(NotFound, code="tournament_not_found"):
+    """There is no tournament of that id."""
+
+
+class TournamentNotConsented(Forbidden, code="tournament_not_consented"):
+    """A tournament names a bot account that neither sends it (its token) nor accepts tournaments."""
+
+
+class TooManyTournaments(Conflict, code="too_many_tournaments"):
+    """The server has as many tournaments in play as it takes (GINBOX_TOURNAMENTS_IN_PLAY)."""
+
+
+class UnknownPairingSystem(Unprocessable, code="unknown_pairing_system"):
+    """A tournament's pairing system is round_robin or swiss."""
+
+
+class TournamentTooSmall(Unprocessable, code="tournament_too_small"):
+    """A tournament has two entries at least."""
+
+
+class TournamentTooLarge(Unprocessable, code="tournament_too_large"):
+    """A tournament has at most GINBOX_TOURNAMENT_ENTRIES entries and GINBOX_TOURNAMENT_ROUNDS rounds."""
+
+
+class InvalidTournament(Unprocessable, code="invalid_tournament"):
+    """The tournament's variant, rounds or boards do not fit together or this server's bounds."""

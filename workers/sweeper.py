@@ -181,6 +181,18 @@ def client_seed_deadlines(ctx, now_ms: int | None = None) -> list[str]:
                       "client seed deadline", "game %s dealt without the client seeds still awaited")
 
 
+def tournaments_in_play(ctx) -> int:
+    """Move every tournament in play on: a pairing whose match ended while no process told its
+    tournament (its worker was killed in between) is recorded, and the next round paired."""
+    try:
+        return ctx.arena.advance_tournaments()
+    except REDIS_UNREACHABLE:
+        raise
+    except Exception:  # noqa: BLE001 (a bug: keep its traceback; the games' sweep goes on)
+        log.exception("moving the tournaments in play on failed")
+        return 0
+
+
 class Sweeper(threading.Thread):
     """The worker's background thread: releases due scheduled jobs and recovers stalled games."""
 
@@ -223,6 +235,7 @@ class Sweeper(threading.Thread):
                         if scan:
                             last_scan = now
                         stalled_games(self.ctx, scan_index=scan)
+                        tournaments_in_play(self.ctx)
                 if last_seed_scan is None or now - last_seed_scan >= CLIENT_SEEDS_EVERY_S:
                     last_seed_scan = now
                     if _lock(conn, f"{prefix}:{{#bots}}:lock:seeds", CLIENT_SEEDS_EVERY_S * 1000 * 0.9):

@@ -1,4 +1,4 @@
-"""The arena: bot accounts and their stream, duplicate matches, ratings, challenges."""
+"""The arena: bot accounts and their stream, duplicate matches, ratings, challenges, tournaments."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from schemas.arena import (
     BotStreamQuery,
     ChallengeSchema,
     CreateMatchSchema,
+    CreateTournamentSchema,
     DeclineSchema,
     RatingsQuery,
     RegisterBotSchema,
@@ -26,6 +27,7 @@ bp = Blueprint("arena", __name__)
 _REGISTER = RegisterBotSchema()
 _UPDATE_BOT = UpdateBotSchema()
 _CREATE_MATCH = CreateMatchSchema()
+_CREATE_TOURNAMENT = CreateTournamentSchema()
 _CHALLENGE = ChallengeSchema()
 _RATINGS_QUERY = RatingsQuery()
 _STREAM_QUERY = BotStreamQuery()
@@ -227,3 +229,31 @@ def withdraw_challenge(challenge_id: str):
     arena = _arena()
     wants = "bot" if arena.challenge_view(challenge_id).get("from_kind") == "bot" else "challenge"
     return json_response(arena.withdraw_challenge(challenge_id, presented_token(required=False, wants=wants), made()))
+
+
+@bp.post("/tournaments")
+@idempotent_creation
+def create_tournament():
+    """Start a round-robin or Swiss tournament (a bot account's token: the bot sends it, and may enter itself)."""
+    token = presented_token(required=False, wants="bot")
+    body, _ = load_body(_CREATE_TOURNAMENT)
+    tournament = _arena().create_tournament(body, token, made())
+    return json_response(tournament, 201, {"Location": f"/tournaments/{tournament['tournament_id']}"})
+
+
+@bp.get("/tournaments")
+def list_tournaments():
+    """The latest tournaments, newest first."""
+    return json_response({"tournaments": _arena().tournament_list()})
+
+
+@bp.get("/tournaments/<tournament_id>")
+def get_tournament(tournament_id: str):
+    """A tournament's standings, rounds and pairings."""
+    return json_response(_arena().tournament_view(tournament_id))
+
+
+@bp.get("/tournaments/<tournament_id>/stream")
+def tournament_stream(tournament_id: str):
+    """Server-sent standings of a tournament until it is over."""
+    return _sse(_arena().tournament_stream(tournament_id))

@@ -26,6 +26,7 @@ GUIDES = {
     "PLAY": ("Play in the browser", "the lobby, the table, box gin's three roles, replay and audit"),
     "API": ("API tour", "for client authors: a game from creation to its end"),
     "BOTS": ("Write a bot", "the smallest bot, then the arena: accounts, events, challenges, matches"),
+    "TOURNAMENTS": ("Tournaments", "round-robin and Swiss of bots and policies: pairings, tie-breaks, ratings"),
     "RULES": ("Rules", "box gin and gin rami, as the server plays them"),
     "FAIRNESS": ("Fairness", "how each deal is committed to, and how to check it"),
     "ANALYSIS": ("Decision analysis", "every decision of a finished game rated by the points it gave away"),

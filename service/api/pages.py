@@ -1,4 +1,4 @@
-"""The web client: the lobby, the table, the spectator's, the replay and the match pages, and their assets.
+"""The web client: the lobby, the table, the spectator's, the replay, the match and the tournament pages, and their assets.
 
 The pages are static files (HTML, CSS and JavaScript modules under ``service/static/web``) that
 talk to the API exactly as any other client does; nothing here reads a game.
@@ -59,6 +59,7 @@ _PAGES = {
                              "replay-analysis.js", "api.js",
                              "cards.js", "ui.js", "seats.js")),
     "match": ("match.js", ("api.js", "seats.js")),
+    "tournament": ("tournament.js", ("api.js", "ui.js")),
 }
 
 
@@ -160,6 +161,15 @@ def match_page(match_id: str):
     if not _GAME_ID.match(match_id):
         return _not_found("There is no such match on this server.", "a match id is 16 letters, digits, '_' or '-'")
     return _page("match")
+
+
+@bp.get("/tournament/<tournament_id>")
+def tournament_page(tournament_id: str):
+    """A tournament: its standings, live, and each round's pairings with their matches and games."""
+    if not _GAME_ID.match(tournament_id):
+        return _not_found("There is no such tournament on this server.",
+                          "a tournament id is 16 letters, digits, '_' or '-'")
+    return _page("tournament")
 
 
 @bp.get("/favicon.ico")

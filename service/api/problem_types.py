@@ -193,6 +193,26 @@ _ARENA = {
                         "The variant, the number of participants, the options or the time per move do not fit "
                         "together (or a challenge asks what cannot be: a bot challenging itself, a person "
                         "who gives no name, a `with` of the wrong length for the variant). Nothing was created."),
+    "tournament_not_found": _t(404, "No such tournament", "There is no tournament with this id on this server."),
+    "tournament_not_consented": _t(403, "Bot not entering tournaments",
+                                   "A tournament enters a bot account only with its consent: the bot sends "
+                                   "`POST /tournaments` itself (its token), or its profile says "
+                                   "`accepts_tournaments` (`PATCH /bots/me`). Nothing was created."),
+    "too_many_tournaments": _t(409, "Too many tournaments in play",
+                               "The server has GINBOX_TOURNAMENTS_IN_PLAY tournaments in play: send it again "
+                               "once one is over. Nothing was created."),
+    "unknown_pairing_system": _t(422, "Unknown pairing system",
+                                 "A tournament's `system` is `round_robin` or `swiss`. Nothing was created."),
+    "tournament_too_small": _t(422, "Tournament of one",
+                               "A tournament has two entries at least. Nothing was created."),
+    "tournament_too_large": _t(422, "Tournament too large",
+                               "A tournament has at most GINBOX_TOURNAMENT_ENTRIES entries, and a round-robin "
+                               "of them at most GINBOX_TOURNAMENT_ROUNDS rounds. Nothing was created."),
+    "invalid_tournament": _t(422, "Invalid tournament",
+                             "The variant (gin-rami only), the rounds of a Swiss (1 to one less than its entries, "
+                             "at most GINBOX_TOURNAMENT_ROUNDS) or the boards of a pairing (at most "
+                             "GINBOX_TOURNAMENT_BOARDS), or a `move_time_s` below 5 with a bot account entered, do not fit. "
+                             "Nothing was created."),
 }
 
 # -- the rules (RULES.md): 409 when the game's state forbids it now, 422 when the command never can --

@@ -34,6 +34,7 @@ QUERY_PARAMETERS: dict[str, frozenset[str]] = {
 #: and nothing of it is read, so their query strings are left alone.
 PAGE_ENDPOINTS = frozenset({
     "pages.lobby_page", "pages.play_page", "pages.watch_page", "pages.replay_page", "pages.match_page",
+    "pages.tournament_page",
     "pages.web_asset", "pages.favicon", "docs.docs_page", "docs.docs_asset",
     "guides.guides_index", "guides.guide_page", "guides.guide_image",
 })

@@ -38,7 +38,8 @@ class BotAccounts(ArenaCore):
         # with a key (made), the token is derived from the key and the request
         token = made.token("bot") if made is not None else issue_token()
         profile = {"name": name, "description": body.get("description", ""), "owner": body.get("owner", ""),
-                   "accepts_matches": bool(body.get("accepts_matches", False)), "created": self.clock_ms()}
+                   "accepts_matches": bool(body.get("accepts_matches", False)),
+                   "accepts_tournaments": bool(body.get("accepts_tournaments", False)), "created": self.clock_ms()}
         if not self.store.register_bot(name, profile, hash_token(token)):
             # A first answer may be lost while its write landed (a 503).
             # The retry then finds the account under its name with that token's hash.
@@ -46,7 +47,7 @@ class BotAccounts(ArenaCore):
             if kept is not None and hmac.compare_digest(kept["token_hash"], hash_token(token)):
                 # the first request with this key registered it, and its answer was lost: this is it
                 made.found = True
-                return {**{k: kept[k] for k in profile}, "token": token}
+                return {**{k: kept.get(k, profile[k]) for k in profile}, "token": token}
             raise BotNameTaken(f"the name {name!r} is taken: a bot account has it already, in this or another case")
         return {**profile, "token": token}
 
@@ -54,7 +55,8 @@ class BotAccounts(ArenaCore):
         """PATCH /bots/me: the bot whose token is presented changes its settings (``accepts_matches``);
         its public profile."""
         name = self.bot_of(token)
-        if self.store.update_bot(name, {k: body[k] for k in ("accepts_matches",) if k in body}) is None:
+        if self.store.update_bot(name, {k: body[k] for k in ("accepts_matches", "accepts_tournaments")
+                                        if k in body}) is None:
             raise BotNotFound(f"there is no bot {name!r}")
         return self.profile(name)
 
@@ -107,7 +109,8 @@ class BotAccounts(ArenaCore):
             if r is not None:
                 ratings[variant] = rating_wire(r)
         return {"name": bot["name"], "description": bot["description"], "owner": bot["owner"],
-                "accepts_matches": bool(bot.get("accepts_matches", False)), "created": bot["created"], "ratings": ratings, "games": games, "recent_games": recent_games,
+                "accepts_matches": bool(bot.get("accepts_matches", False)),
+                "accepts_tournaments": bool(bot.get("accepts_tournaments", False)), "created": bot["created"], "ratings": ratings, "games": games, "recent_games": recent_games,
                 "matches": matches, "recent_matches": recent_matches}
 
     def seat_accounts(self, game_id: str, seats: dict[int, str], token: str | None = None) -> None:

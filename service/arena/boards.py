@@ -255,6 +255,7 @@ class ArenaBoards(ArenaCore):
         for p in s.participants:
             if p["kind"] == "bot":
                 self.store.notify(p["name"], "match_over", {"match_id": match_id})
+        self._match_ended(match_id)  # a tournament's pairing moves its tournament on
         if not s.rated:
             return
         pairs = []

@@ -11,6 +11,7 @@ import logging
 import re
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from service.errors import BotNotFound, BotTokenRequired, InvalidMatch, MatchNotConsented, MatchNotFound
 from service.rules import duplicate as D
@@ -64,6 +65,16 @@ CHALLENGES_PER_BOT = 20
 CHALLENGES_PER_CHALLENGER = 5
 
 
+@dataclass(frozen=True)
+class TournamentLimits:
+    """The bounds of tournaments (GINBOX_TOURNAMENT_ENTRIES, _ROUNDS, _BOARDS, GINBOX_TOURNAMENTS_IN_PLAY)."""
+
+    entries: int = 16
+    rounds: int = 10
+    boards: int = 20
+    in_play: int = 4
+
+
 def reserved_bot_name(name: str) -> bool:
     """Whether a bot account may not take ``name``: it is, in any case, a built-in policy's or
     "me", or has the shape of a name the server gives a built-in bot (BUILT_IN_SEAT_NAME)."""
@@ -85,8 +96,24 @@ class ArenaCore:
                  keepalive_s: float = 5.0, stream_max_s: float = 300.0,
                  matches_per_caller: int = MATCHES_PER_CALLER, matches_in_play: int = MATCHES_IN_PLAY,
                  challenges_per_bot: int = CHALLENGES_PER_BOT,
-                 challenges_per_challenger: int = CHALLENGES_PER_CHALLENGER):
+                 challenges_per_challenger: int = CHALLENGES_PER_CHALLENGER,
+                 tournament_log=None, tournament_keys=None, tournament_limits=None):
         self.store = store
+        # the tournaments' own log and keys (service.arena.tournaments): in-memory twins unless given
+        if tournament_log is None:
+            from service.rules.tournament import TournamentCodec
+            from service.store.memory import InMemoryEventStore
+
+            tournament_log = InMemoryEventStore(codec=TournamentCodec)
+        if tournament_keys is None:
+            from service.store.tournaments import InMemoryTournaments
+
+            tournament_keys = InMemoryTournaments()
+        if tournament_limits is None:
+            tournament_limits = TournamentLimits()
+        self.tournament_log = tournament_log
+        self.tournament_keys = tournament_keys
+        self.tournament_limits = tournament_limits
         self.matches_per_caller = matches_per_caller
         self.matches_in_play = matches_in_play
         self.challenges_per_bot = challenges_per_bot
@@ -150,6 +177,9 @@ class ArenaCore:
         except Exception as err:  # noqa: BLE001 (a RulesError: the options do not fit the variant)
             raise InvalidMatch(f"the options do not fit {variant}: {err}") from None
         return options
+
+    def _match_ended(self, match_id: str) -> None:
+        """Told when a match is over (after its log says so); the tournaments' room moves its tournament on."""
 
     def _load(self, match_id: str) -> D.MatchState:
         if not isinstance(match_id, str) or not re.fullmatch(r"[A-Za-z0-9_-]{16}", match_id):

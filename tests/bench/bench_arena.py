@@ -11,11 +11,15 @@ builds the API in this process (its test client creates and reads the matches) a
 * boards per second: boards complete over the same time;
 * queue latency: for each finished job, RQ's ``started_at - enqueued_at`` (median and p99).
 
+Then, for each worker count, a round-robin tournament of ``--tournament-entries`` built-in
+policies (``basic``, ``basic-2``, ...) of ``--tournament-boards`` boards a pairing, from its creation
+to its end: whole pairings per second (the figure for 2 workers against the 1 worker's in the same run).
+
 Then the time of one match of ``--compare-boards`` boards played in this process (``ginbox match
 --local``: the same boards, seating and scoring, no Redis) and through the server with the
 largest worker count.
 
-    python tests/bench/bench_arena.py --boards 40 --workers 1,2 --compare-boards 200
+    python tests/bench/bench_arena.py --boards 40 --workers 1,2 --compare-boards 200 --tournament-entries 6
 
 It prints figures; it never fails on one.
 """
@@ -86,6 +90,18 @@ def play_on_server(client, boards: int) -> tuple[str, float]:
     return match_id, time.perf_counter() - t0
 
 
+def tournament_on_server(client, entries: int, boards: int) -> tuple[int, float]:
+    """(pairings, seconds) of a round-robin of ``entries`` basic policies, from its creation to its end."""
+    t0 = time.perf_counter()
+    made = client.post("/tournaments", json={"system": "round_robin", "entries": ["basic"] * entries,
+                                             "boards": boards, "rated": False}).get_json()
+    while True:
+        view = client.get(f"/tournaments/{made['tournament_id']}").get_json()
+        if view["status"] == "over":
+            return sum(len(r["pairings"]) for r in view["schedule"]), time.perf_counter() - t0
+        time.sleep(0.1)
+
+
 def turns_of(store, match_id: str, boards: int) -> int:
     count = 0
     for board in range(boards):
@@ -115,6 +131,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", default="1,2", help="worker counts to measure (default 1,2)")
     ap.add_argument("--compare-boards", type=int, default=200,
                     help="boards of the match played in-process and through the server (default 200; 0: skip)")
+    ap.add_argument("--tournament-entries", type=int, default=6,
+                    help="entries of the measured round-robin (default 6: 15 pairings; 0: skip)")
+    ap.add_argument("--tournament-boards", type=int, default=2, help="boards of each pairing (default 2)")
     args = ap.parse_args(argv)
 
     from service.app import create_app
@@ -143,6 +162,16 @@ def main(argv: list[str] | None = None) -> int:
             if lat:
                 print(f"  queue latency (enqueue to start)  median {1000 * statistics.median(lat):.1f} ms   "
                       f"p99 {1000 * pct(lat, 0.99):.1f} ms   (n={len(lat)})")
+        if args.tournament_entries:
+            print(f"\nround-robin of {args.tournament_entries} basic policies, {args.tournament_boards} boards a pairing")
+            rates = {}
+            for n in counts:
+                workers.start(n)
+                pairings, elapsed = tournament_on_server(client, args.tournament_entries, args.tournament_boards)
+                workers.stop()
+                rates[n] = pairings / elapsed
+                ratio = f"   ({rates[n] / rates[counts[0]]:.2f}x {counts[0]} worker(s))" if n != counts[0] else ""
+                print(f"  {n} worker(s): {pairings} pairings in {elapsed:.1f} s, pairings/s {rates[n]:6.2f}{ratio}")
         if args.compare_boards:
             t0 = time.perf_counter()
             run_local("gin-rami", ["basic", "basic"], args.compare_boards)

@@ -113,8 +113,8 @@ def test_no_module_of_the_engine_is_over_500_lines():
 
 #: the modules below the API: they speak in the game's terms, so no HTTP status appears in them
 BELOW_THE_API = ("service.rules", "service.store", "service.games", "service.bots", "service.errors", "workers")
-#: HTTP clients (the bots, ginbox match), like any third-party client: they read statuses because the server sends them
-HTTP_CLIENTS = ("workers.outside_bot", "workers.arena_bot", "workers.arena_match")
+#: HTTP clients (the bots, ginbox match and ginbox tournament), like any third-party client: they read statuses because the server sends them
+HTTP_CLIENTS = ("workers.outside_bot", "workers.arena_bot", "workers.arena_match", "workers.arena_tournament")
 #: the statuses the API answers with (and a few more), as literals or in text such as "412 Precondition"
 HTTP_STATUS = re.compile(r"\b(?:30[1-8]|40[0-9]|41[0-8]|42[2-9]|50[0-4])\b")
 #: where a number of that shape is not a status: bounds, limits and sizes that happen to match

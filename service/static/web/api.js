@@ -95,6 +95,7 @@ export const getChallenge = (id) => call("GET", `/challenges/${encodeURIComponen
 export const withdrawChallenge = (id, token) => call("POST", `/challenges/${encodeURIComponent(id)}/withdraw`, { token });
 export const getRatings = (variant) => call("GET", `/ratings?variant=${encodeURIComponent(variant)}`);
 export const getMatch = (id) => call("GET", m(id));
+export const getTournament = (id) => call("GET", `/tournaments/${encodeURIComponent(id)}`);
 /** The games of a match where the person whose token this is is to act. */
 export const matchTurns = (id, token) => call("GET", `${m(id)}/turns`, { token });
 
