@@ -18,8 +18,10 @@ The two phases take turns in ``--rounds`` bouts (default 4, ``--seconds`` in all
 that a change in what else the machine is doing weighs on both alike; a game still going when its
 bout ends is left there. It prints requests or moves per second and p50/p95/p99 latency for both, and their ratio.
 Target: moves/s >= 0.5 x the ceiling's requests/s, with no error. With ``--profile N`` it then
-plays N moves in-process under cProfile (the WSGI app called directly, same Redis) and prints where the
-server's time goes. It prints figures only and never fails on them.
+plays N moves in-process under cProfile (the WSGI app called directly, same Redis, the access lines
+written as the API processes write them) and prints where the server's time goes: a breakdown by
+part of a move (the hooks, the body, the decision, the append, the view, the access line, the
+metrics), then the functions that take the most. It prints figures only and never fails on them.
 
     python tests/bench/bench_api.py
     python tests/bench/bench_api.py --seconds 30 --procs 2 --threads 8 --workers 2
