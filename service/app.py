@@ -96,8 +96,8 @@ def create_app(settings: Settings | None = None, *,
     app.before_request(refuse_long_uri)
     app.before_request(refuse_unrouted_path)
     init_cors(app, settings.cors_origins)
-    app.before_request(_guard)
-    app.after_request(_rate_limit_fields)
+    app.before_request(_make_guard(app))
+    app.after_request(_make_rate_limit_fields())
     # a query parameter the operation does not take (or one given twice) is refused, for every
     # operation at once, before its view reads the query (service.api.query)
     from service.api.query import refuse_unlisted_query
@@ -112,44 +112,53 @@ def create_app(settings: Settings | None = None, *,
     return app
 
 
-def _guard():
-    """Refuse oversized bodies before any view reads them, then count the request."""
-    from flask import current_app
+def _make_guard(app: Flask) -> Callable[[], None]:
+    """The hook that refuses oversized bodies before any view reads them, then counts the request.
 
+    Its imports are made once, here, and not on every request: the hook runs before every answer.
+    """
     from service.api.auth import presented_token
     from service.api.problems import ApiError
-
-    ext = current_app.extensions["ginbox"]  # composition.ApiComponents
-    length = request.content_length
-    if length is not None and length > ext.settings.max_body_bytes:
-        raise ApiError(413, "body_too_large",
-                       f"the request body is larger than {ext.settings.max_body_bytes} bytes")
-    if request.endpoint in UNLIMITED_ENDPOINTS:
-        return None
-    # a token the server issued is counted on its own, not against its address (service.ratelimit)
     from service.ratelimit import identities
-    from service.ratelimit.scope import refusal_detail
+    from service.ratelimit.scope import CREATION_ENDPOINTS, refusal_detail
 
-    token = presented_token(required=False, strict=False)
-    issued = bool(token) and ext.limiter.limit > 0 and ext.token_check.issued(token, request.view_args)
-    verdict = ext.limiter.hit(*identities(request.remote_addr or "unknown", token, issued, request.endpoint))
-    g.rate_limit_verdict = verdict  # its RateLimit fields are added to the answer (_rate_limit_fields)
-    if not verdict.allowed:
-        raise ApiError(429, "rate_limited", refusal_detail(verdict),
-                       headers={"Retry-After": str(verdict.retry_after)})
-    from service.ratelimit.scope import CREATION_ENDPOINTS
+    extensions = app.extensions
 
-    if request.endpoint in CREATION_ENDPOINTS and ext.memory_guard.full():
-        raise ApiError(503, "server_full", "the server is too full to take new games now; the games under way go on",
-                       headers={"Retry-After": str(FULL_RETRY_AFTER_S)})
-    return None
+    def _guard():
+        ext = extensions["ginbox"]  # composition.ApiComponents
+        length = request.content_length
+        if length is not None and length > ext.settings.max_body_bytes:
+            raise ApiError(413, "body_too_large",
+                           f"the request body is larger than {ext.settings.max_body_bytes} bytes")
+        endpoint = request.endpoint
+        if endpoint in UNLIMITED_ENDPOINTS:
+            return None
+        # a token the server issued is counted on its own, not against its address (service.ratelimit)
+        token = presented_token(required=False, strict=False)
+        issued = bool(token) and ext.limiter.limit > 0 and ext.token_check.issued(token, request.view_args)
+        verdict = ext.limiter.hit(*identities(request.remote_addr or "unknown", token, issued, endpoint))
+        g.rate_limit_verdict = verdict  # its RateLimit fields are added to the answer (_rate_limit_fields)
+        if not verdict.allowed:
+            raise ApiError(429, "rate_limited", refusal_detail(verdict),
+                           headers={"Retry-After": str(verdict.retry_after)})
+        if endpoint in CREATION_ENDPOINTS and ext.memory_guard.full():
+            raise ApiError(503, "server_full",
+                           "the server is too full to take new games now; the games under way go on",
+                           headers={"Retry-After": str(FULL_RETRY_AFTER_S)})
+        return None
+
+    return _guard
 
 
-def _rate_limit_fields(response):
-    """Add the RateLimit-Policy and RateLimit fields of the request's count to its answer (429s included)."""
-    verdict = g.get("rate_limit_verdict")
-    if verdict is not None:
-        from service.ratelimit.scope import headers
+def _make_rate_limit_fields() -> Callable:
+    """The hook that adds the RateLimit-Policy and RateLimit fields of the request's count to its
+    answer (429s included)."""
+    from service.ratelimit.scope import headers
 
-        response.headers.update(headers(verdict))
-    return response
+    def _rate_limit_fields(response):
+        verdict = g.get("rate_limit_verdict")
+        if verdict is not None:
+            response.headers.update(headers(verdict))
+        return response
+
+    return _rate_limit_fields

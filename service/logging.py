@@ -13,6 +13,7 @@ import contextvars
 import datetime as _dt
 import json
 import logging
+import math
 import re
 import secrets
 import sys
@@ -53,12 +54,34 @@ def bind_fields(**fields: Any) -> None:
     _context.set({**_context.get(), **{k: v for k, v in fields.items() if v is not None}})
 
 
+#: one encoder for every line: json.dumps with options builds a new one on each call
+_ENCODER = json.JSONEncoder(default=str, ensure_ascii=False, separators=(",", ":"))
+
+
+def _timestamp(created: float, _last: list = [-1, ""]) -> str:  # noqa: B006 (the cache of the last second)
+    """``created`` (epoch seconds) as ISO 8601 in UTC to the millisecond: 2026-01-02T03:04:05.678+00:00.
+
+    The text of the second is kept from the line before: most lines share it.
+    """
+    # rounded to the microsecond first, then cut to the millisecond, as datetime.isoformat does
+    frac, whole = math.modf(created)
+    us = round(frac * 1_000_000)
+    second = int(whole) + us // 1_000_000
+    ms = us % 1_000_000 // 1000
+    if second != _last[0]:
+        text = _dt.datetime.fromtimestamp(second, _dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
+        _last[:] = [second, text]  # one assignment: a thread reading it sees either pair whole
+    else:
+        text = _last[1]
+    return f"{text}.{ms:03d}+00:00"
+
+
 class JsonFormatter(logging.Formatter):
     """One JSON object per record: ts, level, logger, message, the bound context and ``extra`` fields."""
 
     def format(self, record: logging.LogRecord) -> str:
         doc: dict[str, Any] = {
-            "ts": _dt.datetime.fromtimestamp(record.created, _dt.timezone.utc).isoformat(timespec="milliseconds"),
+            "ts": _timestamp(record.created),
             "level": record.levelname.lower(),
             "logger": record.name,
             "message": record.getMessage(),
@@ -71,7 +94,7 @@ class JsonFormatter(logging.Formatter):
             doc["exc"] = self.formatException(record.exc_info)
         if record.stack_info:
             doc["stack"] = self.formatStack(record.stack_info)
-        return json.dumps(doc, default=str, ensure_ascii=False, separators=(",", ":"))
+        return _ENCODER.encode(doc)
 
 
 class ContextFilter(logging.Filter):
@@ -154,10 +177,12 @@ def init_request_logging(app) -> None:
             bind_fields(version=version)
         response.headers.setdefault("X-Request-ID", _context.get().get("request_id", ""))
         if access.isEnabledFor(logging.INFO):
-            access.info("request", extra={
+            # the record is made and handled as Logger.info would, without its search of the stack
+            # for the caller's file and line: no line of ours shows them
+            access.handle(access.makeRecord(ACCESS_LOGGER, logging.INFO, "", 0, "request", (), None, extra={
                 "status": response.status_code,
                 "duration_ms": round((time.perf_counter() - t0) * 1000, 3) if t0 is not None else None,
-            })
+            }))
         return response
 
     def end(_exc) -> None:

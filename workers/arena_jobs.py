@@ -30,12 +30,18 @@ def play_board_game(game_id: str, version: int) -> str:
     # The job plays the turns one after another, each exactly as play_bot_turn plays one:
     # the same policy, view, seeded generator and expected version.
     # Each of its appends says so (whole), and the scheduler then schedules nothing for it (service.bots).
-    while True:
-        outcome = jobs.play_bot_turn(game_id, version, whole=True)
+    # The job keeps the game's state between turns.
+    # After each move it reads only the log's records after that state: its own move's, and any
+    # other writer's.
+    # So a turn costs two commands: that read and the append.
+    held = jobs.load_at(ctx, game_id, version)
+    outcome = "moved_on"
+    while held is not None:
+        outcome = jobs.play_turn(ctx, game_id, held, jobs.UNREAD, whole=True)
         if outcome != "moved":
             break
         turns += 1
-        version = ctx.store.version(game_id)
+        held = jobs.load_after(ctx, game_id, held)
         # A worker asked to stop does not wait for a whole game, which may take minutes.
         # The game's board job is enqueued again at the version it reached, for the next worker.
         # Each turn was appended as it was played: nothing is lost.

@@ -80,6 +80,25 @@ class Loaded:
             s = game.evolve(s, r.event)
         return out
 
+    def extend(self, new_records: list) -> "Loaded":
+        """The game after ``new_records``, the log's records that follow this state, in order.
+
+        A hand dealt among them starts the hand in play anew, as ``load_at`` would find it.
+        """
+        state, records, base = self.state, list(self.records), self.base
+        for r in new_records:
+            if r.event.TYPE == "hand_dealt":
+                base, records = state, []
+            records.append(r)
+            state = game.evolve(state, r.event)
+        return Loaded(state=state, records=records, base=base)
+
+
+def load_after(ctx: WorkerContext, game_id: str, held: Loaded) -> Loaded:
+    """``held`` brought to the end of the log: one read of the records after its version."""
+    new = ctx.store.load(game_id, after=held.state.version)
+    return held.extend(new) if new else held
+
 
 def load_at(ctx: WorkerContext, game_id: str, version: int) -> Loaded | None:
     """The game as it stands at ``version``, or None if it is at another version by now."""
@@ -162,16 +181,27 @@ def _append(ctx: WorkerContext, game_id: str, seat: int, command, version: int,
 # --------------------------------------------------------------------------- jobs
 
 
-def play_bot_turn(game_id: str, version: int, whole: bool = False) -> str:
-    """Play the bot's move (or its advice) in ``game_id`` if the game is still at ``version``.
+#: a game's wait not read yet (play_turn reads it when nobody automatic acts)
+UNREAD = object()
 
-    ``whole``: the turn is one of the job that plays the game whole (workers/arena_jobs.py).
-    """
+
+def play_bot_turn(game_id: str, version: int, whole: bool = False) -> str:
+    """Play the bot's move (or its advice) in ``game_id`` if the game is still at ``version``."""
     ctx = context()
     waiting_since = ctx.scheduler.waiting.since(game_id)
     loaded = load_at(ctx, game_id, version)
     if loaded is None:
         return "moved_on"
+    return play_turn(ctx, game_id, loaded, waiting_since, whole=whole)
+
+
+def play_turn(ctx: WorkerContext, game_id: str, loaded: Loaded, waiting_since, whole: bool = False) -> str:
+    """Play the bot's move (or its advice) in the game as ``loaded`` holds it, expecting its version.
+
+    ``waiting_since``: the game's wait, read before ``loaded`` was; UNREAD if it was not.
+    ``whole``: the turn is one of the job that plays the game whole (workers/arena_jobs.py).
+    """
+    version = loaded.state.version
     state = loaded.state
     limit = getattr(ctx.settings, "abandon_drawn_hands", 0)
     if limit and _bots_alone(state) and game.drawn_hands_in_a_row(state) >= limit:
@@ -213,6 +243,13 @@ def play_bot_turn(game_id: str, version: int, whole: bool = False) -> str:
         advised, outcome = True, "advised"
     # nobody automatic acts here (a human's turn, the game is over, or a human captain now has
     # the bot's advice): stop waiting
+    if waiting_since is UNREAD:
+        # The wait is read before the log is read again, as play_bot_turn reads them.
+        # So a wait begun by an append after this state survives.
+        waiting_since = ctx.scheduler.waiting.since(game_id)
+        fresh = load_after(ctx, game_id, loaded)
+        if fresh.state.version != version:
+            return play_turn(ctx, game_id, fresh, waiting_since, whole=whole)
     ctx.scheduler.waiting.stop_if(game_id, waiting_since)
     return outcome
 

@@ -196,7 +196,6 @@ def json_body():
         raise ApiError(415, "unsupported_media_type", "send the body as application/json")
     _refuse_charset()
     raw = _body_bytes()
-    too_deep = ApiError(400, "invalid_json", f"the body nests arrays or objects more than {MAX_JSON_DEPTH} levels deep")
     try:
         text = raw.decode("utf-8")
         data = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_object_without_duplicates)
@@ -207,7 +206,7 @@ def json_body():
     except _DuplicateKey as dup:
         raise ApiError(400, "invalid_json", f"the key {dup.key!r} appears more than once in one object") from None
     except RecursionError:
-        raise too_deep from None
+        raise _too_deep() from None
     except ValueError as exc:
         if _INT_TOO_LONG in str(exc):
             # JSON itself sets no limit, Python's int() does (sys.get_int_max_str_digits): a number
@@ -219,8 +218,12 @@ def json_body():
         raise ApiError(400, "invalid_json", "the body is not valid UTF-8 JSON") from None
     if raw.count(b"[") + raw.count(b"{") > MAX_JSON_DEPTH and isinstance(data, (dict, list)) \
             and _nested_too_deeply(data):
-        raise too_deep
+        raise _too_deep()
     return data
+
+
+def _too_deep() -> ApiError:
+    return ApiError(400, "invalid_json", f"the body nests arrays or objects more than {MAX_JSON_DEPTH} levels deep")
 
 
 def load_body(schema: Schema) -> tuple[dict, object]:

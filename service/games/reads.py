@@ -14,7 +14,7 @@ from service.store.errors import UnknownGame
 
 #: the fields of a game a listing shows
 LISTED_FIELDS = ("game_id", "variant", "status", "created", "updated", "version")
-#: the entries of the index one read asks for while a page fills
+#: the most entries of the index one read asks for while a page fills
 LIST_BATCH = 500
 
 
@@ -55,10 +55,15 @@ class GameReads(GameCore):
         # The scan costs a few pipelined reads per batch.
         # The index reads no summary of a game it leaves out (hidden).
         # 1,000 entries of a match in play take some 10 ms.
+        # The first read asks for as many entries as the page holds: with no sealed game among them,
+        # it reads no summary the page does not show.
+        # Each further read asks for twice as many as the one before, up to LIST_BATCH.
+        # So a run of sealed games costs a few reads, not one per page's worth.
         listed: list[dict] = []
-        position, scanned, memo = cursor, 0, {}
+        position, scanned, memo, want = cursor, 0, {}, limit
         while True:
-            batch = max(1, min(max(limit - len(listed), LIST_BATCH), self.list_scan_max - scanned, MAX_LIST_LIMIT))
+            batch = max(1, min(want, LIST_BATCH, self.list_scan_max - scanned, MAX_LIST_LIMIT))
+            want = 2 * batch
             # the boards of a match in play are left out (listed once the match is over), before
             # the index reads their summaries
             games, after = self.index.list_games(status, variant, position, batch,

@@ -18,8 +18,10 @@ The two phases take turns in ``--rounds`` bouts (default 4, ``--seconds`` in all
 that a change in what else the machine is doing weighs on both alike; a game still going when its
 bout ends is left there. It prints requests or moves per second and p50/p95/p99 latency for both, and their ratio.
 Target: moves/s >= 0.5 x the ceiling's requests/s, with no error. With ``--profile N`` it then
-plays N moves in-process under cProfile (the WSGI app called directly, same Redis) and prints where the
-server's time goes. It prints figures only and never fails on them.
+plays N moves in-process under cProfile (the WSGI app called directly, same Redis, the access lines
+written as the API processes write them) and prints where the server's time goes: a breakdown by
+part of a move (the hooks, the body, the decision, the append, the view, the access line, the
+metrics), then the functions that take the most. It prints figures only and never fails on them.
 
     python tests/bench/bench_api.py
     python tests/bench/bench_api.py --seconds 30 --procs 2 --threads 8 --workers 2
@@ -234,6 +236,11 @@ def profile_moves(redis_url: str, key_prefix: str, n_moves: int, top: int = 30) 
     from service.app import create_app
     from service.config import Settings
 
+    from service.logging import configure_logging
+
+    # the access lines are written as the API processes write them (JSON on a stream), to nowhere
+    devnull = open(os.devnull, "w")
+    configure_logging(stream=devnull)
     app = create_app(Settings(redis_url=redis_url, key_prefix=key_prefix, rate_limit_per_minute=10**9))
     client = app.test_client()
     rng = random.Random(5)
@@ -267,12 +274,48 @@ def profile_moves(redis_url: str, key_prefix: str, n_moves: int, top: int = 30) 
     print(f"\nprofile: {n_moves} moves in-process (the WSGI app called directly, no HTTP server), "
           f"{total / n_moves * 1000:.2f} ms of CPU per move in this process, Redis's own time excluded "
           f"({wall:.1f}s wall incl. creation)")
+    print_breakdown(stats, total, n_moves)
     stats.sort_stats("tottime").print_stats(top)
     print("\n".join(out.getvalue().splitlines()[:top + 12]))
     out.seek(0)
     out.truncate()
     stats.sort_stats("cumulative").print_stats(top)
     print("\n".join(out.getvalue().splitlines()[:top + 12]))
+
+
+#: the parts of a move's server CPU the breakdown names: (label, file's ending, function), each the
+#: cumulative time of that function; nested parts are indented under the part that holds them
+BREAKDOWN = [
+    ("Flask's hooks before the view", "flask/app.py", "preprocess_request", 0),
+    ("rate limit and body size (_guard)", "service/app.py", "_guard", 1),
+    ("request's log context", "service/logging.py", "start", 1),
+    ("the view (POST /games/{id}/moves)", "service/api/games.py", "post_move", 0),
+    ("body: JSON and schema", "service/api/http.py", "load_body", 1),
+    ("the use case (play)", "service/games/commands.py", "play", 1),
+    ("the rules' decision", "service/rules/deciders.py", "decide", 2),
+    ("the append (redis-py, Lua, fsync wait)", "service/store/redis_store.py", "append_outcome", 2),
+    ("the view of the new state", "service/games/core.py", "render", 2),
+    ("Flask's hooks after the view", "flask/app.py", "process_response", 0),
+    ("JSON access log line", "service/logging.py", "finish", 1),
+    ("metrics", "service/metrics.py", "_record", 1),
+    ("Flask's teardown", "flask/app.py", "do_teardown_request", 0),
+]
+
+
+def print_breakdown(stats, total: float, n_moves: int) -> None:
+    """Where a move's CPU in the app goes, as cumulative times of the functions BREAKDOWN names."""
+    found = {}
+    for (filename, _line, name), row in stats.stats.items():
+        for label, ending, func, _depth in BREAKDOWN:
+            if name == func and filename.replace(os.sep, "/").endswith(ending):
+                found[label] = found.get(label, 0.0) + row[3]
+    print("\nbreakdown of a move's CPU in the app (cumulative, under cProfile: read the shares, not the ms)")
+    for label, _ending, _func, depth in BREAKDOWN:
+        seconds = found.get(label, 0.0)
+        print(f"  {'  ' * depth}{label:<{44 - 2 * depth}} {seconds / n_moves * 1000:7.3f} ms  {seconds / total:6.1%}")
+    covered = sum(found.get(label, 0.0) for label, _e, _f, depth in BREAKDOWN if depth == 0)
+    print(f"  {'the rest of Flask and werkzeug':<44} {(total - covered) / n_moves * 1000:7.3f} ms  "
+          f"{(total - covered) / total:6.1%}")
 
 
 # -- main ------------------------------------------------------------------------------------------

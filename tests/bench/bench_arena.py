@@ -9,7 +9,9 @@ builds the API in this process (its test client creates and reads the matches) a
 * bot turns per second: the commands recorded in the match's games (each an RQ job) over the
   time from the match's creation to its end;
 * boards per second: boards complete over the same time;
-* queue latency: for each finished job, RQ's ``started_at - enqueued_at`` (median and p99).
+* queue latency: for each finished job, RQ's ``started_at - enqueued_at`` (median and p99);
+* Redis commands per bot turn: every command Redis ran during the match (INFO commandstats), over
+  the bot turns.
 
 Then, for each worker count, a round-robin tournament of ``--tournament-entries`` built-in
 policies (``basic``, ``basic-2``, ...) of ``--tournament-boards`` boards a pairing, from its creation
@@ -17,9 +19,10 @@ to its end: whole pairings per second (the figure for 2 workers against the 1 wo
 
 Then the time of one match of ``--compare-boards`` boards played in this process (``ginbox match
 --local``: the same boards, seating and scoring, no Redis) and through the server with the
-largest worker count.
+largest worker count, and their ratio. Target: the served match within 5x of the one in this process.
 
     python tests/bench/bench_arena.py --boards 40 --workers 1,2 --compare-boards 200 --tournament-entries 6
+    python tests/bench/bench_arena.py --appendfsync no
 
 It prints figures; it never fails on one.
 """
@@ -102,6 +105,11 @@ def tournament_on_server(client, entries: int, boards: int) -> tuple[int, float]
         time.sleep(0.1)
 
 
+def commands_sent(redis) -> int:
+    """Every command Redis has run so far, for every client (INFO commandstats)."""
+    return sum(row["calls"] for row in redis.info("commandstats").values())
+
+
 def turns_of(store, match_id: str, boards: int) -> int:
     count = 0
     for board in range(boards):
@@ -134,12 +142,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tournament-entries", type=int, default=6,
                     help="entries of the measured round-robin (default 6: 15 pairings; 0: skip)")
     ap.add_argument("--tournament-boards", type=int, default=2, help="boards of each pairing (default 2)")
+    ap.add_argument("--appendfsync", default="always", choices=["always", "everysec", "no"],
+                    help="Redis's appendfsync (default always, as ginbox serve runs it; 'no' shows what the "
+                         "disk's fsync of each append costs)")
     args = ap.parse_args(argv)
 
     from service.app import create_app
 
     data = Path(tempfile.mkdtemp(prefix="ginbox-arena-"))
-    redis = RedisServerProcess(data / "redis").start()
+    redis = RedisServerProcess(data / "redis", appendfsync=args.appendfsync).start()
     settings = Settings(redis_url=redis.url, key_prefix="arena", queue_name="arena-bots", rate_limit_per_minute=10**9)
     workers = Workers(dict(os.environ, REDIS_URL=redis.url, GINBOX_KEY_PREFIX="arena", GINBOX_QUEUE="arena-bots"),
                       data)
@@ -148,16 +159,21 @@ def main(argv: list[str] | None = None) -> int:
         client = app.test_client()
         store = app.extensions["ginbox"].store
         counts = [int(n) for n in args.workers.split(",")]
-        print(f"basic against basic, gin-rami, {args.boards} boards (x2 tables); redis {redis.url}; "
-              f"{os.cpu_count()} CPUs")
+        print(f"basic against basic, gin-rami, {args.boards} boards (x2 tables); redis {redis.url}, appendfsync "
+              f"{args.appendfsync}; {os.cpu_count()} CPUs")
+        redis_conn = app.extensions["ginbox"].redis
         for n in counts:
             workers.start(n)
+            sent = commands_sent(redis_conn)
             match_id, elapsed = play_on_server(client, args.boards)
+            sent = commands_sent(redis_conn) - sent
             turns = turns_of(store, match_id, args.boards)
             lat = queue_latencies(settings)
             workers.stop()
             print(f"\n{n} worker(s): {elapsed:.1f} s, {turns} bot turns")
             print(f"  bot turns/s  {turns / elapsed:8.1f}")
+            print(f"  Redis commands per bot turn  {sent / turns:6.1f}  (every client: the workers, RQ, the "
+                  f"match's creation and this script's reads of it)")
             print(f"  boards/s     {args.boards / elapsed:8.2f}")
             if lat:
                 print(f"  queue latency (enqueue to start)  median {1000 * statistics.median(lat):.1f} ms   "
@@ -179,8 +195,10 @@ def main(argv: list[str] | None = None) -> int:
             workers.start(max(counts))
             _, served = play_on_server(client, args.compare_boards)
             workers.stop()
+            ratio = served / local
             print(f"\n{args.compare_boards}-board match: in this process (--local) {local:.1f} s; "
-                  f"through the server with {max(counts)} worker(s) {served:.1f} s ({served / local:.0f}x)")
+                  f"through the server with {max(counts)} worker(s) {served:.1f} s")
+            print(f"served / in-process = {ratio:.1f}x (target <= 5: {'met' if ratio <= 5 else 'MISSED'})")
     finally:
         workers.stop()
         redis.stop()
