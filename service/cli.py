@@ -23,10 +23,8 @@ Running the server is ``service.serve``'s.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import sys
-import time
 from pathlib import Path
 
 from service.config import SettingError, Settings, env_int, in_range
@@ -171,31 +169,6 @@ def cmd_audit(args) -> int:
     return _print_audit(verify_export(lines))
 
 
-@contextlib.contextmanager
-def decisions_progress():
-    """A progress callback (done, total) for an analysis: a bar on stderr when it is a terminal, else a
-    plain line at each tenth of the decisions."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    if not sys.stderr.isatty():
-        started, shown = time.perf_counter(), [-1]
-
-        def plain(done: int, total: int) -> None:
-            tenth = 10 * done // max(1, total)
-            if tenth != shown[0]:
-                shown[0] = tenth
-                print(f"ginbox analyse: {done}/{total} decisions ({time.perf_counter() - started:.1f} s)",
-                      file=sys.stderr, flush=True)
-
-        yield plain
-        return
-    columns = (TextColumn("analysing"), BarColumn(), MofNCompleteColumn(), TextColumn("decisions"), TimeElapsedColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("analysing", total=None)
-        yield lambda done, total: bar.update(task, completed=done, total=total)
-
-
 def cmd_analyse(args) -> int:
     """Rate every decision of a finished game from its export (GET /games/{id}/export): the expected
     points of the move played and of the best legal move, from what the deciding seat knew then.
@@ -206,6 +179,7 @@ def cmd_analyse(args) -> int:
     """
     from service.analysis import ExportError, analyse_log, read_export, to_json
     from service.analysis.report import summary_text
+    from service.progress import decisions_progress
 
     try:
         text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")

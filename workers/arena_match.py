@@ -428,7 +428,8 @@ def analyse_after(args, logs: dict, final: dict | None, plain: bool) -> int:
     from workers.match_analysis import analyse_games, remote_exports
 
     try:
-        games = list(logs.items()) if final is None else remote_exports(args.server, final, report=PlainProgress.note)
+        games = (list(logs.items()) if final is None
+                 else remote_exports(Remote(args.server, PlainProgress.note).text, final))
         table = analyse_games(games, samples=getattr(args, "samples", None) or DEFAULT_SAMPLES, plain=plain)
     except MatchError as err:
         print(f"ginbox match: --analyse: {err}", file=sys.stderr, flush=True)

@@ -13,17 +13,14 @@ from service.analysis import analyse_log, read_export
 from service.analysis.by_kind import by_kind_table, given_away_by_kind
 
 
-def remote_exports(base: str, match: dict, report: Callable[[str], None]) -> list[tuple[str, list]]:
-    """(game id, (log, advice)) of every game of the finished ``match`` (GET /matches/{id}), read from
-    the server's exports."""
-    from workers.arena_match import Remote
-
-    remote = Remote(base, report)
+def remote_exports(fetch_text: Callable[[str], str], match: dict) -> list[tuple[str, tuple]]:
+    """(game id, (log, advice)) of every game of the finished ``match`` (GET /matches/{id}), from the
+    exports ``fetch_text(path)`` reads off the server."""
     out = []
     for board in match["board_results"]:
         for table in board["tables"]:
             if table["game_id"] is not None and table["over"]:
-                lines = remote.text(f"/games/{table['game_id']}/export").splitlines()
+                lines = fetch_text(f"/games/{table['game_id']}/export").splitlines()
                 out.append((table["game_id"], read_export(lines)))
     return out
 
