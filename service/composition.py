@@ -202,7 +202,7 @@ def _redis_games(settings: Settings, redis: Redis, waits, scheduler, *, worker: 
     store = RedisEventStore(redis, prefix=settings.key_prefix, index=index, waits=waits)
     repository = GameRepository(store, RedisSnapshotStore(redis, settings.key_prefix), settings.snapshot_every)
     tokens = TokenStore(redis, settings.key_prefix)
-    advice = RedisAdviceLog(redis, prefix=settings.key_prefix)
+    advice = RedisAdviceLog(redis, prefix=settings.key_prefix, archives=store.archives)
     games = GameService(store, repository, tokens, index=index, scheduler=scheduler, advice=advice,
                         # the games of a match in play read only for their seats; a worker reads for no
                         # outside caller (its sweeper lists every game in play, a match's too)
