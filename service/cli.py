@@ -1,9 +1,10 @@
-"""The ``ginbox`` command: ``serve``, ``worker``, ``match``, ``audit`` and ``analyse``.
+"""The ``ginbox`` command: ``serve``, ``worker``, ``match``, ``audit``, ``analyse`` and ``archive``.
 
 ``serve`` runs the API, its bot workers and an embedded Redis.
 ``match`` plays a duplicate match on a server, or here.
 ``audit`` checks offline a finished game's export, or a finished match with its games' exports.
 ``analyse`` rates offline every decision of a finished game's export.
+``archive`` archives the finished games whose logs are not archived yet.
 This module reads the command line and holds each command's front.
 Running the server is ``service.serve``'s.
 """
@@ -32,7 +33,8 @@ DESCRIPTION = ("The gin rummy game server. serve: the HTTP API, its bot workers 
                "embedded Redis. worker: a bot worker on its own (beside a server run in parts). match: a "
                "duplicate match on a server, or in this process with --local. audit: a finished game's "
                "export, or with --match a finished match and its games' exports, checked offline. analyse: every "
-               "decision of a finished game's export rated by the expected points it gave away, offline.")
+               "decision of a finished game's export rated by the expected points it gave away, offline. archive: every "
+               "finished game not archived yet rewritten into its compact archived record.")
 
 #: gunicorn worker classes the API is run and tested under
 WORKER_CLASSES = ("gevent", "gthread")
@@ -100,10 +102,11 @@ def serve_workers(args) -> list[tuple[str, list[str]]]:
     ``--workers-turns`` workers take bot turns only (people's games against built-in bots, bot
     advisors, turn clocks), so that a match's whole board games and the games of built-in bots
     alone never delay them; the ``--workers-bots`` workers take both, turns first. The
-    ``--workers-analysis`` workers take decision analyses only. Default: one of each.
+    ``--workers-analysis`` workers take decision analyses only. Default: one of each. The bot
+    workers also archive finished games, when no bot job waits.
     """
     return ([("turn worker", ["worker", "--queues", "turns"])] * args.workers_turns
-            + [("bot worker", ["worker", "--queues", "turns,boards"])] * args.workers_bots
+            + [("bot worker", ["worker", "--queues", "turns,boards,archive"])] * args.workers_bots
             + [("analysis worker", ["worker", "--queues", "analysis"])] * getattr(args, "workers_analysis", 0))
 
 
@@ -132,6 +135,61 @@ def cmd_worker(args) -> int:
     print(f"ginbox worker: pid {os.getpid()}, taking {' then '.join(queues)} jobs"
           f"{' until its queues are empty' if args.burst else ''}", flush=True)
     return run_worker(settings, burst=args.burst, queues=queues)
+
+
+def cmd_archive(args) -> int:
+    """Archive every finished game whose log is not archived yet (the archive queue's workers archive
+    each game as it ends: this is for the games that ended before, or whose job was lost).
+
+    Each log is rewritten once into its compact archived record, checked to give the log back event
+    for event, then the log and its snapshots are dropped. Every read of the game answers as before.
+    Prints a progress bar, then how many games came to each outcome. Exits 0 when every finished game
+    is archived, 1 if some could not be, 2 if Redis cannot be reached.
+    """
+    import redis
+
+    from service import composition
+
+    settings = Settings.from_env()
+    if not settings.redis_url:
+        print("ginbox archive: REDIS_URL is not set", file=sys.stderr)
+        return 2
+    try:
+        built = composition.build_worker(settings)
+        total = built.archives.finished_games()
+        bar = _archive_bar(total)
+        outcomes = built.archives.archive_finished(progress=bar)
+        bar(None, None)
+    except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as err:
+        print(f"\nginbox archive: Redis cannot be reached ({err})", file=sys.stderr)
+        return 2
+    print(", ".join(f"{outcome}: {n}" for outcome, n in sorted(outcomes.items())) or "no finished game")
+    return 0 if set(outcomes) <= {"archived", "archived_already", "no_game"} else 1
+
+
+def _archive_bar(total: int, stream=None, every_s: float = 0.2):
+    """A progress callback that rewrites one line of stderr: the finished games gone through, of all."""
+    import time
+
+    stream = stream or sys.stderr
+    started, last, done = time.perf_counter(), [0.0], [0]
+
+    def show(game_id, outcome) -> None:
+        if game_id is not None:
+            done[0] += 1
+        now = time.perf_counter()
+        if game_id is not None and now - last[0] < every_s:
+            return
+        last[0] = now
+        width = 30
+        filled = width * min(done[0], total) // max(1, total)
+        stream.write(f"\rarchiving [{'#' * filled}{'.' * (width - filled)}] {done[0]}/{total} games "
+                     f"{now - started:.0f}s")
+        if game_id is None:
+            stream.write("\n")
+        stream.flush()
+
+    return show
 
 
 def cmd_audit(args) -> int:
@@ -331,13 +389,16 @@ def _run(argv: list[str] | None) -> int:
     serve.set_defaults(func=cmd_serve)
     worker = sub.add_parser("worker", help=cmd_worker.__doc__)
     worker.add_argument("--burst", action="store_true", help="exit when its queues are empty")
-    worker.add_argument("--queues", default=os.environ.get("GINBOX_WORKER_QUEUES", "turns,boards"),
+    worker.add_argument("--queues", default=os.environ.get("GINBOX_WORKER_QUEUES", "turns,boards,archive"),
                         help="the jobs it takes: turns (bot turns in games with a person or a bot account, "
                              "turn clocks), boards (matches' whole board games and the turns of games of built-in "
-                             "bots alone), analysis (decision analyses of finished games), or several comma-separated "
-                             "(turns,boards): turn jobs always first, whatever the order given "
-                             "(default: $GINBOX_WORKER_QUEUES, else turns,boards)")
+                             "bots alone), analysis (decision analyses of finished games), archive (finished games "
+                             "to archive), or several comma-separated (turns,boards,archive): taken in that order, "
+                             "whatever the order given (default: $GINBOX_WORKER_QUEUES, else turns,boards,archive)")
     worker.set_defaults(func=cmd_worker)
+    archive = sub.add_parser("archive", help="archive every finished game not archived yet (REDIS_URL)",
+                             description=cmd_archive.__doc__)
+    archive.set_defaults(func=cmd_archive)
     audit = sub.add_parser("audit", help="check a finished game's export, or a finished match with --match, "
                                          "offline (no server needed)",
                            description=cmd_audit.__doc__,

@@ -52,6 +52,7 @@ from . import codec, events, game
 from .audit import _command_for
 from .commands import Advise
 from .errors import RulesError
+from .varints import Reader as _Reader, put as _put, unzigzag as _unzigzag, zigzag as _zigzag
 
 MAGIC = b"GBA"
 #: the format this module writes; it reads this one only
@@ -141,55 +142,6 @@ class Stats(NamedTuple):
     #: the sum over the moves of log2 of the choices there were
     move_bits: float
     size: int
-
-
-# -- varints -----------------------------------------------------------------------------------
-
-
-def _put(out: bytearray, n: int) -> None:
-    if n < 0:
-        raise ValueError("a varint is unsigned")
-    while True:
-        byte = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return
-
-
-def _zigzag(n: int) -> int:
-    return n * 2 if n >= 0 else -n * 2 - 1
-
-
-def _unzigzag(n: int) -> int:
-    return n >> 1 if not n & 1 else -((n + 1) >> 1)
-
-
-class _Reader:
-    def __init__(self, data: bytes):
-        self.data = data
-        self.at = 0
-
-    def varint(self) -> int:
-        n = shift = 0
-        while True:
-            if self.at >= len(self.data):
-                raise ArchiveFormatError("archive_unreadable", "the archived record ends in the middle of a number")
-            byte = self.data[self.at]
-            self.at += 1
-            n |= (byte & 0x7F) << shift
-            shift += 7
-            if not byte & 0x80:
-                return n
-
-    def take(self, n: int) -> bytes:
-        if self.at + n > len(self.data):
-            raise ArchiveFormatError("archive_unreadable", "the archived record ends in the middle of a field")
-        chunk = self.data[self.at: self.at + n]
-        self.at += n
-        return chunk
 
 
 # -- the rules' side -----------------------------------------------------------------------------
@@ -503,20 +455,3 @@ def _decode_body(r: _Reader) -> Decoded:
                                  f"the archived record gives {len(payloads)} events, and says {n_events}")
     entries = [Entry(ts, p) for ts, p in zip(times, payloads)]
     return Decoded(entries, _read_advice(r, entries, [_event(p) for p in payloads]))
-
-
-def information_bits(record: bytes) -> float:
-    """The information of a record's moves: the sum over its decisions of log2 of the choices."""
-    bits = 0.0
-    entries = decode(record).events
-    log_events = [_event(e.payload) for e in entries]
-    payloads = [e.payload for e in entries]
-    state, i = None, 0
-    while i < len(entries):
-        _, _, produced, index, n = _try_group(state, log_events, payloads, i)
-        if index is not None:
-            bits += math.log2(n)
-        for e in log_events[i: i + len(produced)]:
-            state = game.evolve(state, e)
-        i += len(produced)
-    return bits

@@ -18,7 +18,7 @@ from support.servers import kill9
 
 from service.redis_process import free_port
 
-BOT_WORKER = ["worker", "--queues", "turns,boards"]
+BOT_WORKER = ["worker", "--queues", "turns,boards,archive"]
 
 
 def _children(pid: int) -> dict[int, list[str]]:
