@@ -393,8 +393,8 @@ def _run(argv: list[str] | None) -> int:
                         help="the jobs it takes: turns (bot turns in games with a person or a bot account, "
                              "turn clocks), boards (matches' whole board games and the turns of games of built-in "
                              "bots alone), analysis (decision analyses of finished games), archive (finished games "
-                             "to archive), or several comma-separated (turns,boards,archive): taken in that order, "
-                             "whatever the order given (default: $GINBOX_WORKER_QUEUES, else turns,boards,archive)")
+                             "to archive), or several comma-separated (turns,boards,archive): turn jobs always first, whatever "
+                             "the order given (default: $GINBOX_WORKER_QUEUES, else turns,boards,archive)")
     worker.set_defaults(func=cmd_worker)
     archive = sub.add_parser("archive", help="archive every finished game not archived yet (REDIS_URL)",
                              description=cmd_archive.__doc__)
