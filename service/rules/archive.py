@@ -14,8 +14,10 @@ The record (format version 1), all integers unsigned LEB128 varints unless said 
         ts of event 1 (ms since the epoch), then n_events - 1 zigzag deltas, each from the event before
         n_groups                  the groups of events the log is cut into, in order
         n_literals, then each:    gap (its group's index minus the last literal's plus one),
-                                  kind (0 start, 1 command, 2 raw), k (the events it holds), then
-                                  k times: length and the UTF-8 of one event as the log stores it
+                                  kind (0 start, 1 command, 2 raw, 3 start without its
+                                  commitment), k (the events it holds), for kind 3 the offset the
+                                  commitment goes back in at, then k times: length and the UTF-8 of
+                                  one event as the log stores it
         the move number's length, then its bytes (little-endian)
         n_advice, then each piece of the advice log (three-hand's advisor, a log beside the game's):
                                   gap (its version minus the last piece's), seq, zigzag delta of its
@@ -32,6 +34,8 @@ So the moves cost the information they hold: the sum over decisions of log2 of t
 A literal group holds events as stored, and the rules derive the rest of the group:
 
 - **start** (k = 1): the game_created event; the events after it are ``start`` of its spec.
+  When its commitment is the SHA-256 of its seed (always, but in a log changed by hand), the
+  record leaves the 64 characters out (kind 3), and the seed gives them back.
 - **command** (k = 1 or 2): the events the audit reads a command from (a seat claimed, a client
   seed, advice, a resignation, a game abandoned or expired, a knock's own melds, a turn clock's
   move); the rest of the group is what ``decide`` gives for that command.
@@ -52,6 +56,7 @@ from . import codec, events, game
 from .audit import _command_for
 from .commands import Advise
 from .errors import RulesError
+from .fairness import commitment
 from .varints import Reader as _Reader, put as _put, unzigzag as _unzigzag, zigzag as _zigzag
 
 MAGIC = b"GBA"
@@ -61,30 +66,31 @@ FORMAT_VERSION = 1
 READABLE_VERSIONS = (1,)
 
 START, COMMAND, RAW = 0, 1, 2
+#: a start literal whose game_created leaves out its commitment, the SHA-256 of its seed
+START_KEYED = 3
 
 # The preset dictionary of format version 1: text that the deflated body often repeats (the
 # packed game_created, a player, the events literals hold).
 # It is part of the format: changing it makes a new format version.
 ZDICT_V1 = (
     '["sc",1,0,{"name":"'
-    '["ad",1,1,2,1,"'
+    '["client_seed_sent",1,'
+    '["ad",1,'
     '["to",1,'
     '["rs",1,'
     '["ab",1,'
     '["ex",1,'
-    '["client_seed_sent",1,'
-    '"bot":"basic"}'
-    '{"bot":"random","name":"random"}'
-    '{"bot":"expert","name":"expert"}'
-    '{"bot":"basic","name":"basic"}'
-    ',"seed","explicit"'
-    '"big_gin":false,"client_seed_wait_s":null,"gin_bonus":25,"hollywood":false,"idle_timeout_s":'
-    '"knock_limit":10,"oklahoma":false,"play_to_box":false,"target_score":100,"turn_limit":'
-    '"turn_timeout_s":null,"undercut_bonus":25,'
-    '"box_bonus":25,"game_bonus":100,"line_bonus":25,"shutout_multiplier":2,'
-    '"1.0","","2.0",'
-    '["gc",1,"gin-rami",{'
-    '["gc",1,"three-hand",{'
+    '{"name":"simple","bot":"simple"},{"name":"random","bot":"random"},{"name":"expert","bot":"expert"},'
+    '"advisor":'
+    '[{"name":"basic","bot":"basic"},{"name":"basic","bot":"basic"},{"name":"basic","bot":"basic"}],true,null,null,null]'
+    '["gc",1,"three-hand",{"target_score":100,"knock_limit":10,"undercut_bonus":10,"max_turns_per_hand":200,'
+    '"turn_timeout_s":null,"client_seed_wait_s":null,"box_bonus":0,"game_bonus":0,"shutout_bonus":0,'
+    '"shutout_doubles":false,"oklahoma":false,"oklahoma_spades_double":false,"gin_bonus":25,"big_gin_bonus":null,'
+    '"gin_adds_deadwood":true},"ginbox-rules/1","'
+    '["gc",1,"gin-rami",{"target_score":100,"knock_limit":10,"undercut_bonus":10,"max_turns_per_hand":200,'
+    '"turn_timeout_s":null,"client_seed_wait_s":null,"box_bonus":0,"game_bonus":0,"shutout_bonus":0,'
+    '"shutout_doubles":false,"oklahoma":false,"oklahoma_spades_double":false,"gin_bonus":20,"big_gin_bonus":30,'
+    '"gin_adds_deadwood":false},"ginbox-rules/1","'
 ).encode("utf-8")
 
 _DICTS = {1: ZDICT_V1}
@@ -313,8 +319,12 @@ def encode(entries: Iterable[Entry], advice: Iterable[AdviceEntry] = (), *,
     for at, kind, texts in literals:
         _put(body, at - last - 1)
         last = at
-        _put(body, kind)
+        at_commitment = _commitment_at(texts[0]) if kind == START else None
+        _put(body, kind if at_commitment is None else START_KEYED)
         _put(body, len(texts))
+        if at_commitment is not None:
+            _put(body, at_commitment)
+            texts = [texts[0][:at_commitment] + texts[0][at_commitment + 64:]]
         for text in texts:
             raw = text.encode("utf-8")
             _put(body, len(raw))
@@ -340,6 +350,19 @@ def _states_at(log_events: list, versions: set) -> dict:
         if version in versions:
             out[version] = state
     return out
+
+
+def _commitment_at(text: str) -> int | None:
+    """Where a stored game_created holds its commitment, if it is the SHA-256 of its seed and
+    appears there once (the record then leaves it out: the seed gives it back)."""
+    try:
+        created = _event(text)
+        derived = commitment(bytes.fromhex(created.seed))
+    except (RulesError, ValueError, TypeError, AttributeError):
+        return None
+    if created.commitment != derived or text.count(derived) != 1:
+        return None
+    return text.index(derived)
 
 
 def _put_advice(body: bytearray, advice: list, entries: list, log_events: list) -> None:
@@ -429,7 +452,12 @@ def _decode_body(r: _Reader) -> Decoded:
     for _ in range(r.varint()):
         at += r.varint() + 1
         kind, k = r.varint(), r.varint()
-        literals[at] = (kind, [r.take(r.varint()).decode("utf-8") for _ in range(k)])
+        at_commitment = r.varint() if kind == START_KEYED else None
+        texts = [r.take(r.varint()).decode("utf-8") for _ in range(k)]
+        if at_commitment is not None:
+            kind, text = START, texts[0]
+            texts = [text[:at_commitment] + commitment(bytes.fromhex(_event(text).seed)) + text[at_commitment:]]
+        literals[at] = (kind, texts)
     number = int.from_bytes(r.take(r.varint()), "little")
     payloads: list[str] = []
     state = None

@@ -63,3 +63,16 @@ def test_a_damaged_record_is_refused_as_unreadable(three_hand, damage):
     with pytest.raises(archive.ArchiveFormatError) as refused:
         archive.decode(damaged)
     assert refused.value.code == "archive_unreadable"
+
+
+def test_a_creation_whose_commitment_is_not_its_seeds_is_kept_as_it_is(three_hand):
+    import json
+
+    log = log_of(three_hand)
+    ts, text = log[0]
+    packed = json.loads(text)
+    assert packed[0] == "gc" and len(packed[5]) == 64  # the packed game_created: its commitment
+    packed[5] = "0" * 64  # not the SHA-256 of its seed (a log changed by hand)
+    changed = [(ts, json.dumps(packed, separators=(",", ":"), ensure_ascii=False)), *log[1:]]
+    record, _ = archive.encode(changed)
+    assert archive.decode(record).events == changed
