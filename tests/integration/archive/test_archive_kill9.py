@@ -47,6 +47,7 @@ STEPS = {"before-record": (is_record_write, "drop", ("stream",)),
          "after-drop": (is_log_drop, "forward", ("archive",))}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("step", list(STEPS))
 def test_a_kill_9_at_any_step_of_archiving_leaves_every_game_readable(step, redis_url, redis_conn, key_prefix,
                                                                          tmp_path):

@@ -46,6 +46,7 @@ GAMES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", list(GAMES))
 def test_every_read_of_a_game_is_the_same_before_and_after_its_archive(kind, settings, redis_conn, key_prefix):
     spec = dict(GAMES[kind])
