@@ -211,7 +211,7 @@ def _derive(kind: str, state, literals: list) -> list:
     if kind == COMMAND:
         found = _command_for(literals[0], literals[1] if len(literals) > 1 else None)
         if found is None:
-            raise RulesError("archive_unreadable", "a command group names no command")
+            raise ArchiveFormatError("archive_unreadable", "a command group names no command")
         actor, command = found
         return game.decide(state, actor, command)
     return list(literals)
