@@ -1,4 +1,4 @@
-"""The ``ginbox`` command: ``serve``, ``worker``, ``match``, ``tournament``, ``audit``, ``analyse`` and ``convert``.
+"""The ``ginbox`` command: ``serve``, ``worker``, ``match``, ``tournament``, ``audit``, ``analyse``, ``convert`` and ``archive``.
 
 ``serve`` runs the API, its bot workers and an embedded Redis.
 ``match`` plays a duplicate match on a server, or here.
@@ -6,6 +6,7 @@
 ``audit`` checks offline a finished game's export, or a finished match with its games' exports.
 ``analyse`` rates offline every decision of a finished game's export.
 ``convert`` turns a finished gin-rami game's export into OpenSpiel records, and such records into an export.
+``archive`` archives the finished games whose logs are not archived yet.
 This module reads the command line and holds each command's front.
 Running the server is ``service.serve``'s.
 """
@@ -27,6 +28,7 @@ import os
 import sys
 from pathlib import Path
 
+from service.cli_offline import cmd_analyse, cmd_archive, cmd_audit, cmd_convert
 from service.config import SettingError, Settings, env_int, in_range
 
 #: what ``ginbox --help`` says (plain text: the module's docstring is written for Python readers)
@@ -36,7 +38,8 @@ DESCRIPTION = ("The gin rummy game server. serve: the HTTP API, its bot workers 
                "tournament on a server. audit: a finished game's "
                "export, or with --match a finished match and its games' exports, checked offline. analyse: every "
                "decision of a finished game's export rated by the expected points it gave away, offline. convert: a "
-               "finished gin-rami game's export as OpenSpiel gin_rummy records, or such records as an export.")
+               "finished gin-rami game's export as OpenSpiel gin_rummy records, or such records as an export. archive: every "
+               "finished game not archived yet rewritten into its compact archived record.")
 
 #: gunicorn worker classes the API is run and tested under
 WORKER_CLASSES = ("gevent", "gthread")
@@ -104,10 +107,11 @@ def serve_workers(args) -> list[tuple[str, list[str]]]:
     ``--workers-turns`` workers take bot turns only (people's games against built-in bots, bot
     advisors, turn clocks), so that a match's whole board games and the games of built-in bots
     alone never delay them; the ``--workers-bots`` workers take both, turns first. The
-    ``--workers-analysis`` workers take decision analyses only. Default: one of each.
+    ``--workers-analysis`` workers take decision analyses only. Default: one of each. The bot
+    workers also archive finished games, when no bot job waits.
     """
     return ([("turn worker", ["worker", "--queues", "turns"])] * args.workers_turns
-            + [("bot worker", ["worker", "--queues", "turns,boards"])] * args.workers_bots
+            + [("bot worker", ["worker", "--queues", "turns,boards,archive"])] * args.workers_bots
             + [("analysis worker", ["worker", "--queues", "analysis"])] * getattr(args, "workers_analysis", 0))
 
 
@@ -136,150 +140,6 @@ def cmd_worker(args) -> int:
     print(f"ginbox worker: pid {os.getpid()}, taking {' then '.join(queues)} jobs"
           f"{' until its queues are empty' if args.burst else ''}", flush=True)
     return run_worker(settings, burst=args.burst, queues=queues)
-
-
-def cmd_audit(args) -> int:
-    """Check a finished game from its export alone (GET /games/{id}/export): no server, no Redis.
-
-    With --match, a finished match from its document (GET /matches/{id}) and every table's export.
-    Prints each check, then a line that says whether the audit passed and what it does not check
-    (the players' names and the timestamps, which the commitment does not cover); exits 0 if all
-    pass, 1 if one fails (a line that is no JSON, or nests too deep to be an export's, included),
-    2 if a file cannot be read.
-    """
-    # This docstring is also ``ginbox audit --help``'s description, which argparse reflows:
-    # its words are the help's words.
-    if args.match is not None:
-        return _audit_match(args)
-    if len(args.files) != 1:
-        print("ginbox audit: give one game's export (FILE), or --match MATCH.json and the match's game exports",
-              file=sys.stderr)
-        return 2
-    from service.rules.audit import verify_export
-
-    file = args.files[0]
-    try:
-        if file == "-":
-            lines = sys.stdin.read().splitlines()
-        else:
-            lines = Path(file).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as err:
-        print(f"ginbox audit: cannot read {file}: {err}", file=sys.stderr)
-        return 2
-    return _print_audit(verify_export(lines))
-
-
-def cmd_analyse(args) -> int:
-    """Rate every decision of a finished game from its export (GET /games/{id}/export): the expected
-    points of the move played and of the best legal move, from what the deciding seat knew then.
-
-    Prints a per-seat summary and writes the whole result as JSON (--out; '-' for stdout, when the
-    summary goes to stderr). The same export, samples and seed give the same bytes. Exits 0 when
-    done, 1 if the file is no game's export, 2 if it cannot be read or written.
-    """
-    from service.analysis import ExportError, analyse_log, read_export, to_json
-    from service.analysis.report import summary_text
-    from service.progress import decisions_progress
-
-    try:
-        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        print(f"ginbox analyse: cannot read {args.file}: {err}", file=sys.stderr)
-        return 2
-    try:
-        log, advice = read_export(text.splitlines())
-        with decisions_progress() as progress:
-            result = analyse_log(log, samples=args.samples, seed=args.seed, advice=advice, progress=progress,
-                                 processes=args.processes)
-    except (ExportError, ValueError) as err:
-        print(f"ginbox analyse: {args.file}: {err}", file=sys.stderr)
-        return 1
-    out = args.out or ("-" if args.file == "-" else str(Path(args.file).with_suffix("")) + ".analysis.json")
-    summary = sys.stderr if out == "-" else sys.stdout
-    try:
-        if out == "-":
-            sys.stdout.write(to_json(result))
-        else:
-            Path(out).write_text(to_json(result), encoding="utf-8")
-    except OSError as err:
-        print(f"ginbox analyse: cannot write {out}: {err}", file=sys.stderr)
-        return 2
-    print(summary_text(result), file=summary)
-    if out != "-":
-        print(f"the whole analysis: {out}", file=summary)
-    return 0
-
-
-def cmd_convert(args) -> int:
-    """Turn a finished gin-rami game's export (GET /games/{id}/export) into OpenSpiel gin_rummy records, one
-    OpenSpiel game per hand; or turn OpenSpiel records (this command's, {"parameters", "actions"}, or a
-    bare JSON list of actions) into an export that ginbox audits, analyses and replays.
-
-    Which way is read from the file: NDJSON lines of events are an export, one JSON document is a record.
-    Exits 0 when done, 1 if the file is neither or does not convert (the reason and its code are
-    printed), 2 if it cannot be read or written.
-    """
-    from service.rules.openspiel_files import ConvertError, convert_text
-
-    try:
-        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        print(f"ginbox convert: cannot read {args.file}: {err}", file=sys.stderr)
-        return 2
-    try:
-        result = convert_text(text)
-    except ConvertError as err:
-        print(f"ginbox convert: {args.file}: {err} ({err.code})", file=sys.stderr)
-        return 1
-    out = args.out or ("-" if args.file == "-" else str(Path(args.file).with_suffix("")) + result.suffix)
-    try:
-        if out == "-":
-            sys.stdout.write(result.text)
-        else:
-            Path(out).write_text(result.text, encoding="utf-8")
-    except OSError as err:
-        print(f"ginbox convert: cannot write {out}: {err}", file=sys.stderr)
-        return 2
-    summary = sys.stderr if out == "-" else sys.stdout
-    for line in result.lines:
-        print(line, file=summary)
-    if out != "-":
-        print(f"written: {out}", file=summary)
-    return 0
-
-
-def _print_audit(report: dict) -> int:
-    """Print an audit's checks and its last line; the exit code."""
-    for check in report["checks"]:
-        print(f"{'PASS' if check['ok'] else 'FAIL'}  {check['name']}: {check['detail']}")
-    failed = [c["name"] for c in report["checks"] if not c["ok"]]
-    count = len(report["checks"])
-    print(f"audit {'passed' if report['ok'] else 'FAILED'}: {count} check{'' if count == 1 else 's'}"
-          + (f", failed: {', '.join(failed)}" if failed else "")
-          + (f"; not checked: {report['not_checked']}" if report.get("not_checked") else ""))
-    return 0 if report["ok"] else 1
-
-
-def _audit_match(args) -> int:
-    """``ginbox audit --match MATCH.json EXPORT...``: a directory among the exports stands for its
-    ``*.ndjson`` files."""
-    from service.rules.match_audit import verify_match
-
-    if not args.files:
-        print("ginbox audit: --match needs the match's game exports: ginbox audit --match MATCH.json "
-              "EXPORT [EXPORT ...] (a directory: its *.ndjson files)", file=sys.stderr)
-        return 2
-    paths: list[Path] = []
-    for given in args.files:
-        path = Path(given)
-        paths += sorted(path.glob("*.ndjson")) if path.is_dir() else [path]
-    try:
-        match_text = sys.stdin.read() if args.match == "-" else Path(args.match).read_text(encoding="utf-8")
-        exports = [(path.name, path.read_text(encoding="utf-8").splitlines()) for path in paths]
-    except (OSError, UnicodeDecodeError) as err:
-        print(f"ginbox audit: cannot read {getattr(err, 'filename', None) or args.match}: {err}", file=sys.stderr)
-        return 2
-    return _print_audit(verify_match(match_text, exports))
 
 
 def cmd_match(args) -> int:
@@ -385,13 +245,16 @@ def _run(argv: list[str] | None) -> int:
     serve.set_defaults(func=cmd_serve)
     worker = sub.add_parser("worker", help=cmd_worker.__doc__)
     worker.add_argument("--burst", action="store_true", help="exit when its queues are empty")
-    worker.add_argument("--queues", default=os.environ.get("GINBOX_WORKER_QUEUES", "turns,boards"),
+    worker.add_argument("--queues", default=os.environ.get("GINBOX_WORKER_QUEUES", "turns,boards,archive"),
                         help="the jobs it takes: turns (bot turns in games with a person or a bot account, "
                              "turn clocks), boards (matches' whole board games and the turns of games of built-in "
-                             "bots alone), analysis (decision analyses of finished games), or several comma-separated "
-                             "(turns,boards): turn jobs always first, whatever the order given "
-                             "(default: $GINBOX_WORKER_QUEUES, else turns,boards)")
+                             "bots alone), analysis (decision analyses of finished games), archive (finished games "
+                             "to archive), or several comma-separated (turns,boards,archive): turn jobs always first, whatever "
+                             "the order given (default: $GINBOX_WORKER_QUEUES, else turns,boards,archive)")
     worker.set_defaults(func=cmd_worker)
+    archive = sub.add_parser("archive", help="archive every finished game not archived yet (REDIS_URL)",
+                             description=cmd_archive.__doc__)
+    archive.set_defaults(func=cmd_archive)
     audit = sub.add_parser("audit", help="check a finished game's export, or a finished match with --match, "
                                          "offline (no server needed)",
                            description=cmd_audit.__doc__,

@@ -26,6 +26,7 @@ from service.config import Settings
 from service.connections import redis_client, stream_wait_client
 from service.games import GameLimits, GameService
 from service.games.analysis import AnalysisLimits, GameAnalyses, queue_analysis
+from service.games.archive import GameArchives, queue_archive
 from service.idempotency import CreationIdempotency
 from service.ratelimit import DAY_S, HOUR_S, WINDOW_S, RateLimiter, TokenCheck
 from service.ratelimit.memory import MemoryGuard
@@ -111,6 +112,8 @@ class Parts:
     arena: ArenaService
     #: the games' decision analyses: asked for, queued on the analysis queue, read back
     analyses: GameAnalyses
+    #: archiving finished games (the archive queue's job, ``ginbox archive``)
+    archives: GameArchives
 
 
 @dataclass
@@ -147,6 +150,8 @@ class WorkerComponents(Parts):
     board_queue: Queue
     #: the analysis queue (decision analyses of finished games)
     analysis_queue: Queue
+    #: the archive queue (finished games to archive)
+    archive_queue: Queue
     #: the bot scheduler (service.bots.BotScheduler): the waiting set, a lost job enqueued again
     scheduler: BotScheduler
     #: what the worker measured last (the expert's thinking time ...)
@@ -206,20 +211,28 @@ def analysis_queue(connection, settings: Settings) -> Queue:
     return bot_queue(connection, settings.analysis_queue)
 
 
+def archive_queue(connection, settings: Settings) -> Queue:
+    """The queue of the jobs that archive finished games (GINBOX_ARCHIVE_QUEUE): light jobs nobody waits on."""
+    return bot_queue(connection, settings.archive_queue)
+
+
 def _redis_games(settings: Settings, redis: Redis, waits, scheduler, *, worker: bool,
-                 analyses_queue: Queue | None = None) -> dict:
+                 analyses_queue: Queue | None = None, archives_queue: Queue | None = None) -> dict:
     """The games' Redis stores, the two services over them: the fields of ``Parts``."""
     index = RedisGameIndex(redis, settings.key_prefix)
     store = RedisEventStore(redis, prefix=settings.key_prefix, index=index, waits=waits)
     repository = GameRepository(store, RedisSnapshotStore(redis, settings.key_prefix), settings.snapshot_every)
     tokens = TokenStore(redis, settings.key_prefix)
-    advice = RedisAdviceLog(redis, prefix=settings.key_prefix)
+    advice = RedisAdviceLog(redis, prefix=settings.key_prefix, archives=store.archives)
     games = GameService(store, repository, tokens, index=index, scheduler=scheduler, advice=advice,
                         # the games of a match in play read only for their seats; a worker reads for no
                         # outside caller (its sweeper lists every game in play, a match's too)
                         seals=not worker,
                         # games of built-in bots alone in play, per caller and server-wide (POST /games)
-                        bot_games=RedisBotGames(redis, settings.key_prefix), limits=_limits(settings))
+                        bot_games=RedisBotGames(redis, settings.key_prefix), limits=_limits(settings),
+                        # the append that ends a game queues its archive
+                        archive_later=None if archives_queue is None else (
+                            lambda game_id: queue_archive(archives_queue, game_id)))
     # under the service's own prefix (a Redis ACL of `~<prefix>:*` covers it), apart from the games' keys
     match_prefix = f"{settings.key_prefix}:match"
     matches = RedisEventStore(redis, codec=MatchCodec, prefix=match_prefix, index=RedisGameIndex(redis, match_prefix),
@@ -236,7 +249,7 @@ def _redis_games(settings: Settings, redis: Redis, waits, scheduler, *, worker: 
     analyses = GameAnalyses(games, RedisAnalyses(redis, settings.key_prefix, ANALYSIS_VERSION), enqueue,
                             _analysis_limits(settings))
     return dict(settings=settings, store=store, index=index, repository=repository, tokens=tokens, advice=advice,
-                games=games, arena=arena, analyses=analyses)
+                games=games, arena=arena, analyses=analyses, archives=GameArchives(store, index))
 
 
 def build_api(settings: Settings, *, bot_scheduler: Callable[..., None] | None = None) -> ApiComponents:
@@ -251,8 +264,10 @@ def build_api(settings: Settings, *, bot_scheduler: Callable[..., None] | None =
     waits = stream_wait_client(settings.redis_url, settings.redis_timeout_s, settings.connections,
                                STREAM_POOL_TIMEOUT_S)
     scheduler = bot_scheduler if bot_scheduler is not None else make_bot_scheduler(settings)
+    connection = queue_connection(settings)
     parts = _redis_games(settings, redis, waits, scheduler, worker=False,
-                         analyses_queue=analysis_queue(queue_connection(settings), settings))
+                         analyses_queue=analysis_queue(connection, settings),
+                         archives_queue=archive_queue(connection, settings))
     # no Redis command is sent until a request needs one
     records = CreationRecords(redis, settings.key_prefix, secret=settings.secret)
     return ApiComponents(
@@ -286,9 +301,11 @@ def build_worker(settings: Settings) -> WorkerComponents:
     board_queue = bot_queue(connection, settings.board_queue)
     scheduler = BotScheduler(queue, settings.key_prefix, board_queue=board_queue)
     analyses_queue = analysis_queue(connection, settings)
-    parts = _redis_games(settings, redis, None, scheduler, worker=True, analyses_queue=analyses_queue)
+    archives_queue = archive_queue(connection, settings)
+    parts = _redis_games(settings, redis, None, scheduler, worker=True, analyses_queue=analyses_queue,
+                         archives_queue=archives_queue)
     return WorkerComponents(**parts, redis=redis, queue=queue, board_queue=board_queue, scheduler=scheduler,
-                            analysis_queue=analyses_queue)
+                            analysis_queue=analyses_queue, archive_queue=archives_queue)
 
 
 def build_in_memory(settings: Settings, *, scheduler: Callable[..., None] | None = None,
@@ -316,5 +333,6 @@ def build_in_memory(settings: Settings, *, scheduler: Callable[..., None] | None
     analyses = GameAnalyses(games, InMemoryAnalyses(settings.key_prefix, ANALYSIS_VERSION), None,
                             _analysis_limits(settings), clock_ms)
     return InMemoryComponents(settings=settings, store=store, index=index, repository=games.repository, tokens=tokens,
-                              advice=advice, games=games, arena=arena, analyses=analyses, bot_games=bot_games,
+                              advice=advice, games=games, arena=arena, analyses=analyses,
+                              archives=GameArchives(store, index), bot_games=bot_games,
                               matches=matches, arena_store=arena_store)

@@ -166,6 +166,7 @@ class Settings:
     analysis_samples: int = 24            # GINBOX_ANALYSIS_SAMPLES: determinizations per decision of a served analysis
     analysis_processes: int = 2           # GINBOX_ANALYSIS_PROCESSES: processes one served analysis runs in (lowered priority)
     analysis_queue_name: str | None = None  # GINBOX_ANALYSIS_QUEUE: decision analyses; None: <queue>-analysis
+    archive_queue_name: str | None = None  # GINBOX_ARCHIVE_QUEUE: finished games to archive; None: <queue>-archive
     max_streams_per_client: int = 32      # GINBOX_MAX_STREAMS_PER_CLIENT: live streams open at once per token / address
     connections: int = 1000               # GINBOX_CONNECTIONS: connections of one API process (its streams' Redis pool)
     redis_timeout_s: float = 2.0          # GINBOX_REDIS_TIMEOUT: socket timeout, so a dead Redis fails fast
@@ -191,6 +192,11 @@ class Settings:
     def analysis_queue(self) -> str:
         """The queue of the decision analyses' jobs (GINBOX_ANALYSIS_QUEUE, else ``<GINBOX_QUEUE>-analysis``)."""
         return self.analysis_queue_name or f"{self.queue_name}-analysis"
+
+    @property
+    def archive_queue(self) -> str:
+        """The queue of the jobs that archive finished games (GINBOX_ARCHIVE_QUEUE, else ``<GINBOX_QUEUE>-archive``)."""
+        return self.archive_queue_name or f"{self.queue_name}-archive"
 
     @classmethod
     def from_env(cls) -> "Settings":
@@ -226,6 +232,7 @@ class Settings:
             analysis_samples=env_int("GINBOX_ANALYSIS_SAMPLES", 24, minimum=2, maximum=10000),
             analysis_processes=env_int("GINBOX_ANALYSIS_PROCESSES", 2, minimum=1, maximum=64),
             analysis_queue_name=os.environ.get("GINBOX_ANALYSIS_QUEUE") or None,
+            archive_queue_name=os.environ.get("GINBOX_ARCHIVE_QUEUE") or None,
             max_streams_per_client=env_int("GINBOX_MAX_STREAMS_PER_CLIENT", 32, minimum=0),  # 0: no cap
             connections=env_int("GINBOX_CONNECTIONS", 1000, minimum=1),
             redis_timeout_s=env_float("GINBOX_REDIS_TIMEOUT", 2.0, minimum=0, above=True),

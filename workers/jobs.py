@@ -321,3 +321,9 @@ def play_timed_out_turn(game_id: str, version: int, attempt: int = 0) -> str:
 def analyse_game(game_id: str) -> str:
     """Run the decision analysis of a finished game and store its result once (service.games.analysis)."""
     return context().analyses.run(game_id)
+
+
+def archive_game(game_id: str) -> str:
+    """Archive a finished game's log (service.games.archive); what became of it. Safe to run twice:
+    a second run finds the game archived and changes nothing."""
+    return context().archives.archive(game_id)

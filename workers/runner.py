@@ -70,11 +70,13 @@ def build_context(settings: Settings) -> jobs.WorkerContext:
 
 #: what a worker may serve: "turns" (bot turns and turn clocks of the games a person or a bot account
 #: plays: GINBOX_QUEUE), "boards" (whole board games of matches, and the turns of the games of
-#: built-in bots alone, which nobody waits on: GINBOX_BOARD_QUEUE) and "analysis" (decision analyses
-#: of finished games: GINBOX_ANALYSIS_QUEUE)
-QUEUE_KINDS = ("turns", "boards", "analysis")
-#: what a worker serves when not told: the bots' queues (an analysis takes seconds of a core)
-DEFAULT_QUEUE_KINDS = ("turns", "boards")
+#: built-in bots alone, which nobody waits on: GINBOX_BOARD_QUEUE), "analysis" (decision analyses
+#: of finished games: GINBOX_ANALYSIS_QUEUE) and "archive" (finished games to archive:
+#: GINBOX_ARCHIVE_QUEUE)
+QUEUE_KINDS = ("turns", "boards", "analysis", "archive")
+#: what a worker serves when not told: the bots' queues, then the archive's light jobs (an analysis
+#: takes seconds of a core)
+DEFAULT_QUEUE_KINDS = ("turns", "boards", "archive")
 
 
 def parse_queues(text: str) -> tuple[str, ...]:
@@ -84,14 +86,15 @@ def parse_queues(text: str) -> tuple[str, ...]:
     kinds = {part.strip() for part in (text or "").split(",") if part.strip()}
     unknown = kinds - set(QUEUE_KINDS)
     if not kinds or unknown:
-        raise ValueError(f"queues must be some of turns, boards and analysis, comma-separated (got {text!r})")
+        raise ValueError(f"queues must be some of turns, boards, analysis and archive, comma-separated (got {text!r})")
     return tuple(k for k in QUEUE_KINDS if k in kinds)
 
 
 def worker_queues(ctx: jobs.WorkerContext, kinds: tuple[str, ...] = DEFAULT_QUEUE_KINDS) -> list:
     """The RQ queues a worker listens on, the turn queue first: RQ takes a job from the first
     queue that has one, so a worker serving both starts no board game while a bot's turn waits."""
-    by_kind = {"turns": ctx.queue, "boards": ctx.board_queue, "analysis": ctx.analysis_queue}
+    by_kind = {"turns": ctx.queue, "boards": ctx.board_queue, "analysis": ctx.analysis_queue,
+               "archive": ctx.archive_queue}
     return [by_kind[k] for k in QUEUE_KINDS if k in kinds]
 
 

@@ -157,7 +157,8 @@ class GameCore:
                  scheduler: AppendHook | None = None, advice: AdviceLog | None = None,
                  arena: ArenaLink | None = None, seals: bool = True, bot_games=None,
                  limits: GameLimits = GameLimits(), id_factory: Callable[[], str] = new_game_id,
-                 clock_ms: Callable[[], int] = lambda: int(time.time() * 1000)):
+                 clock_ms: Callable[[], int] = lambda: int(time.time() * 1000),
+                 archive_later: Callable[[str], object] | None = None):
         self.store = store
         # the games newest first: a projection the store keeps as it appends
         self.index = index if index is not None else store.index
@@ -184,6 +185,9 @@ class GameCore:
         self.list_scan_max = LIST_SCAN_MAX
         self.id_factory = id_factory
         self.clock_ms = clock_ms
+        #: told the id of each game the append ends: queues the job that archives it
+        #: (service.games.archive.queue_archive; None: nothing archives it but ``ginbox archive``)
+        self.archive_later = archive_later
 
     def join_arena(self, arena: ArenaLink) -> None:
         """Take the arena (built after the games, since it plays through them)."""
@@ -285,3 +289,8 @@ class GameCore:
             self.arena.on_append(game_id, state)
         except Exception:  # noqa: BLE001 (the arena catches up: its readers and workers advance matches)
             log.exception("the arena failed to hear of an append to game %s", game_id)
+        if state is not None and state.status == "over" and self.archive_later is not None:
+            try:
+                self.archive_later(game_id)
+            except Exception:  # noqa: BLE001 (ginbox archive archives what was not queued)
+                log.exception("the archive of game %s was not queued", game_id)

@@ -3,6 +3,8 @@
 It is append-only, and the game's version never moves for it.
 An entry's key ``<version>-<seq>`` is the game version it was given at and its rank there.
 An append holds at most ``limit`` pieces per version.
+Once the game is over and archived, the game's archived record holds its advice log too
+(:meth:`service.store.redis_store.RedisEventStore.archive`), and reads give the same pieces.
 """
 
 from __future__ import annotations
@@ -68,6 +70,8 @@ class AdviceLog(ABC):
 #
 #     <prefix>:{<game_id>}:advice        stream: id "<version>-<seq>", field a (JSON entry)
 #     <prefix>:{<game_id>}:advice-idem   hash: idempotency key -> "<version>-<seq>:<fingerprint>"
+#     <prefix>:{<game_id>}:archive       the game's archived record, which holds the advice once the
+#                                        stream is dropped (service.store.redis_store)
 #
 # An entry's key <version>-<seq> is also its Redis Stream id.
 # The append itself checks the limit of pieces per version.
@@ -122,11 +126,18 @@ def _record(entry_id: str, entry_json: str, ts: str) -> AdviceRecord:
 class RedisAdviceLog(AdviceLog):
     """The advice log on Redis: one Stream per game, appended by one script that checks the game's version."""
 
-    def __init__(self, redis_client, prefix: str = "ginbox", clock: Clock | None = None):
+    def __init__(self, redis_client, prefix: str = "ginbox", clock: Clock | None = None, archives=None):
         self.redis = redis_client
         self.prefix = prefix
         self.clock = clock or system_clock
         self._give_script = redis_client.register_script(_LUA_GIVE)
+        #: the decoded records of archived games (service.store.archives.DecodedArchives), shared with
+        #: the event store's when given
+        if archives is None:
+            from service.store.archives import DecodedArchives
+
+            archives = DecodedArchives()
+        self.archives = archives
 
     def _key(self, game_id: str, kind: str) -> str:
         return f"{self.prefix}:{{{game_id}}}:{kind}"
@@ -149,7 +160,15 @@ class RedisAdviceLog(AdviceLog):
     def read(self, game_id, after=None):
         check_game_id(game_id)
         low = "-" if after is None else f"({after[0]}-{after[1]}"
-        entries = self.redis.xrange(self._key(game_id, "advice"), min=low, max="+")
+        # the game's archived record in the same round trip: once archived, it holds the advice
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.xrange(self._key(game_id, "advice"), min=low, max="+")
+        pipe.get(self._key(game_id, "archive"))
+        entries, record = pipe.execute()
+        if not entries and record is not None and not self.redis.exists(self._key(game_id, "advice")):
+            pieces = self.archives.entries(game_id, record).advice
+            return [AdviceRecord(p.version, p.seq, p.ts, json.loads(p.entry)) for p in pieces
+                    if after is None or (p.version, p.seq) > tuple(after)]
         out = []
         for entry_id, fields in entries:
             fields = {_s(k): _s(v) for k, v in fields.items()}

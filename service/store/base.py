@@ -3,7 +3,9 @@
 Events go in as domain objects and are written as JSON ``{"type", "v", "data"}`` through a
 codec (by default ``service.rules.events``).
 The store adds the version (1, 2, ... per game) and a timestamp.
-Nothing ever rewrites or removes a recorded event.
+Nothing ever changes a recorded event.
+Once a game is over, its log may be rewritten once into its archived record
+(:meth:`EventStore.archive`), which reads back as every event exactly as it was recorded.
 """
 
 from __future__ import annotations
@@ -245,6 +247,24 @@ class EventStore(ABC):
     def wait_for_events(self, game_id: str, after: int, timeout_s: float) -> list[Recorded]:
         """The events after ``after``, waiting up to ``timeout_s`` for one; [] on timeout."""
 
+    # -- archiving -----------------------------------------------------------------------------
+
+    def archive(self, game_id: str) -> bool:
+        """Rewrite a finished game's log once into its archived record; True if this call did.
+
+        The record is written, read back and checked to give back the log exactly; only then are
+        the log and the game's snapshots dropped, in one step.
+        Every read answers the same before and after.
+        False when there is no log to archive: the game is archived already, or does not exist.
+        GameNotArchivable (nothing changed) for a game not over, or a log the record would not
+        give back.
+        """
+        raise NotImplementedError(f"{type(self).__name__} does not archive games")
+
+    def is_archived(self, game_id: str) -> bool:
+        """Whether the game's log is held as its archived record only."""
+        return False
+
     # -- helpers shared by the implementations -------------------------------------------------
 
     def _encode(self, events: Iterable[Any]) -> list[dict]:
@@ -280,6 +300,11 @@ class EventStore(ABC):
         elif not isinstance(fingerprint, str) or not fingerprint:
             raise ValueError(f"fingerprint must be a non-empty str, not {fingerprint!r}")
         return encoded, payloads, fingerprint, meta
+
+    def _from_archive(self, entries: list, after: int, upto: int | None) -> list[Recorded]:
+        """The Recorded events ``after < version <= upto`` of an archived log ([(ts, stored text)])."""
+        end = len(entries) if upto is None else min(upto, len(entries))
+        return [self._recorded(v, entries[v - 1][0], entries[v - 1][1]) for v in range(after + 1, end + 1)]
 
     def _recorded(self, version: int, ts: int, payload: str | bytes) -> Recorded:
         # the wire form, from a packed event or from the JSON object that logs kept before packing

@@ -39,3 +39,28 @@ class UnknownGame(StoreError):
 
 class InvalidCursor(StoreError, ValueError):
     """A list_games cursor that this store did not hand out."""
+
+
+class ArchiveUnreadable(StoreError):
+    """A game's archived record that this server cannot read: it reads as no log at all.
+
+    ``code`` is stable: ``archive_format_unsupported`` for a record of a format version written by
+    a newer server, ``archive_unreadable`` for a damaged one.
+    """
+
+    def __init__(self, game_id: str, code: str, message: str):
+        super().__init__(f"game {game_id!r}: {message}")
+        self.game_id = game_id
+        self.code = code
+
+
+class GameNotArchivable(StoreError):
+    """A game that cannot be archived (yet): not over, or its log would not come back whole.
+
+    ``code``: ``game_not_over`` or ``archive_mismatch``. Nothing is changed.
+    """
+
+    def __init__(self, game_id: str, code: str, message: str):
+        super().__init__(f"game {game_id!r}: {message}")
+        self.game_id = game_id
+        self.code = code

@@ -28,13 +28,18 @@ from service.store.base import (
     index_member,
     system_clock,
 )
-from service.store.errors import ConcurrencyError, IdempotencyConflict
+from service.store.archives import DecodedArchives, check_codec, encode_log
+from service.store.errors import ConcurrencyError, IdempotencyConflict, StoreError
 
 
 @dataclass
 class _Game:
     log: list[tuple[int, str]] = field(default_factory=list)  # (ts, event JSON); version = index + 1
     idem: dict[str, tuple[str, int]] = field(default_factory=dict)
+    #: the archived record, once the game is over and archived (``log`` is then empty)
+    archive: bytes | None = None
+    #: the version of an archived game (its log holds none)
+    archived_version: int = 0
 
 
 class InMemoryGameIndex(GameIndex):
@@ -89,6 +94,9 @@ class InMemoryEventStore(EventStore):
         self.index = index if index is not None else InMemoryGameIndex()
         self._games: dict[str, _Game] = {}
         self._changed = threading.Condition(threading.Lock())
+        self.archives = DecodedArchives()
+        #: told the id of each game archived (its snapshot store forgets the game's snapshots)
+        self.archive_hooks: list = []
 
     def append_outcome(self, game_id, events, expected_version, idempotency_key=None, *, fingerprint=None,
                        meta=None) -> Appended:
@@ -105,9 +113,11 @@ class InMemoryEventStore(EventStore):
                 if first_fingerprint != fingerprint:
                     raise IdempotencyConflict(game_id, idempotency_key, first_fingerprint, first_version)
                 return Appended(first_version, replayed=True)
-            actual = len(game.log)
+            actual = len(game.log) or game.archived_version
             if actual != expected_version:
                 raise ConcurrencyError(game_id, expected_version, actual)
+            if game.archive is not None:
+                raise StoreError(f"game {game_id!r} is archived: its log is over")
             game.log.extend((ts, payload) for payload in payloads)
             version = len(game.log)
             if idempotency_key is not None:
@@ -131,13 +141,39 @@ class InMemoryEventStore(EventStore):
         with self._changed:
             game = self._games.get(game_id)
             entries = list(game.log[after:upto]) if game else []
+            record = game.archive if game else None
+        if record is not None:
+            return self._from_archive(self.archives.entries(game_id, record).events, after, upto)
         return [self._recorded(after + i + 1, ts, payload) for i, (ts, payload) in enumerate(entries)]
 
     def version(self, game_id) -> int:
         check_game_id(game_id)
         with self._changed:
             game = self._games.get(game_id)
-            return len(game.log) if game else 0
+            return (len(game.log) or game.archived_version) if game else 0
+
+    def is_archived(self, game_id) -> bool:
+        check_game_id(game_id)
+        with self._changed:
+            game = self._games.get(game_id)
+            return game is not None and game.archive is not None
+
+    def archive(self, game_id) -> bool:
+        check_game_id(game_id)
+        check_codec(self.codec)
+        with self._changed:
+            game = self._games.get(game_id)
+            log = list(game.log) if game is not None and game.archive is None else []
+        if not log:
+            return False
+        record = encode_log(game_id, log)
+        with self._changed:
+            if game.archive is not None or game.log != log:
+                return False  # archived meanwhile (the log of a finished game never grows)
+            game.archive, game.archived_version, game.log = record, len(log), []
+        for hook in self.archive_hooks:
+            hook(game_id)
+        return True
 
     def wait_for_events(self, game_id, after, timeout_s) -> list[Recorded]:
         check_game_id(game_id)
@@ -146,7 +182,7 @@ class InMemoryEventStore(EventStore):
         with self._changed:
             while True:
                 game = self._games.get(game_id)
-                if game and len(game.log) > after:
+                if game and (len(game.log) or game.archived_version) > after:
                     break
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
@@ -166,6 +202,8 @@ class InMemorySnapshotStore(SnapshotStore):
         self.keep = keep
         self._saved: dict[str, dict[int, str]] = {}  # game id -> version -> state JSON
         self._lock = threading.Lock()
+        # an archived game's snapshots go with its log (as on Redis, in the same step)
+        getattr(store, "archive_hooks", []).append(self.delete)
 
     def save(self, game_id, version, state) -> None:
         check_game_id(game_id)

@@ -8,8 +8,13 @@ last move of each game, and again once every game is over, it asks Redis ``MEMOR
 every key of the game (stream, meta, idempotency records, snapshots, advice) and prints bytes per
 game and per event, the stream and the snapshots apart; then the time to load a finished game's
 state with no state cache (the newest snapshot plus the log after it).
+Then it archives every game (``ginbox archive``'s use case) and asks again: bytes per finished game
+archived, beside the information the record must hold (the sum over decisions of log2 of the legal
+moves there were, plus the 32 bytes of the seed), and the time to load an archived game (its record
+decoded, the first time in a process, then replayed).
 
-Target: at most 25 KB of Redis memory per finished game of this size, averaged over the games.
+Targets: at most 25 KB of Redis memory per finished game of this size kept as a log, at most 2 KB
+archived, averaged over the games.
 It prints the figures and never fails on them.
 
     python tests/bench/bench_storage.py
@@ -31,9 +36,10 @@ from service import composition  # noqa: E402
 from service.config import Settings  # noqa: E402
 from service.redis_process import RedisServerProcess  # noqa: E402
 from service.store.repository import GameRepository, StateCache  # noqa: E402
+from service.rules import archive as archive_format  # noqa: E402
 from workers import jobs  # noqa: E402
 
-KINDS = ("stream", "meta", "idem", "snap", "advice", "tokens")
+KINDS = ("stream", "meta", "idem", "snap", "advice", "tokens", "archive")
 
 
 class NoStateCache(StateCache):
@@ -112,6 +118,25 @@ def main() -> None:
                     t = time.perf_counter()
                     cold.load_state(g)
                     load_ms.append((time.perf_counter() - t) * 1000)
+            # every game archived, as the archive queue's job does when a game ends
+            t0 = time.perf_counter()
+            outcomes = built.archives.archive_finished()
+            archive_s = time.perf_counter() - t0
+            archived = [key_sizes(redis, settings.key_prefix, g) for g in game_ids]
+            records = [redis.get(f"{settings.key_prefix}:{{{g}}}:archive") for g in game_ids]
+            stats = [archive_format.encode(archive_format.decode(r).events)[1] for r in records]
+            # the same records with every event at one time: what is left is the timestamps' share
+            timeless = [archive_format.encode([(0, e.payload) for e in archive_format.decode(r).events])[1].size
+                        for r in records]
+            fresh_ms, warm_ms = [], []
+            for g in game_ids:
+                built.store.archives.__init__()  # nothing decoded: as a process reads the game first
+                t = time.perf_counter()
+                cold.load_state(g)
+                fresh_ms.append((time.perf_counter() - t) * 1000)
+                t = time.perf_counter()
+                cold.load_state(g)
+                warm_ms.append((time.perf_counter() - t) * 1000)
         finally:
             server.stop()
 
@@ -133,6 +158,33 @@ def main() -> None:
           f"p99 {sorted(load_ms)[int(len(load_ms) * 0.99)]:.2f} ms")
     verdict = "met" if mean_total <= 25 * 1024 else "not met"
     print(f"target: at most 25 KB per finished game -> {mean_total / 1024:.1f} KB: {verdict}")
+
+    archived_totals = [sum(s.values()) for s in archived]
+    mean_archived = statistics.mean(archived_totals)
+    record_bytes = statistics.mean(len(r) for r in records)
+    info_bytes = statistics.mean(st.move_bits / 8 + 32 for st in stats)
+    move_bytes = statistics.mean(st.move_bits / 8 for st in stats)
+    print(f"\narchived ({archive_s:.1f} s for {args.games} games; {outcomes}):")
+    print(f"  Redis MEMORY USAGE per finished game archived: {mean_archived:.0f} bytes on average "
+          f"(min {min(archived_totals)}, max {max(archived_totals)}); not archived {mean_total:.0f} bytes "
+          f"({mean_total / mean_archived:.1f} times as much)")
+    for kind in KINDS:
+        mean_kind = statistics.mean(s[kind] for s in archived)
+        if mean_kind:
+            print(f"  {kind:>7}  {mean_kind:6.0f} bytes")
+    print(f"  the record itself: {record_bytes:.0f} bytes; the information it must hold: {info_bytes:.0f} bytes "
+          f"({move_bytes:.0f} of moves, {statistics.mean(st.moves for st in stats):.0f} decisions, + 32 of seed): "
+          f"{record_bytes / info_bytes:.1f} times the limit")
+    ts_bytes = record_bytes - statistics.mean(timeless)
+    print(f"  of the record, the timestamps (one an append, to the millisecond, which no rule derives): "
+          f"{ts_bytes:.0f} bytes; without them the record is {record_bytes - ts_bytes:.0f} bytes, "
+          f"{(record_bytes - ts_bytes) / info_bytes:.1f} times the limit")
+    print(f"  a million finished games archived: about {mean_archived * 1_000_000 / 1024**3:.1f} GiB; "
+          f"100 million: about {mean_archived * 100_000_000 / 1024**3:.0f} GiB")
+    print(f"  load of an archived game's state (no state cache): first read in a process median "
+          f"{statistics.median(fresh_ms):.1f} ms, then {statistics.median(warm_ms):.2f} ms")
+    verdict = "met" if mean_archived <= 2 * 1024 else "not met"
+    print(f"target: at most 2 KB per finished game archived -> {mean_archived:.0f} bytes: {verdict}")
 
 
 if __name__ == "__main__":

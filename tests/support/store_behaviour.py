@@ -597,6 +597,50 @@ class EngineEventsBehaviour:
                                              for e, r in zip(appended, recorded)]
         assert game.replay(r.event for r in recorded) == game.replay(appended)
 
+    def test_an_archived_game_reads_every_event_as_it_was_and_its_log_never_grows(self, make_store, batches):
+        from service.rules import codec
+        from service.store.errors import GameNotArchivable, StoreError
+
+        store = make_store(codec=codec)
+        assert store.archive("g1") is False  # no such game: nothing to archive
+        version = store.append("g1", batches[0], 0)
+        with pytest.raises(GameNotArchivable) as refused:
+            store.archive("g1")  # a game in play: refused, nothing changed
+        assert refused.value.code == "game_not_over" and not store.is_archived("g1")
+        for batch in batches[1:]:
+            version = store.append("g1", batch, version)
+        before = store.load("g1")
+        ranges = {(a, u): store.load("g1", after=a, upto=u) for a, u in ((0, 1), (5, 40), (100, None), (version, None))}
+        tails = {k: store.tail("g1", k) for k in (1, 77, version)}
+
+        assert store.archive("g1") is True and store.is_archived("g1")
+        assert store.archive("g1") is False  # once only: the second finds no log left to archive
+        assert store.version("g1") == version
+        after = store.load("g1")
+        assert [(r.version, r.ts, r.raw) for r in after] == [(r.version, r.ts, r.raw) for r in before]
+        assert [r.event for r in after] == [r.event for r in before]
+        for (a, u), records in ranges.items():
+            assert [r.raw for r in store.load("g1", after=a, upto=u)] == [r.raw for r in records]
+        for k, records in tails.items():
+            assert [r.raw for r in store.tail("g1", k)] == [r.raw for r in records]
+        assert store.tail("g1", version + 1) is None
+        assert store.wait_for_events("g1", version - 3, 0.05) == after[-3:]
+        with pytest.raises(StoreError):
+            store.append("g1", batches[-1], version)  # an archived log never grows
+
+    def test_a_log_of_events_kept_as_json_objects_is_archived_and_reads_the_same(self, make_store, batches):
+        from service.rules import codec, events
+
+        store = make_store(codec=events)  # a server of before the packed form ...
+        version = 0
+        for i, batch in enumerate(batches):
+            if i == len(batches) // 2:
+                store.codec = codec  # ... the game carried on and archived by one that packs
+            version = store.append("g1", batch, version)
+        before = store.load("g1")
+        assert store.archive("g1") is True
+        assert [(r.version, r.ts, r.raw) for r in store.load("g1")] == [(r.version, r.ts, r.raw) for r in before]
+
     def test_the_engine_codec_refuses_an_event_type_it_does_not_know(self, make_store):
         from service.rules.events import UnknownEventType
         from service.rules import events as codec

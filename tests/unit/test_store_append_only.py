@@ -1,4 +1,4 @@
-"""No code path trims, deletes or rewrites a recorded event (the log is append-only); the one stream trimmed is a bot account's notices, which are no log."""
+"""No code path trims, deletes or rewrites a recorded event (the log is append-only); the one stream trimmed is a bot account's notices, which are no log; the one stream deleted is a finished game's, once its archived record that gives it back is written and checked."""
 
 import re
 from pathlib import Path
@@ -47,7 +47,21 @@ def test_the_store_deletes_no_key():
         if KEY_DELETION.search(line)
     ]
     # the repository keeping a finished game's final snapshot only: SnapshotStore.delete removes the
-    # members of the game's snapshot set (ZREMRANGEBYRANK), not a key; and a failed decision analysis
-    # (derived data beside the log, never the log) is cleared before it is asked for again
+    # members of the game's snapshot set (ZREMRANGEBYRANK), not a key; a failed decision analysis
+    # (derived data beside the log, never the log) is cleared before it is asked for again; and a
+    # finished game's stream, snapshots and advice go in one script, only once its archived record
+    # is in Redis, checked to give the log back, and the stream still holds exactly that log
     assert deletions == ["if ARGV[4] == 'create' then redis.call('DEL', KEYS[1]) end",
+                         "redis.call('DEL', KEYS[1], KEYS[2], KEYS[5])",
                          "self.snapshots.delete(game_id)"]
+
+
+def test_the_one_deletion_of_a_stream_is_guarded_by_the_checked_archive():
+    source = (ROOT / "service" / "store" / "redis_store.py").read_text()
+    script = source[source.index("_LUA_DROP_ARCHIVED = "):]
+    script = script[:script.index('"""', script.index('"""') + 3)]
+    # the checks come before the deletion: the stream holds the log checked, the record is the one checked
+    checks = ["redis.call('XLEN', KEYS[1]) ~= tonumber(ARGV[1])", "redis.call('GET', KEYS[3]) ~= ARGV[2]",
+              "redis.call('XLEN', KEYS[5]) ~= tonumber(ARGV[3])"]
+    assert all(c in script for c in checks)
+    assert max(script.index(c) for c in checks) < script.index("redis.call('DEL'")

@@ -156,7 +156,7 @@ def test_ginbox_worker_refuses_an_unknown_queue(capsys):
     from service.cli import main
 
     assert main(["worker", "--queues", "everything"]) == 2
-    assert "some of turns, boards and analysis" in capsys.readouterr().err
+    assert "some of turns, boards, analysis and archive" in capsys.readouterr().err
 
 
 # -- ginbox serve with its default workers --------------------------------------------------------

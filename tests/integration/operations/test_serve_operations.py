@@ -18,7 +18,7 @@ from support.servers import kill9
 
 from service.redis_process import free_port
 
-BOT_WORKER = ["worker", "--queues", "turns,boards"]
+BOT_WORKER = ["worker", "--queues", "turns,boards,archive"]
 
 
 def _children(pid: int) -> dict[int, list[str]]:
@@ -76,7 +76,7 @@ def test_a_killed_bot_worker_is_started_again_and_the_api_stays_up(tmp_path):
         assert said == [f"ginbox: bot worker (pid {first}) killed by signal 9 (SIGKILL); starting it again"], err
         assert "stopping" not in err
         # the new one is a whole worker: it says which jobs it takes
-        said = f"ginbox worker: pid {second}, taking turns then boards jobs"
+        said = f"ginbox worker: pid {second}, taking turns then boards then archive jobs"
         deadline = time.monotonic() + 30
         while said not in log_text(logs, "out") and time.monotonic() < deadline:
             time.sleep(0.1)
