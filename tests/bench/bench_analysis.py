@@ -97,7 +97,11 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=DEFAULT_SAMPLES)
     ap.add_argument("--games", type=int, default=3, help="games per policy for the points given away (3)")
     ap.add_argument("--pairs", type=int, default=4, help="duplicate pairs of games per pair of policies (4)")
+    ap.add_argument("--calibration-only", action="store_true", help="print the calibration alone")
     args = ap.parse_args()
+    if args.calibration_only:
+        print_calibration(args)
+        return
 
     log = bot_game(["basic", "expert"], seed=1)
     wall, cpu = time.perf_counter(), time.process_time()
@@ -125,14 +129,17 @@ def main() -> None:
             if seat["accuracy"] is not None:
                 accuracy.append(seat["accuracy"])
         print(f"  {policy:<7} {interval(per_hand):>16} points per hand, accuracy {interval(accuracy)}")
+    print_calibration(args)
 
+
+def print_calibration(args) -> None:
     print(f"calibration: {args.pairs} duplicate pairs of games to 100 per pair of policies, per hand (95% interval)")
     print(f"  {'pair':<16} {'measured by the games':>24} {'said by the analysis':>24}")
     for first, second in (("basic", "random"), ("expert", "basic")):
         measured, analysed = calibration(first, second, args.pairs, args.samples)
         (m, mh), (a, ah) = mean_ci(measured), mean_ci(analysed)
         agree = "same sign" if (m > 0) == (a > 0) else "OPPOSITE SIGNS"
-        print(f"  {first + ' v ' + second:<16} {m:>+14.2f} ± {mh:<7.2f} {a:>+14.2f} ± {ah:<7.2f}  {agree}")
+        print(f"  {first + ' v ' + second:<16} {m:>+14.2f} ± {mh:<7.2f} {a:>+14.2f} ± {ah:<7.2f}  {agree}", flush=True)
 
 
 if __name__ == "__main__":
