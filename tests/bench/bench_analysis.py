@@ -14,6 +14,7 @@ They should agree in sign and roughly in size.
 
     python tests/bench/bench_analysis.py
     python tests/bench/bench_analysis.py --games 6 --pairs 6 --samples 24
+    python tests/bench/bench_analysis.py --parts calibration --pairs 5
 
 Target: a whole game in under 30 s on a 2-core machine. The script prints the figures and the
 verdict; it never fails on them.
@@ -97,12 +98,19 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=DEFAULT_SAMPLES)
     ap.add_argument("--games", type=int, default=3, help="games per policy for the points given away (3)")
     ap.add_argument("--pairs", type=int, default=4, help="duplicate pairs of games per pair of policies (4)")
-    ap.add_argument("--calibration-only", action="store_true", help="print the calibration alone")
+    ap.add_argument("--parts", default="time,policies,calibration",
+                    help="what to print, comma-separated: time, policies, calibration (default: all three)")
     args = ap.parse_args()
-    if args.calibration_only:
+    parts = set(args.parts.split(","))
+    if "time" in parts:
+        print_time(args)
+    if "policies" in parts:
+        print_policies(args)
+    if "calibration" in parts:
         print_calibration(args)
-        return
 
+
+def print_time(args) -> None:
     log = bot_game(["basic", "expert"], seed=1)
     wall, cpu = time.perf_counter(), time.process_time()
     result = analyse_log(log, samples=args.samples)
@@ -118,6 +126,8 @@ def main() -> None:
     print(f"  {procs} processes: {wall_n:.1f} s wall ({wall / wall_n:.2f}x), the same result: {same}")
     print(f"  target: under {TARGET_S:.0f} s per game on this machine: {'met' if min(wall, wall_n) < TARGET_S else 'NOT met'}")
 
+
+def print_policies(args) -> None:
     print(f"points given away per hand against basic, {args.games} games each (mean ± 95% interval):")
     for policy in ("random", "basic", "expert"):
         per_hand, accuracy = [], []
@@ -128,8 +138,7 @@ def main() -> None:
             per_hand.append(seat["points_given_away"] / hands)
             if seat["accuracy"] is not None:
                 accuracy.append(seat["accuracy"])
-        print(f"  {policy:<7} {interval(per_hand):>16} points per hand, accuracy {interval(accuracy)}")
-    print_calibration(args)
+        print(f"  {policy:<7} {interval(per_hand):>16} points per hand, accuracy {interval(accuracy)}", flush=True)
 
 
 def print_calibration(args) -> None:

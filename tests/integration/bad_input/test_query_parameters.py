@@ -19,7 +19,7 @@ from support.gameplay import create_game
 SPEC = yaml.safe_load(SPEC_PATH.read_text(encoding="utf-8"))
 METHODS = {"get", "post", "put", "patch", "delete"}
 #: operations whose query string is nobody's business: pages for browsers
-PAGES = {"getLobbyPage", "getPlayPage", "getWatchPage", "getReplayPage", "getMatchPage", "getPageAsset",
+PAGES = {"getLobbyPage", "getPlayPage", "getWatchPage", "getReplayPage", "getMatchPage", "getTournamentPage", "getPageAsset",
          "getFavicon", "getDocs", "getDocsWithSlash", "getDocsAsset", "listGuides", "getGuide", "getGuideImage"}
 #: a value the spec allows for each query parameter it lists (the two streams' ``after`` differ in type)
 VALID = {"status": "playing", "variant": "gin-rami", "cursor": "0" * 15 + "A" * 16, "limit": "5",
