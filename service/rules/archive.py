@@ -162,18 +162,7 @@ def _choices(state) -> list:
 
 def _spec(created) -> game.GameSpec:
     """The creation spec a game_created event records (as the audit builds it)."""
-    return game.GameSpec(
-        variant=created.variant,
-        players=list(created.players),
-        options=dict(created.options),
-        seed=bytes.fromhex(created.seed),
-        decks=[list(d) for d in created.decks] if created.decks else None,
-        roles=dict(created.roles) if created.roles is not None else None,
-        first_dealer=created.first_dealer,
-        invites=dict(created.invites) if created.invites else None,
-        fairness=created.fairness,
-        rules=created.rules,
-    )
+    return game.spec_of(created, bytes.fromhex(created.seed))
 
 
 def _packed(event) -> str:

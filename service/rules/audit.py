@@ -226,19 +226,7 @@ def _replayed(checks: list, log: list, created: Any, seed: bytes) -> dict:
     # Re-decide the log: the start events from the creation spec, then each group of events
     # from the command that must have produced it.
     try:
-        spec = game.GameSpec(
-            variant=created.variant,
-            players=list(created.players),
-            options=dict(created.options),
-            seed=seed,
-            decks=[list(d) for d in created.decks] if created.decks else None,
-            roles=dict(created.roles) if created.roles is not None else None,
-            first_dealer=created.first_dealer,
-            invites=dict(created.invites) if created.invites else None,
-            fairness=created.fairness,
-            rules=created.rules,
-            imported_from=created.imported_from,
-        )
+        spec = game.spec_of(created, seed)
         expected = game.start(spec)
         later = {name: value for name, value in LATER_OPTIONS.items() if name not in created.options}
         if later and all(expected[0].options.get(name) == value for name, value in later.items()):

@@ -19,7 +19,7 @@ from .evolvers import evolve, replay
 # legal: every legal move.
 from .legal import knock_options, legal_moves
 # setup: the spec, cuts and deals (§1 The deal, §2 Roles, §3 first dealer).
-from .setup import GameSpec, start
+from .setup import GameSpec, spec_of, start
 # state: the fields and snapshots.
 from .state import (
     DISCARD,
@@ -50,6 +50,7 @@ __all__ = [
     "knock_options",
     "legal_moves",
     "replay",
+    "spec_of",
     "start",
     "state_from_dict",
     "state_to_dict",

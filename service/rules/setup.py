@@ -49,6 +49,24 @@ class GameSpec:
     imported_from: str | None = None
 
 
+def spec_of(created: GameCreated, seed: bytes | None) -> GameSpec:
+    """The spec a game_created event records, with ``seed`` (which the event keeps only as its hash
+    until the game is over): ``start`` of it gives that game's start again."""
+    return GameSpec(
+        variant=created.variant,
+        players=list(created.players),
+        options=dict(created.options),
+        seed=seed,
+        decks=[list(d) for d in created.decks] if created.decks else None,
+        roles=dict(created.roles) if created.roles is not None else None,
+        first_dealer=created.first_dealer,
+        invites=dict(created.invites) if created.invites else None,
+        fairness=created.fairness,
+        rules=created.rules,
+        imported_from=created.imported_from,
+    )
+
+
 _SHA256_HEX = re.compile(r"[0-9a-f]{64}")
 
 
