@@ -7,6 +7,15 @@ import sys
 from pathlib import Path
 
 
+def read_text(command: str, file: str) -> str | None:
+    """The text of ``file`` ('-': stdin), or None once ``ginbox <command>: cannot read …`` is printed."""
+    try:
+        return sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        print(f"ginbox {command}: cannot read {file}: {err}", file=sys.stderr)
+        return None
+
+
 def cmd_audit(args) -> int:
     """Check a finished game from its export alone (GET /games/{id}/export): no server, no Redis.
 
@@ -50,10 +59,8 @@ def cmd_analyse(args) -> int:
     from service.analysis.report import summary_text
     from service.progress import decisions_progress
 
-    try:
-        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        print(f"ginbox analyse: cannot read {args.file}: {err}", file=sys.stderr)
+    text = read_text("analyse", args.file)
+    if text is None:
         return 2
     try:
         log, advice = read_export(text.splitlines())
@@ -90,10 +97,8 @@ def cmd_convert(args) -> int:
     """
     from service.rules.openspiel_files import ConvertError, convert_text
 
-    try:
-        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        print(f"ginbox convert: cannot read {args.file}: {err}", file=sys.stderr)
+    text = read_text("convert", args.file)
+    if text is None:
         return 2
     try:
         result = convert_text(text)
