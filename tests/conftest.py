@@ -9,9 +9,16 @@ database that this session created.
 from __future__ import annotations
 
 import os
+import signal
 import uuid
 
 import pytest
+
+# A suite started in the background by a shell without job control (`bash .ci/run &`, nohup) ignores
+# SIGINT, and every process it starts would inherit that: the tests that press Ctrl-C on a command
+# (SIGINT) would wait for ever. The tests' own processes take Ctrl-C as a terminal's would.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session")
