@@ -293,7 +293,8 @@ def test_a_worker_killed_midway_leaves_a_running_analysis_that_a_request_queues_
         os.killpg(worker.pid, signal.SIGKILL)
         worker.wait(10)
     left = api.get(f"/games/{game_id}/analysis").get_json()
-    assert left["status"] == "running" and 1 <= left["progress"]["done"] < left["progress"]["total"]
+    # running, its result not written (its processes may have rated every decision before the kill)
+    assert left["status"] == "running" and 1 <= left["progress"]["done"] <= left["progress"]["total"]
     time.sleep(1.1)  # no progress for analysis_stale_s
     again = api.post(f"/games/{game_id}/analysis")
     assert again.status_code == 202
