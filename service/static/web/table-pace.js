@@ -33,7 +33,10 @@ async function hold(delay) {
   while (delay() > 0 && performance.now() < holdUntil) await sleep(Math.min(holdUntil - performance.now(), 100));
 }
 
-/** The versions the page has drawn, in order, with when ({version, at}): for whoever wants the history. */
+/**
+ * The versions the page has drawn, in order, with when ({version, at}): for whoever wants the history.
+ * A version drawn again (a later look that found nothing new) is not a new entry.
+ */
 const drawn = [];
 globalThis.ginboxViewsShown = drawn;
 
@@ -48,8 +51,9 @@ export async function stepTo(latest, side, show) {
   const paced = (e) => watching || (MOVES.has(e.type) && e.data && e.data.seat !== side);
   const draw = async (view, stepped) => {
     if (state.view && view.version < state.view.version) return;
+    const again = state.view && view.version === state.view.version;
     await show(view);
-    drawn.push({ version: view.version, at: performance.now() });
+    if (!again) drawn.push({ version: view.version, at: performance.now() });
     if (stepped) holdUntil = performance.now() + delay();
   };
   const shown = state.view;
