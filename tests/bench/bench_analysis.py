@@ -37,19 +37,24 @@ from service.analysis import DEFAULT_SAMPLES, analyse_log, to_json  # noqa: E402
 from service.rules import game as G  # noqa: E402
 from service.rules import views  # noqa: E402
 from workers.arena import Table  # noqa: E402
-from workers.policies import make_policy  # noqa: E402
+from workers.policies import ExpertPolicy, make_policy  # noqa: E402
 
 TARGET_S = 30.0
 #: Student's t at 97.5% for 1 to 10 degrees of freedom
 _T = [12.71, 4.30, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26, 2.23]
 
 
-def bot_game(policies: list[str], seed: int, target: int = 100) -> list:
-    """The log of a gin rami game to ``target`` between built-in policies (the expert with a fixed effort)."""
+def bot_game(policies: list[str], seed: int, target: int = 100, budget_s: float | None = 0.02) -> list:
+    """The log of a gin rami game to ``target`` between built-in policies.
+
+    The expert searches for ``budget_s`` a move; None gives it a fixed effort (its least number of
+    playouts), so that the game is the same on every machine.
+    """
     spec = G.GameSpec(variant="gin-rami", players=[{"name": f"{p}-{i}", "bot": p} for i, p in enumerate(policies)],
                       options={"target_score": target}, seed=seed.to_bytes(32, "big"))
     table = Table.start(spec)
-    bots = [make_policy(p, budget_s=0.02) for p in policies]
+    bots = [ExpertPolicy(budget_s=None) if p == "expert" and budget_s is None else make_policy(p, budget_s=budget_s)
+            for p in policies]
     while table.state.status == "playing":
         seat = table.state.to_act[0]
         view = views.view_state(table.state, seat)
@@ -111,7 +116,8 @@ def main() -> None:
 
 
 def print_time(args) -> None:
-    log = bot_game(["basic", "expert"], seed=1)
+    # the expert at a fixed effort: the same game, whatever the machine's speed
+    log = bot_game(["basic", "expert"], seed=1, budget_s=None)
     wall, cpu = time.perf_counter(), time.process_time()
     result = analyse_log(log, samples=args.samples)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu

@@ -48,6 +48,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from service.progress import counted  # noqa: E402
 from service.rules import cards as C  # noqa: E402
 from service.rules import game as G  # noqa: E402
 from service.rules import views  # noqa: E402
@@ -271,10 +272,12 @@ def run_games(pool, a: str, b: str, games: int, args, budget_s: float, params: d
     jobs = [(a, b, lo, min(games, lo + chunk), args.seed, budget_s, params, args.rules)
             for lo in range(0, games, chunk)]
     per_pair, timings = [], {}
-    for d, t in pool.imap_unordered(play_games, jobs):
-        per_pair += d
-        for key, xs in t.items():
-            timings.setdefault(key, []).extend(xs)
+    with counted("bench_bots", f"{a} vs {b}", "games", total=2 * games) as shown:
+        for d, t in pool.imap_unordered(play_games, jobs):
+            per_pair += d
+            shown(2 * len(per_pair))
+            for key, xs in t.items():
+                timings.setdefault(key, []).extend(xs)
     win, win_hw = interval([d[0] for d in per_pair])
     hands = sum(d[2] for d in per_pair)
     pts = sum(d[1] for d in per_pair) / hands

@@ -17,7 +17,7 @@ from service.rules import layoffs, melds
 from service.rules import views
 from workers.arena import Table
 from workers.policies import BasicPolicy
-from workers.policies.rollout import finish_hand
+from workers.policies.rollout import finish_hand, finish_hand_in_python
 
 def hand_points_for(result: dict, seat: int) -> int:
     if result["outcome"] == "drawn":
@@ -25,8 +25,9 @@ def hand_points_for(result: dict, seat: int) -> int:
     return result["points"] if result["winner"] == seat else -result["points"]
 
 
+@pytest.mark.parametrize("finish", [finish_hand, finish_hand_in_python], ids=["as-installed", "pure-python"])
 @pytest.mark.parametrize("variant", ["gin-rami", "three-hand"])
-def test_the_simulator_plays_a_hand_out_exactly_as_the_engine_does_with_basic_players(variant):
+def test_the_simulator_plays_a_hand_out_exactly_as_the_engine_does_with_basic_players(variant, finish):
     basic = BasicPolicy()
     compared = 0
     for i in range(40):
@@ -60,7 +61,7 @@ def test_the_simulator_plays_a_hand_out_exactly_as_the_engine_does_with_basic_pl
         hands = [state.hands[me], state.hands[other]]
         pile = list(state.pile)
         stock = list(reversed(state.stock))
-        simulated = finish_hand(hands, pile, stock, 0, state.options)
+        simulated = finish(hands, pile, stock, 0, state.options)
         # the engine, with two basic players, from the same position
         while table.state.status == "playing" and table.state.hand_no == 1:
             seat = table.state.to_act[0]
