@@ -13,7 +13,12 @@ COPY pyproject.toml README.md openapi.yaml ./
 COPY service ./service
 COPY schemas ./schemas
 COPY workers ./workers
-RUN pip install . && useradd --create-home --uid 10001 ginbox \
+# A C compiler for the install only: it builds the optional speed-ups (the bots' playouts among
+# them), then leaves the image.
+RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && pip install . \
+    && apt-get purge -y --auto-remove gcc libc6-dev && rm -rf /var/lib/apt/lists/* \
+    && useradd --create-home --uid 10001 ginbox \
     && mkdir -p /tmp/ginbox-metrics && chown ginbox /tmp/ginbox-metrics
 USER ginbox
 
