@@ -202,7 +202,8 @@ def _analysis_limits(settings: Settings) -> AnalysisLimits:
     return AnalysisLimits(per_caller=settings.analyses_per_caller, queued=settings.analyses_queued,
                           samples=settings.analysis_samples, processes=settings.analysis_processes,
                           progress_every=int(settings.extra.get("analysis_progress_every", 10)),
-                          stale_s=float(settings.extra.get("analysis_stale_s", 120.0)))
+                          stale_s=float(settings.extra.get("analysis_stale_s", 120.0)),
+                          stream_poll_s=float(settings.extra.get("analysis_stream_poll_s", 0.5)))
 
 
 def analysis_queue(connection, settings: Settings) -> Queue:

@@ -32,7 +32,9 @@ HERE, THERE, ELSEWHERE = "203.0.113.5", "203.0.113.6", "203.0.113.7"
 def settings(redis_url, key_prefix) -> Settings:
     return Settings(redis_url=redis_url, key_prefix=key_prefix, queue_name=f"{key_prefix}-bots",
                     rate_limit_per_minute=1_000_000, analysis_samples=SAMPLES, analyses_per_caller=1,
-                    analyses_queued=2, proxy_hops=1, extra={"analysis_progress_every": 3})
+                    analyses_queued=2, proxy_hops=1,
+                    # a stream that reads the progress often enough to see even a fast analysis running
+                    extra={"analysis_progress_every": 3, "analysis_stream_poll_s": 0.02})
 
 
 @pytest.fixture
