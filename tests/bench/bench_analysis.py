@@ -15,6 +15,7 @@ They should agree in sign and roughly in size.
     python tests/bench/bench_analysis.py
     python tests/bench/bench_analysis.py --games 6 --pairs 6 --samples 24
     python tests/bench/bench_analysis.py --parts calibration --pairs 5
+    python tests/bench/bench_analysis.py --parts time --baseline
 
 Target: a whole game in under 30 s on a 2-core machine. The script prints the figures and the
 verdict; it never fails on them.
@@ -103,6 +104,8 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=DEFAULT_SAMPLES)
     ap.add_argument("--games", type=int, default=3, help="games per policy for the points given away (3)")
     ap.add_argument("--pairs", type=int, default=4, help="duplicate pairs of games per pair of policies (4)")
+    ap.add_argument("--baseline", action="store_true",
+                    help="time: also analyse the game with the playouts in pure Python, for the ratio")
     ap.add_argument("--parts", default="time,policies,calibration",
                     help="what to print, comma-separated: time, policies, calibration (default: all three)")
     args = ap.parse_args()
@@ -131,6 +134,18 @@ def print_time(args) -> None:
     wall_n = time.perf_counter() - wall_n
     print(f"  {procs} processes: {wall_n:.1f} s wall ({wall / wall_n:.2f}x), the same result: {same}")
     print(f"  target: under {TARGET_S:.0f} s per game on this machine: {'met' if min(wall, wall_n) < TARGET_S else 'NOT met'}")
+    if args.baseline:
+        # the same analysis with the playouts in pure Python (workers/policies/_rollout.c not used)
+        from workers.policies import rollout
+        in_c, rollout._finish_in_c = rollout._finish_in_c, None
+        try:
+            cpu_py = time.process_time()
+            same_py = to_json(analyse_log(log, samples=args.samples)) == to_json(result)
+            cpu_py = time.process_time() - cpu_py
+        finally:
+            rollout._finish_in_c = in_c
+        print(f"  one process, pure-Python playouts: {cpu_py:.1f} s CPU, {1000 * cpu_py / max(1, n):.1f} ms per "
+              f"decision ({cpu_py / cpu:.2f}x the CPU above), the same result: {same_py}")
 
 
 def print_policies(args) -> None:
