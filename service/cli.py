@@ -1,4 +1,5 @@
-"""The ``ginbox`` command: ``serve``, ``worker``, ``match``, ``tournament``, ``audit``, ``analyse``, ``convert`` and ``archive``.
+"""The ``ginbox`` command: ``serve``, ``worker``, ``match``, ``tournament``, ``audit``, ``analyse``, ``convert``,
+``archive`` and ``repair-index``.
 
 ``serve`` runs the API, its bot workers and an embedded Redis.
 ``match`` plays a duplicate match on a server, or here.
@@ -7,6 +8,7 @@
 ``analyse`` rates offline every decision of a finished game's export.
 ``convert`` turns a finished gin-rami game's export into OpenSpiel records, and such records into an export.
 ``archive`` archives the finished games whose logs are not archived yet.
+``repair-index`` rebuilds the listings of games, matches and tournaments from their logs.
 This module reads the command line and holds each command's front.
 Running the server is ``service.serve``'s.
 """
@@ -28,7 +30,7 @@ import os
 import sys
 from pathlib import Path
 
-from service.cli_offline import cmd_analyse, cmd_archive, cmd_audit, cmd_convert
+from service.cli_offline import cmd_analyse, cmd_archive, cmd_audit, cmd_convert, cmd_repair_index
 from service.config import SettingError, Settings, env_int, in_range
 
 #: what ``ginbox --help`` says (plain text: the module's docstring is written for Python readers)
@@ -39,7 +41,8 @@ DESCRIPTION = ("The gin rummy game server. serve: the HTTP API, its bot workers 
                "export, or with --match a finished match and its games' exports, checked offline. analyse: every "
                "decision of a finished game's export rated by the expected points it gave away, offline. convert: a "
                "finished gin-rami game's export as OpenSpiel gin_rummy records, or such records as an export. archive: every "
-               "finished game not archived yet rewritten into its compact archived record.")
+               "finished game not archived yet rewritten into its compact archived record. repair-index: the listings "
+               "rebuilt from the logs.")
 
 #: gunicorn worker classes the API is run and tested under
 WORKER_CLASSES = ("gevent", "gthread")
@@ -255,6 +258,9 @@ def _run(argv: list[str] | None) -> int:
     archive = sub.add_parser("archive", help="archive every finished game not archived yet (REDIS_URL)",
                              description=cmd_archive.__doc__)
     archive.set_defaults(func=cmd_archive)
+    repair = sub.add_parser("repair-index", help="rebuild the listings of games, matches and tournaments from "
+                            "their logs (REDIS_URL)", description=cmd_repair_index.__doc__)
+    repair.set_defaults(func=cmd_repair_index)
     audit = sub.add_parser("audit", help="check a finished game's export, or a finished match with --match, "
                                          "offline (no server needed)",
                            description=cmd_audit.__doc__,

@@ -190,3 +190,33 @@ def cmd_archive(args) -> int:
         return 2
     print(", ".join(f"{outcome}: {n}" for outcome, n in sorted(outcomes.items())) or "no finished game")
     return 0 if set(outcomes) <= {"archived", "archived_already", "no_game"} else 1
+
+
+def cmd_repair_index(args) -> int:
+    """Rebuild the listings (GET /games, /matches, /tournaments) from the logs' own records.
+
+    On a Redis Cluster a listing is updated just after each append; a process that died in between
+    leaves the log right and its listing behind. This rewrites every entry from its log's meta hash.
+    It is safe to run at any time, while the server runs too. Prints a progress bar per kind of log,
+    then how many of each it saw. Exits 0, or 2 if Redis cannot be reached.
+    """
+    import redis
+
+    from service import composition
+    from service.config import Settings
+    from service.progress import counted
+
+    settings = Settings.from_env()
+    if not settings.redis_url:
+        print("ginbox repair-index: REDIS_URL is not set", file=sys.stderr)
+        return 2
+    seen = {}
+    try:
+        for kind, index in composition.game_indexes(settings).items():
+            with counted("ginbox repair-index", kind, kind, index.count_games()) as show:
+                seen[kind] = index.repair(progress=show)
+    except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as err:
+        print(f"\nginbox repair-index: Redis cannot be reached ({err})", file=sys.stderr)
+        return 2
+    print(", ".join(f"{kind}: {n}" for kind, n in seen.items()))
+    return 0

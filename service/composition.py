@@ -217,6 +217,19 @@ def archive_queue(connection, settings: Settings) -> Queue:
     return bot_queue(connection, settings.archive_queue)
 
 
+def _log_prefixes(settings: Settings) -> dict[str, str]:
+    """The key prefix of each kind of log: games, matches and tournaments, each listed by an index."""
+    # under the service's own prefix (a Redis ACL of `~<prefix>:*` covers it), apart from the games' keys
+    return {"games": settings.key_prefix, "matches": f"{settings.key_prefix}:match",
+            "tournaments": f"{settings.key_prefix}:tournament"}
+
+
+def game_indexes(settings: Settings) -> dict[str, RedisGameIndex]:
+    """The listing index of each kind of log (``ginbox repair-index`` rebuilds them)."""
+    redis = redis_client(settings.redis_url, settings.redis_timeout_s)
+    return {kind: RedisGameIndex(redis, prefix) for kind, prefix in _log_prefixes(settings).items()}
+
+
 def _redis_games(settings: Settings, redis: Redis, waits, scheduler, *, worker: bool,
                  analyses_queue: Queue | None = None, archives_queue: Queue | None = None) -> dict:
     """The games' Redis stores, the two services over them: the fields of ``Parts``."""
@@ -234,12 +247,12 @@ def _redis_games(settings: Settings, redis: Redis, waits, scheduler, *, worker: 
                         # the append that ends a game queues its archive
                         archive_later=None if archives_queue is None else (
                             lambda game_id: queue_archive(archives_queue, game_id)))
-    # under the service's own prefix (a Redis ACL of `~<prefix>:*` covers it), apart from the games' keys
-    match_prefix = f"{settings.key_prefix}:match"
+    prefixes = _log_prefixes(settings)
+    match_prefix = prefixes["matches"]
     matches = RedisEventStore(redis, codec=MatchCodec, prefix=match_prefix, index=RedisGameIndex(redis, match_prefix),
                               waits=waits)
     # the tournaments' own log beside the matches', and what is kept of them beside their logs
-    tournament_prefix = f"{settings.key_prefix}:tournament"
+    tournament_prefix = prefixes["tournaments"]
     tournaments = {"tournament_log": RedisEventStore(redis, codec=TournamentCodec, prefix=tournament_prefix,
                                                      index=RedisGameIndex(redis, tournament_prefix), waits=waits),
                    "tournament_keys": RedisTournaments(redis, settings.key_prefix)}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any
+from typing import Any, Callable, Iterator
 
 from service.store.base import (
     MAX_TS,
@@ -208,15 +208,28 @@ class RedisGameIndex(GameIndex):
                 return True
         raise StoreError(f"index of game {game_id!r} kept changing during {attempts} attempts")
 
-    def repair(self) -> int:
-        """Rewrite every game's index entry from its meta hash; return how many games were seen."""
-        seen = 0
+    def _game_ids(self) -> Iterator[str]:
+        """The id of every game that has a meta hash under this prefix."""
         suffix = "}:meta"
         for key in self.redis.scan_iter(match=f"{self.prefix}:{{*}}:meta", count=500):
             key = text(key)
             game_id = key[len(self.prefix) + 2 : -len(suffix)]
-            if self._meta(game_id) != key:
-                continue
+            if self._meta(game_id) == key:
+                yield game_id
+
+    def count_games(self) -> int:
+        """How many games have a meta hash (what ``repair`` goes through), by a scan of the keys."""
+        return sum(1 for _ in self._game_ids())
+
+    def repair(self, progress: Callable[[int], None] | None = None) -> int:
+        """Rewrite every game's index entry from its meta hash; return how many games were seen.
+
+        ``progress(seen)`` is called after each game.
+        """
+        seen = 0
+        for game_id in self._game_ids():
             self.sync(game_id, force=True)
             seen += 1
+            if progress is not None:
+                progress(seen)
         return seen

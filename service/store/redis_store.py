@@ -194,7 +194,7 @@ class RedisEventStore(EventStore):
             try:
                 self.index.sync(game_id, at_least=int(reply[1]))
             except (redis.RedisError, StoreError):
-                log.warning("index of game %s not updated; RedisGameIndex.repair() will", game_id, exc_info=True)
+                log.warning("index of game %s not updated; `ginbox repair-index` will", game_id, exc_info=True)
         return Appended(int(reply[1]), replayed=outcome == "idem")
 
     def idempotent_result(self, game_id, key):
