@@ -11,27 +11,23 @@ from __future__ import annotations
 import json
 import re
 
-from support.decks import build_deck
+from support.decks import QUICK_KNOCK, quick_knock_moves
 from support.gameplay import create_game
 
-KNOCK_HAND = build_deck("AC 2C 3C 7D 7H 7S 4S 5S 6S 9H".split(), "2S 3S 4C 7C QD QH QS KH KS 9C".split(),
-                        "JD", ["2D"])
 HANDS = 11
 IN_VIEW = 8
 NEXT = re.compile(r'^</games/([A-Za-z0-9_-]{16})/hand-results\?offset=([0-9]+)&limit=([0-9]+)>; rel="next"$')
 
 
 def play_hand(g, hand_no: int) -> dict:
-    """The non-dealer passes the upcard, so does the dealer, then the non-dealer draws the 2D and knocks."""
-    knocker = 0 if hand_no % 2 else 1
-    g.move(knocker, {"type": "pass_upcard"})
-    g.move(1 - knocker, {"type": "pass_upcard"})
-    g.move(knocker, {"type": "draw_stock"})
-    return g.move(knocker, {"type": "knock", "discard": "9H", "melds": None})
+    """The hand's four moves; the knocker's view after the knock."""
+    for seat, move in quick_knock_moves(hand_no):
+        view = g.move(seat, move)
+    return view
 
 
 def new_game(api):
-    return create_game(api, "gin-rami", [{"name": "ann"}, {"name": "bob"}], decks=[KNOCK_HAND] * HANDS,
+    return create_game(api, "gin-rami", [{"name": "ann"}, {"name": "bob"}], decks=[QUICK_KNOCK] * HANDS,
                        first_dealer=1, options={"target_score": 150})
 
 
