@@ -8,7 +8,7 @@ the target of 150 in hand 11.
 
 from __future__ import annotations
 
-from helpers import Api, console_errors, text_of, wait_for
+from helpers import Api, console_errors, css, text_of, wait_for
 from lobby_and_end import close_hand_end, in_view
 from support.decks import QUICK_KNOCK, quick_knock_moves
 
@@ -32,8 +32,8 @@ def sheet_reads(driver) -> list[str]:
         "return globalThis.ginboxExchanges.filter(x => x.url.includes('/hand-results')).map(x => x.url)")
 
 
-def test_the_score_sheet_of_a_long_game_lists_every_hand_read_once(live_server, new_browser, tmp_path):
-    api = Api(live_server)
+def ten_hands_played(api: Api) -> tuple[str, list[str]]:
+    """A game whose first 10 hands are over: (its id, the seats' tokens)."""
     status, created = api.call("POST", "/games", {
         "variant": "gin-rami", "seats": [{"name": "ann"}, {"name": "bob"}], "first_dealer": 1,
         "decks": [QUICK_KNOCK] * HANDS, "options": {"target_score": 150}})
@@ -42,6 +42,12 @@ def test_the_score_sheet_of_a_long_game_lists_every_hand_read_once(live_server, 
     tokens = [s["token"] for s in created["seats"]]
     for hand_no in range(1, HANDS):
         play_hand(api, game_id, tokens, hand_no)
+    return game_id, tokens
+
+
+def test_the_score_sheet_of_a_long_game_lists_every_hand_read_once(live_server, new_browser, tmp_path):
+    api = Api(live_server)
+    game_id, tokens = ten_hands_played(api)
     view = api.view(game_id)
     assert (view["hand_results_total"], view["hand_results_from"], len(view["hand_results"])) == (10, 2, 8)
 
@@ -75,3 +81,23 @@ def test_the_score_sheet_of_a_long_game_lists_every_hand_read_once(live_server, 
     in_view(driver, "#score-sheet tbody tr:nth-child(1)")
     in_view(driver, f"#score-sheet tbody tr:nth-child({HANDS})")
     assert console_errors(driver) == []
+
+
+def test_hands_that_could_not_be_read_are_said_missing_and_read_when_a_hand_ends(live_server, new_browser):
+    api = Api(live_server)
+    game_id, tokens = ten_hands_played(api)
+    driver = new_browser()
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/hand-results*"]})
+    driver.get(f"{live_server}/watch/{game_id}")
+    # the view's eight hands, and a row that says the first two are missing
+    wait_for(driver, lambda d: row_heads(d) == ["1–2", *map(str, range(3, 11)), "Now"], what="the sheet without hands 1 and 2")
+    assert text_of(driver, "#score-sheet-missing") == "1–2\tNot shown: the first 2 hands could not be read."
+    in_view(driver, "#score-sheet-missing")
+
+    # the route is back: the next hand's end reads the sheet again
+    driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+    play_hand(api, game_id, tokens, HANDS)
+    wait_for(driver, lambda d: row_heads(d) == [*map(str, range(1, HANDS + 1)), "End", "Now"],
+             what="every hand on the sheet")
+    assert not css(driver, "#score-sheet-missing")
