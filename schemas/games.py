@@ -301,6 +301,12 @@ class StateQuery(QuerySchema):
     version = QueryInteger(required=True, validate=validate.Range(None, MAX_VERSION))
 
 
+class HandResultsQuery(QuerySchema):
+    #: the index of the first result of the page (0: the game's first hand)
+    offset = QueryInteger(load_default=0, validate=validate.Range(0, MAX_VERSION))
+    limit = QueryInteger(load_default=50, validate=validate.Range(1, 200))
+
+
 class StreamQuery(QuerySchema):
     after = QueryInteger(validate=validate.Range(0, MAX_VERSION))
     once = fields.String(load_default="0", validate=validate.OneOf(["0", "1", "false", "true"]))

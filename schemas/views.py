@@ -109,7 +109,11 @@ class ViewSchema(Schema):
     cuts = fields.List(fields.Nested(CutSchema), required=True)
     # a scored hand and a drawn hand have different fields: both are passed on as the engine wrote them
     last_hand = fields.Raw(allow_none=True, required=True)
+    #: the latest results only (HAND_RESULTS_IN_VIEW), oldest first
     hand_results = fields.List(fields.Raw(), required=True)
+    #: the hands finished so far, and the index of the first result ``hand_results`` holds
+    hand_results_total = fields.Integer(required=True)
+    hand_results_from = fields.Integer(required=True)
     advice = fields.List(fields.Nested(AdviceEntrySchema), required=True)
     legal_moves = fields.List(fields.Raw(), required=True)
     seed = fields.String(allow_none=True, required=True)
@@ -117,6 +121,16 @@ class ViewSchema(Schema):
     stock = _cards(allow_none=True, required=True)
     decks = _card_lists(allow_none=True, required=True)
     turn_deadline_ms = fields.Integer(allow_none=True, required=True)
+
+
+class HandResultsPageSchema(Schema):
+    """GET /games/{id}/hand-results answer: a page of the results, as the caller's view shows them."""
+
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    total = fields.Integer(required=True)
+    offset = fields.Integer(required=True)
+    hand_results = fields.List(fields.Raw(), required=True)
 
 
 class CreatedGameSchema(Schema):

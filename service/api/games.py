@@ -17,12 +17,13 @@ from schemas.games import (
     EventListSchema,
     EventsQuery,
     GameListSchema,
+    HandResultsQuery,
     ListGamesQuery,
     MoveSchema,
     StateQuery,
     StreamQuery,
 )
-from schemas.views import CreatedGameSchema, SeatClaimedSchema
+from schemas.views import CreatedGameSchema, HandResultsPageSchema, SeatClaimedSchema
 from service.api.auth import presented_token
 from service.api.http import (
     conditional_view,
@@ -56,6 +57,8 @@ _EVENT_LIST_SCHEMA = EventListSchema()
 _STATE_QUERY = StateQuery()
 _AUDIT_SCHEMA = AuditSchema()
 _STREAM_QUERY = StreamQuery()
+_HAND_RESULTS_QUERY = HandResultsQuery()
+_HAND_RESULTS_PAGE_SCHEMA = HandResultsPageSchema()
 # A view (service.rules.views) is built in its wire shape: ViewSchema().dump would give it back
 # unchanged -- tests/unit/test_view_wire_shape.py checks that on every view of whole games -- so
 # the bulk of what the API answers is sent as it is, without a walk through the schema per answer.
@@ -228,6 +231,21 @@ def state_at(game_id: str):
     q = load_query(_STATE_QUERY)
     answer = svc.state_at(game_id, seat, q["version"])
     return conditional_view(answer.view, answer.version)
+
+
+@bp.get("/games/<game_id>/hand-results")
+def hand_results(game_id: str):
+    """A page of the finished hands' results, as the caller's view shows them (the view holds the latest few)."""
+    svc, state = _existing(game_id)
+    seat = _caller(svc, game_id, required=False)
+    q = load_query(_HAND_RESULTS_QUERY)
+    answer = svc.hand_results(game_id, seat, q["offset"], q["limit"], state)
+    resp = conditional_view(_HAND_RESULTS_PAGE_SCHEMA.dump(answer.view), answer.version)
+    following = q["offset"] + q["limit"]
+    if following < answer.view["total"]:
+        params = urlencode({"offset": following, "limit": q["limit"]})
+        resp.headers["Link"] = f'</games/{game_id}/hand-results?{params}>; rel="next"'
+    return resp
 
 
 @bp.get("/games/<game_id>/audit")

@@ -21,6 +21,7 @@ QUERY_PARAMETERS: dict[str, frozenset[str]] = {
     "games.list_games": frozenset({"status", "variant", "cursor", "limit"}),
     "games.list_events": frozenset({"after", "limit"}),
     "games.state_at": frozenset({"version"}),
+    "games.hand_results": frozenset({"offset", "limit"}),
     "games.stream": frozenset({"after", "once", "token"}),
     "arena.bot_stream": frozenset({"after", "once", "token"}),
     "arena.ratings": frozenset({"variant"}),

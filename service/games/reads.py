@@ -110,6 +110,18 @@ class GameReads(GameCore):
         state = self.repository.load_state(game_id, upto=version)
         return Answer(self.render(game_id, state, seat), version)
 
+    def hand_results(self, game_id: str, seat: int | None, offset: int, limit: int, state=None) -> Answer:
+        """A page of the finished hands' results: at most ``limit`` from the index ``offset`` on.
+
+        The page is cut from the view the caller would get, so it shows exactly what that view shows.
+        """
+        state = state if state is not None else self.state(game_id)
+        sealed = self._sealed_over(game_id, state)
+        view = views.view_state(state, seat, sealed=sealed, results=(offset, limit))
+        page = {"game_id": game_id, "version": state.version, "total": view["hand_results_total"],
+                "offset": offset, "hand_results": view["hand_results"]}
+        return Answer(page, state.version)
+
     def events(self, game_id: str, seat: int | None, after: int, limit: int) -> dict:
         """Events after ``after`` (at most ``limit``), each redacted for the caller (in full once the
         game is over, unless it is sealed: a board of a match in play)."""

@@ -19,6 +19,8 @@ from .state import GameState
 
 #: the newest pieces of advice a view shows
 ADVICE_IN_VIEW = 10
+#: the latest finished hands' results a view carries: GET /games/{id}/hand-results has them all
+HAND_RESULTS_IN_VIEW = 8
 
 
 def _seat_of_view(state: GameState, viewer: int | None) -> int | None:
@@ -50,12 +52,15 @@ def sees_advice(state: GameState, viewer: int | None, sealed: bool = False) -> b
     return state.box is not None and viewer is not None and viewer in (state.captain, state.advisor)
 
 
-def view_state(state: GameState, viewer: int | None, advice_log: Iterable[dict] = (), sealed: bool = False) -> dict:
+def view_state(state: GameState, viewer: int | None, advice_log: Iterable[dict] = (), sealed: bool = False,
+               results: tuple[int, int] | None = None) -> dict:
     """The JSON-able view of ``state`` for seat ``viewer`` (None = spectator).
 
     ``advice_log``: the entries of the game's advice log (service.store.advice) up to this state.
     The view shows those its viewer may see.
     ``sealed``: the game is a board of a match in play, so its secrets stay hidden even once it is over.
+    ``results``: which finished hands' results ``hand_results`` holds, as (offset, limit).
+    By default it holds the latest HAND_RESULTS_IN_VIEW.
     """
     # A sealed game's other tables are dealt from the same seed.
     # So it reads for its seats as if it were not over, until the match ends.
@@ -85,6 +90,16 @@ def view_state(state: GameState, viewer: int | None, advice_log: Iterable[dict] 
     # a view carries the newest few only (of the hand in play, or of the whole game once it is
     # over), so that it stays small however much advice was given: GET /games/{id}/advice has all
     advice = advice[-ADVICE_IN_VIEW:]
+    # A view carries the latest few hands' results, so that it stays small however long the game.
+    # hand_results_total and hand_results_from say which they are.
+    # GET /games/{id}/hand-results pages through them all, cut from this same view.
+    total = len(state.results)
+    if results is None:
+        start = max(0, total - HAND_RESULTS_IN_VIEW)
+        stop = total
+    else:
+        start = min(results[0], total)
+        stop = min(start + results[1], total)
     v = {
         "variant": state.variant,
         "options": state.options,
@@ -132,7 +147,9 @@ def view_state(state: GameState, viewer: int | None, advice_log: Iterable[dict] 
             for p, r, seats, cs in state.cuts
         ],
         "last_hand": dict(state.results[-1]) if state.results else None,
-        "hand_results": [dict(r) for r in state.results],
+        "hand_results": [dict(r) for r in state.results[start:stop]],
+        "hand_results_total": total,
+        "hand_results_from": start,
         "advice": advice,
         "legal_moves": [command_to_dict(c) for c in legal_moves(state, viewer)],
         # secrets, revealed once the game is over

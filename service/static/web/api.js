@@ -81,6 +81,9 @@ export const giveAdvice = (id, token, text) => call("POST", `${g(id)}/advice`, {
 });
 export const listEvents = (id, token, after = 0, limit = 1000) =>
   call("GET", `${g(id)}/events?after=${after}&limit=${limit}`, { token });
+/** A page of the finished hands' results (a view holds the latest few), as the caller's view shows them. */
+export const handResults = (id, token, offset = 0, limit = 50) =>
+  call("GET", `${g(id)}/hand-results?offset=${offset}&limit=${limit}`, { token });
 export const stateAt = (id, token, version) => call("GET", `${g(id)}/state?version=${version}`, { token });
 export const auditGame = (id) => call("GET", `${g(id)}/audit`);
 /** A finished game's log as NDJSON text (GET /games/{id}/export). */

@@ -12,6 +12,7 @@ import { groupsAt, renderBoard, renderResult, resultAt } from "./replay-board.js
 import { markMove, renderMoveList } from "./replay-moves.js";
 import { ENDINGS, adviceText, describe, followHands, handsOf, withAdvice } from "./replay-steps.js";
 import { matchOf, seatsOf } from "./seats.js";
+import { readSheet, wholeSheet } from "./sheet.js";
 import { el, isMatchBoard, playerName, scoreSheet } from "./ui.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -88,7 +89,8 @@ async function show(index) {
   section.hidden = !result && !over;
   section.dataset.over = String(over);
   section.replaceChildren(...renderResult(at, result, over));
-  $("#scores").replaceChildren(el("h2", { text: "Scores" }), scoreSheet(at));
+  // each step's sheet is the game's first hands (a result never changes once its hand is over)
+  $("#scores").replaceChildren(el("h2", { text: "Scores" }), scoreSheet(wholeSheet(at)));
   // the step whose felt is drawn (data-step says the step chosen, drawn a moment later)
   document.body.dataset.drawn = String(state.index + 1);
 }
@@ -207,7 +209,8 @@ async function start() {
     nothingToReplay();
     return;
   }
-  const events = await api.allEvents(gameId, token);
+  // the whole score sheet, read with the events (a view holds the latest hands' results only)
+  const [events] = await Promise.all([api.allEvents(gameId, token), readSheet(state.view, token)]);
   state.steps = withAdvice(followHands(events), state.view.advice);
   state.hands = handsOf(state.steps);
   wireControls();

@@ -114,7 +114,8 @@ export function renderResult(view) {
 export function endLine(view) {
   if (view.status !== "over" || !view.end) return "";
   const end = view.end;
-  const played = view.hand_results.length;
+  // the hands played: the view holds only the latest results, and says how many there are
+  const played = view.hand_results_total ?? view.hand_results.length;
   if (end.reason === "expired") return `Expired: a seat was still free ${end.idle_s} s after the game was made; nobody wins.`;
   if (end.reason === "abandoned") {
     const why = end.drawn_hands ? `${end.drawn_hands} drawn hands in a row` : `${end.idle_s} s without a move`;

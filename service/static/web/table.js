@@ -18,6 +18,7 @@ import { renderHand } from "./table-hand.js";
 import { renderKnockPanel } from "./table-knock.js";
 import { renderKnockOffer, renderResign } from "./table-moves.js";
 import { renderResult, renderScores, replayOffer } from "./table-result.js";
+import { readSheet, wholeSheet } from "./sheet.js";
 import { renderPiles, seatBlock } from "./table-seats.js";
 import { renderBoxGin } from "./table-boxgin.js";
 import { showMoves, snapshot } from "./table-motion.js";
@@ -56,7 +57,7 @@ async function refresh() {
           // another's moves one at a time, each shown for its time (table-pace.js)
           await stepTo(data, state.view ? own(state.view) : null, async (view) => {
             state.view = view;
-            await Promise.all([analyseHand(), loadRecent()]);
+            await Promise.all([analyseHand(), loadRecent(), readSheet(view, state.token)]);
             render();
           });
         }
@@ -129,7 +130,7 @@ async function play(move) {
     if (data.version >= state.view.version) state.view = data;
     state.knock = null;
     state.movedInHand = state.view.hand_no;
-    await Promise.all([analyseHand(), loadRecent()]);
+    await Promise.all([analyseHand(), loadRecent(), readSheet(state.view, state.token)]);
   } catch (err) {
     if (err instanceof api.ApiError && (err.status === 409 || err.status === 412)) {
       state.message = "The game moved on before your move arrived; here is where it stands now.";
@@ -223,7 +224,9 @@ function render() {
   renderResult(view);
   renderAdvice(view, act);
   renderAdviceNotice(view);
-  renderScores(view);
+  // the score sheet and the hand-end panel read every hand's result, the view only the latest (sheet.js)
+  const sheet = wholeSheet(view);
+  renderScores(sheet);
   document.body.dataset.version = String(view.version);
   if (view.legal_moves.length && !performance.getEntriesByName("ginbox-playable").length) {
     performance.mark("ginbox-playable"); // the first moment a move can be played (tests/bench/bench_pages.py)
@@ -242,7 +245,7 @@ function render() {
     if (first) first.focus();
   }
   // last: a hand that just ended takes the focus to its panel, whatever the table focused above
-  renderHandEnd(view, act);
+  renderHandEnd(sheet, act);
 }
 
 // ---------------------------------------------------------------- start and follow

@@ -142,6 +142,17 @@ export function hollywoodEnd(view) {
 /** A Hollywood cell's two scores ("27–54"), kept on one line. */
 const pair = (scores) => el("span", { class: "score-pair", text: scores.join("–") });
 
+/**
+ * The row that stands for the hands a sheet could not read (the view holds only the latest results,
+ * sheet.js reads the others): null when the sheet holds every hand.
+ */
+function missingRow(view, columns, more = "") {
+  const from = view.hand_results_from || 0;
+  if (!from) return null;
+  return el("tr", { class: "missing", id: "score-sheet-missing" }, el("th", { scope: "row", text: from > 1 ? `1–${from}` : "1" }),
+    el("td", { colspan: String(columns), text: `Not shown: ${from === 1 ? "the first hand" : `the first ${from} hands`} could not be read.${more}` }));
+}
+
 /** "ann–bob": the order of the two scores in a Hollywood cell. */
 const pairHead = (view) => view.players.map((_, i) => playerName(view, i)).join("–");
 
@@ -160,6 +171,8 @@ function hollywoodSheet(view) {
   table.append(el("thead", {}, head));
   const body = el("tbody");
   const points = [0, 1, 2].map(() => view.players.map(() => 0));
+  const missing = missingRow(view, 4, " The points in the games below count only the hands shown.");
+  if (missing) body.append(missing);
   for (const r of view.hand_results) {
     const won = r.outcome !== "drawn" && r.hollywood;
     const where = won ? (r.hollywood.entered.length ? ` → ${gamesText(r.hollywood.entered)}` : " → no game") : "";
@@ -283,6 +296,8 @@ export function scoreSheet(view) {
   for (let i = 0; i < n; i += 1) head.append(el("th", { scope: "col", text: playerName(view, i) }));
   table.append(el("thead", {}, head));
   const body = el("tbody");
+  const missing = missingRow(view, n + 1);
+  if (missing) body.append(missing);
   for (const r of view.hand_results) {
     const row = el("tr", {}, el("th", { scope: "row", text: String(r.hand_no) }),
       el("td", { text: r.outcome === "drawn" ? "drawn" : `${OUTCOME[r.outcome]}: ${playerName(view, r.winner)} +${r.points}` }));

@@ -23,7 +23,7 @@ PAGES = {"getLobbyPage", "getPlayPage", "getWatchPage", "getReplayPage", "getMat
          "getFavicon", "getDocs", "getDocsWithSlash", "getDocsAsset", "listGuides", "getGuide", "getGuideImage"}
 #: a value the spec allows for each query parameter it lists (the two streams' ``after`` differ in type)
 VALID = {"status": "playing", "variant": "gin-rami", "cursor": "0" * 15 + "A" * 16, "limit": "5",
-         "after": "0", "version": "1", "once": "1", "token": "not-a-token"}
+         "after": "0", "offset": "0", "version": "1", "once": "1", "token": "not-a-token"}
 
 
 def _operations() -> list[tuple[str, str, str]]:
