@@ -20,7 +20,7 @@ import time
 
 from rq import get_current_job
 
-from workers import jobs
+from workers import batches, jobs
 
 
 def play_board_game(game_id: str, version: int) -> str:
@@ -31,16 +31,24 @@ def play_board_game(game_id: str, version: int) -> str:
     # the same policy, view, seeded generator and expected version.
     # Each of its appends says so (whole), and the scheduler then schedules nothing for it (service.bots).
     # The job keeps the game's state between turns.
-    # After each move it reads only the log's records after that state: its own move's, and any
+    # After each append it reads only the log's records after that state: its own moves', and any
     # other writer's.
-    # So a turn costs two commands: that read and the append.
+    # So an append costs two commands: that read and the append.
+    # Quick turns are appended together (see batches.py): one append, one read, however many turns.
     held = jobs.load_at(ctx, game_id, version)
     outcome = "moved_on"
     while held is not None:
-        outcome = jobs.play_turn(ctx, game_id, held, jobs.UNREAD, whole=True)
+        moves = batches.decide_turns(ctx, game_id, held)
+        if len(moves) > 1:
+            outcome = batches.append_turns(ctx, game_id, held, moves)
+            played = len(moves)
+        else:
+            # one turn, advice, a turn the policy got wrong, a game to end: as a turn job plays it
+            outcome = jobs.play_turn(ctx, game_id, held, jobs.UNREAD, whole=True)
+            played = 1
         if outcome != "moved":
             break
-        turns += 1
+        turns += played
         held = jobs.load_after(ctx, game_id, held)
         # A worker asked to stop does not wait for a whole game, which may take minutes.
         # The game's board job is enqueued again at the version it reached, for the next worker.

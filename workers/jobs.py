@@ -135,7 +135,7 @@ def _budget_s(player: dict, settings=None) -> float:
     return DEFAULT_BUDGET_S
 
 
-def _policy_for(player: dict, settings=None):
+def policy_for(player: dict, settings=None):
     name = player.get("bot") if isinstance(player, dict) else None
     try:
         return make_policy(name, budget_s=_budget_s(player, settings))
@@ -220,7 +220,7 @@ def play_turn(ctx: WorkerContext, game_id: str, loaded: Loaded, waiting_since, w
         with bot_turn("advice" if kind == "advise" else "move") as turn:
             t0 = time.perf_counter()
             try:
-                command = choose(loaded, game_id, seat, _policy_for(player, ctx.settings), advise=(kind == "advise"))
+                command = choose(loaded, game_id, seat, policy_for(player, ctx.settings), advise=(kind == "advise"))
             except Exception:  # noqa: BLE001 (a policy bug must not stall the game: the basic move stands in)
                 log.exception("policy %r failed in game %s at version %s", player.get("bot"), game_id, version)
                 command = fallback_move(state, seat, advise=(kind == "advise"))

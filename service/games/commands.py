@@ -61,6 +61,27 @@ class GameCommands(GameCore):
         return self._play(game_id, seat, command, expected_versions, idempotency_key, fingerprint,
                           state if state is not None else self.state(game_id), True, whole=whole)
 
+    def play_several_for_seats(self, game_id: str, state, moves: list, *, whole: bool = False) -> int:
+        """Play ``moves`` ((seat, command) pairs, each decided on the state the one before leaves)
+        from ``state``, the log's, in one append; the version reached.
+
+        The moves land together or not at all: ConcurrencyError if the log is no longer at
+        ``state``'s version (then nothing is appended), RulesError if the rules refuse one.
+        For the job that plays a board game of built-in bots whole (workers/arena_jobs.py).
+        """
+        new_events: list = []
+        after = state
+        for seat, command in moves:
+            if isinstance(command, commands.Advise):
+                raise TypeError("advice is recorded by give_advice, in the advice log, never as an event")
+            decided = game.decide(after, seat, command)
+            for event in decided:
+                after = game.evolve(after, event)
+            new_events += decided
+        saved = self.repository.save(game_id, state, new_events)
+        self.after_append(game_id, saved.state, whole=whole)
+        return saved.version
+
     def _play(self, game_id, seat, command, expected_versions, idempotency_key, fingerprint, state,
               state_read, *, whole: bool = False) -> Answer:
         """Decide ``command`` for ``seat`` on ``state`` and append its events.

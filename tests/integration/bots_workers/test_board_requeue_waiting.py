@@ -13,6 +13,8 @@ breed no third.
 from __future__ import annotations
 
 import logging
+import os
+import signal
 import time
 
 import pytest
@@ -60,6 +62,18 @@ def start_match(client, boards: int = 2) -> list[str]:
     return [t["game_id"] for b in match.get_json()["board_results"] for t in b["tables"]]
 
 
+def frozen_in_a_job(worker, redis_conn, settings) -> str:
+    """Stop the worker's process group while it runs a board job; that job's id."""
+    for _ in range(200):
+        wait_for(lambda: job_in_play(redis_conn, settings), "a worker to start a board job")
+        os.killpg(worker.proc.pid, signal.SIGSTOP)
+        running = job_in_play(redis_conn, settings)
+        if running:
+            return running
+        os.killpg(worker.proc.pid, signal.SIGCONT)  # caught between two jobs: once more
+    raise AssertionError("the worker was never caught inside a board job")
+
+
 def queued_ids(board_queue) -> list[str]:
     return [text(j) for j in board_queue.get_job_ids()]
 
@@ -89,24 +103,29 @@ def test_board_jobs_waiting_behind_others_or_in_play_are_not_enqueued_again(
     games = start_match(client)
     board_queue = bots.bot_queue(redis_conn, settings.board_queue)
     assert len(queued_ids(board_queue)) == len(games)
-    workers.start()
-    running = wait_for(lambda: job_in_play(redis_conn, settings), "a worker to start a board job")
-    playing = game_of(running, games)
-    waiting = [g for g in games if g != playing]
-    before = queued_ids(board_queue)
-    assert sorted(game_of(j, games) for j in before) == sorted(waiting)
+    worker = workers.start()
+    # the worker, frozen in the middle of a board job (SIGSTOP to its process group), leaves the
+    # queue as it is while the test looks: a quick game cannot end and let it take the next job
+    running = frozen_in_a_job(worker, redis_conn, settings)
+    try:
+        playing = game_of(running, games)
+        waiting = [g for g in games if g != playing]
+        before = queued_ids(board_queue)
+        assert sorted(game_of(j, games) for j in before) == sorted(waiting)
 
-    now = int(time.time() * 1000)
-    age_waits(redis_conn, settings, games, now)
-    with caplog.at_level(logging.WARNING, logger="service.bots.scheduler"):
-        again = sweeper.stalled_games(ctx, now)
-    assert again == [], caplog.text
-    assert "enqueuing it again" not in caplog.text
-    # the queue is as it was (none twice, none in front, none for the game in play), and the job
-    # in play is still its worker's (not deleted to be enqueued anew)
-    assert queued_ids(board_queue) == before
-    job = Job.fetch(running, connection=redis_conn, serializer=board_queue.serializer)
-    assert job.get_status() in (JobStatus.STARTED, JobStatus.FINISHED)  # its game may just have ended
+        now = int(time.time() * 1000)
+        age_waits(redis_conn, settings, games, now)
+        with caplog.at_level(logging.WARNING, logger="service.bots.scheduler"):
+            again = sweeper.stalled_games(ctx, now)
+        assert again == [], caplog.text
+        assert "enqueuing it again" not in caplog.text
+        # the queue is as it was (none twice, none in front, none for the game in play), and the job
+        # in play is still its worker's (not deleted to be enqueued anew)
+        assert queued_ids(board_queue) == before
+        job = Job.fetch(running, connection=redis_conn, serializer=board_queue.serializer)
+        assert job.get_status() == JobStatus.STARTED
+    finally:
+        os.killpg(worker.proc.pid, signal.SIGCONT)
     # the sweep measures each wait again from now: none is looked at before bot_stall_s passes
     scores = redis_conn.zmscore(bots.awaiting_key(settings.key_prefix), games)
     assert all(s is not None and s >= now for s in scores)

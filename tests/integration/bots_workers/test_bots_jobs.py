@@ -212,7 +212,7 @@ def test_the_jobs_move_is_reproducible_for_a_given_game_and_version(ctx):
     game_id = new_game(ctx, [{"bot": "random"}, {"bot": "random"}])
     state = ctx.repository.load_state(game_id)
     seat = state.to_act[0]
-    policy = jobs._policy_for(state.players[seat])
+    policy = jobs.policy_for(state.players[seat])
     loaded = jobs.load_at(ctx, game_id, state.version)
     assert loaded.state == state
     a = jobs.choose(loaded, game_id, seat, policy)
@@ -243,7 +243,7 @@ def test_a_policy_that_fails_or_proposes_an_illegal_move_does_not_stall_the_game
 
     expected = G.decide(state, seat, basic_move(read(views.view_state(state, seat))))
     for broken in (Broken(), Cheat()):
-        monkeypatch.setattr(jobs, "_policy_for", lambda player, settings=None, p=broken: p)
+        monkeypatch.setattr(jobs, "policy_for", lambda player, settings=None, p=broken: p)
         v = ctx.store.version(game_id)
         assert jobs.play_bot_turn(game_id, v) == "moved"
         if isinstance(broken, Broken):
@@ -255,7 +255,7 @@ def test_the_expert_thinks_for_the_seats_budget_else_the_workers_default(ctx):
     game_id = new_game(ctx, [{"bot": "expert", "budget_ms": 750}, {"bot": "expert"}])
     players = ctx.repository.load_state(game_id).players
     assert players[0]["budget_ms"] == 750 and "budget_ms" not in players[1]
-    assert jobs._policy_for(players[0], ctx.settings).params.budget_s == 0.75
-    assert jobs._policy_for(players[1], ctx.settings).params.budget_s == ctx.settings.bot_budget_ms / 1000
+    assert jobs.policy_for(players[0], ctx.settings).params.budget_s == 0.75
+    assert jobs.policy_for(players[1], ctx.settings).params.budget_s == ctx.settings.bot_budget_ms / 1000
     other = Settings(**{**ctx.settings.__dict__, "bot_budget_ms": 40})
-    assert jobs._policy_for(players[1], other).params.budget_s == 0.04
+    assert jobs.policy_for(players[1], other).params.budget_s == 0.04
