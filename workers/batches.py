@@ -25,7 +25,7 @@ from typing import Any
 
 from service.bot_metrics import observe_bot_turn
 from service.errors import VersionMismatch
-from service.rules import game
+from service.rules import game, views
 from service.rules.actors import next_bot_action
 from service.store.errors import ConcurrencyError
 
@@ -51,6 +51,9 @@ def decide_turns(ctx, game_id: str, held: jobs.Loaded) -> list[tuple[int, Any, f
     limit = getattr(ctx.settings, "abandon_drawn_hands", 0)
     moves: list[tuple[int, Any, float]] = []
     at = held
+    # each seat's events of the hand in play, kept as the batch goes (Loaded.seat_events reads them
+    # all again at every turn)
+    seen = {seat: held.seat_events(seat) for seat in range(len(held.state.players))}
     started = time.perf_counter()
     while len(moves) < BATCH_TURNS:
         state = at.state
@@ -62,11 +65,21 @@ def decide_turns(ctx, game_id: str, held: jobs.Loaded) -> list[tuple[int, Any, f
         seat = action[1]
         t0 = time.perf_counter()
         try:
-            command = jobs.choose(at, game_id, seat, jobs.policy_for(state.players[seat], ctx.settings))
+            command = jobs.choose(at, game_id, seat, jobs.policy_for(state.players[seat], ctx.settings),
+                                  seen=list(seen[seat]))
             decided = game.decide(state, seat, command)
         except Exception:  # noqa: BLE001 (a policy bug or a refused move: the one-turn way handles it)
             break
         moves.append((seat, command, time.perf_counter() - t0))
+        before = state
+        for event in decided:
+            if event.TYPE == "hand_dealt":
+                seen = {s: [] for s in seen}  # a new hand: its events start with its deal
+            for s, events in seen.items():
+                shown = views.view_event(event, s, before)
+                if shown is not None:
+                    events.append(shown)
+            before = game.evolve(before, event)
         at = at.extend([_Decided(e) for e in decided])
         hand_over = any(e.TYPE == "hand_scored" for e in decided)
         if hand_over or time.perf_counter() - started >= BATCH_S or ctx.stopping.is_set():

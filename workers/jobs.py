@@ -144,11 +144,15 @@ def policy_for(player: dict, settings=None):
         return make_policy("basic")
 
 
-def choose(loaded: Loaded, game_id: str, seat: int, policy, advise: bool = False):
-    """The command the seat's policy picks from its own view and events (seeded by game and version)."""
+def choose(loaded: Loaded, game_id: str, seat: int, policy, advise: bool = False, seen: list[dict] | None = None):
+    """The command the seat's policy picks from its own view and events (seeded by game and version).
+
+    ``seen``: the seat's events of the hand in play, if the caller keeps them (else read from ``loaded``).
+    """
     state = loaded.state
     view = views.view_state(state, seat)
-    seen = loaded.seat_events(seat)
+    if seen is None:
+        seen = loaded.seat_events(seat)
     rng = random.Random(f"{game_id}:{state.version}:{seat}")
     command = policy.choose(view, rng, seen)
     if advise:

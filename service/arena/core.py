@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -45,6 +47,8 @@ ADVANCE_ATTEMPTS = 50
 #: how often (ms) one process reads every game of a match in play, rather than trusting the marks
 #: of the games seen to end
 LOOK_EVERY_MS = 5_000
+#: how many matches' states a process keeps between reads of their logs
+MATCH_STATES_KEPT = 256
 #: an accept that claimed a challenge and did not finish within this long (its process died) is
 #: taken over by the next accept
 ACCEPT_STALE_MS = 60_000
@@ -126,6 +130,9 @@ class ArenaCore:
         self.stream_max_s = stream_max_s
         #: when this process last read every game in play of each match (LOOK_EVERY_MS)
         self._looked: dict[str, int] = {}
+        # the matches this process read lately, as their logs told them (_load reads only what follows)
+        self._match_states: OrderedDict[str, D.MatchState] = OrderedDict()
+        self._match_states_lock = threading.Lock()
 
     def bot_of(self, token: str | None) -> str:
         """The name of the bot account whose token this is; BotTokenRequired otherwise."""
@@ -182,9 +189,24 @@ class ArenaCore:
         """Told when a match is over (after its log says so); the tournaments' room moves its tournament on."""
 
     def _load(self, match_id: str) -> D.MatchState:
+        """The match as its log tells it now: the state this process holds, brought up to date with
+        the log's records after it (a match's log only grows), or the whole log the first time."""
         if not isinstance(match_id, str) or not re.fullmatch(r"[A-Za-z0-9_-]{16}", match_id):
             raise MatchNotFound(f"there is no match {match_id!r}")
-        records = self.matches.load(match_id)
-        if not records:
+        with self._match_states_lock:
+            state = self._match_states.get(match_id)
+        records = self.matches.load(match_id, after=state.version if state is not None else 0)
+        if state is None and not records:
             raise MatchNotFound(f"there is no match {match_id!r}")
-        return D.replay(r.event for r in records)
+        for r in records:
+            state = D.evolve(state, r.event)
+        if records:
+            with self._match_states_lock:
+                kept = self._match_states.get(match_id)
+                # of two loads at once, the one that read further is kept
+                if kept is None or kept.version < state.version:
+                    self._match_states[match_id] = state
+                self._match_states.move_to_end(match_id)
+                while len(self._match_states) > MATCH_STATES_KEPT:
+                    self._match_states.popitem(last=False)
+        return state
