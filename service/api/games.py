@@ -29,6 +29,7 @@ from service.api.http import (
     etag,
     idempotency_key,
     if_match_versions,
+    json_body,
     json_response,
     load_body,
     load_query,
@@ -109,6 +110,16 @@ def create_game():
                                    _bot_games_caller() if bots_alone else None, made=made())
     return json_response(_DUMP_CREATED_GAME(created), 201,
                          {"Location": f"/games/{created['game_id']}", "ETag": etag(created["view"]["version"])})
+
+
+@bp.post("/games/import")
+@idempotent_creation
+def import_game():
+    """Store an OpenSpiel record (as ``ginbox convert`` writes it, or GET /games/{id}/openspiel answers)
+    as a new finished game: 422 with the conversion's code when it does not convert, nothing stored."""
+    imported = _games().import_record(json_body(), made=made())
+    return json_response(imported, 201, {"Location": f"/games/{imported['game_id']}",
+                                         "ETag": etag(imported["view"]["version"])})
 
 
 def _bot_games_caller() -> str | tuple[str, str]:
