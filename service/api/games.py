@@ -7,6 +7,7 @@ import re
 from urllib.parse import urlencode
 
 from flask import Blueprint, Response, current_app, request
+from werkzeug.routing import BaseConverter
 
 from schemas.common import GAME_ID_PATTERN
 from schemas.games import (
@@ -41,6 +42,19 @@ from service.games import Answer, CommandRequest, GameService, Idempotency
 from service.rules import commands
 
 bp = Blueprint("games", __name__)
+
+
+class _GameSegment(BaseConverter):
+    """The segment after /games/ that may name a game: any but ``import``, whose route is POST alone.
+
+    So GET /games/import is 405 with ``Allow: POST``, not a game's read that finds no game.
+    """
+
+    regex = r"(?!import$)[^/]+"
+
+
+# the converter is in the app's map before this blueprint's rules are bound to it
+bp.record_once(lambda state: state.app.url_map.converters.setdefault("game", _GameSegment))
 
 _GAME_ID = re.compile(GAME_ID_PATTERN)
 _SEAT = re.compile(r"0|[1-9][0-9]{0,2}")
@@ -158,7 +172,7 @@ def list_games():
     return json_response(_GAME_LIST_SCHEMA.dump(payload), 200, headers)
 
 
-@bp.get("/games/<game_id>")
+@bp.get("/games/<game:game_id>")
 def get_game(game_id: str):
     """The caller's view of the game (a spectator's without a token)."""
     svc, state = _existing(game_id)

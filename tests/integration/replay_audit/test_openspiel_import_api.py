@@ -186,3 +186,12 @@ def test_imports_count_as_game_creations_of_the_address(redis_url, key_prefix, r
     # and an import counts against POST /games the same way
     assert limited.post("/games", json={"variant": "gin-rami", "seats": [{"name": "a"}, {"name": "b"}]}).status_code \
         == 429
+
+
+def test_the_import_route_is_post_alone_and_no_game_is_named_import(api):
+    # a method the spec does not list, answered as any route answers one (the plain client: no spec to check)
+    refused = api.app.test_client().get("/games/import")
+    assert refused.status_code == 405 and refused.headers["Allow"] == "POST"
+    assert refused.get_json()["code"] == "method_not_allowed"
+    problem(api.get("/games/imports"), 404, "game_not_found")
+    problem(api.get("/games/AAAAAAAAAAAAAAAA"), 404, "game_not_found")
