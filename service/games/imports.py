@@ -16,6 +16,10 @@ from service.rules.openspiel import from_record
 from service.store.creations import Made
 from service.store.errors import IdempotencyConflict
 
+#: the bounds of a record sent over HTTP (openapi.yaml's OpenSpielImport): every record within them fits in
+#: the body limit's 64 KiB; OpenSpiel's gin_rummy itself ends a game within 300 actions.
+#: ``ginbox convert`` reads longer records offline.
+MAX_HANDS, MAX_ACTIONS = 40, 300
 #: a player's name, as POST /games takes it (schemas.common.Name)
 _NAME = re.compile(NAME_PATTERN)
 
@@ -26,15 +30,31 @@ def _player(seat: int, p: dict) -> dict:
     A bot account is not kept: it did not play this game on this server, and is told nothing of it.
     """
     name = p.get("name")
-    if (not isinstance(name, str) or not 1 <= len(name) <= MAX_NAME or not _NAME.search(name)
-            or name != unicodedata.normalize("NFC", name).strip()):
+    if not isinstance(name, str) or not 1 <= len(name) <= MAX_NAME or not _NAME.search(name):
         raise invalid("openspiel_record_invalid", f"seat {seat}'s name must be 1 to {MAX_NAME} characters, at "
-                                                  "least one visible, none a control or format character, with "
-                                                  "no space around them")
+                                                  "least one visible, none a control or format character")
+    # kept as POST /games keeps a name: NFC-normalised, without the whitespace around it
+    name = unicodedata.normalize("NFC", name).strip()
     kept = {"name": name}
     if p.get("bot") in BOT_POLICY_NAMES:
         kept["bot"] = p["bot"]
     return kept
+
+
+def _check_bounds(doc: Any) -> None:
+    """RulesError ``openspiel_record_invalid`` for a record beyond MAX_HANDS or MAX_ACTIONS."""
+    hands = doc.get("hands") if isinstance(doc, dict) and "hands" in doc else None
+    if isinstance(hands, list) and len(hands) > MAX_HANDS:
+        raise invalid("openspiel_record_invalid", f"a record imported over HTTP holds at most {MAX_HANDS} hands, "
+                                                  f"not {len(hands)} (ginbox convert reads longer records)")
+    if isinstance(hands, list):
+        games = [h.get("actions") for h in hands if isinstance(h, dict)]
+    else:
+        games = [doc.get("actions") if isinstance(doc, dict) else doc]
+    longest = max((len(a) for a in games if isinstance(a, list)), default=0)
+    if longest > MAX_ACTIONS:
+        raise invalid("openspiel_record_invalid", f"a hand imported over HTTP takes at most {MAX_ACTIONS} actions, "
+                                                  f"as OpenSpiel's gin_rummy does, not {longest}")
 
 
 class GameImport(GameCore):
@@ -47,6 +67,7 @@ class GameImport(GameCore):
         A record that does not convert raises its RulesError, and nothing is written.
         ``made``: the request's Idempotency-Key made it; a retry then answers as the first did.
         """
+        _check_bounds(doc)
         notes: list[str] = []
         log = from_record(doc, notes)
         created = log[0]

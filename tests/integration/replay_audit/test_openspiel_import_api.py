@@ -135,6 +135,8 @@ def test_a_retry_under_the_same_idempotency_key_imports_once(api, record):
 #: knocks discarding KS and lays no meld, with 82 points of deadwood, which ginbox's rules refuse
 _P0 = [12, 25, 11, 24, 10, 23, 9, 22, 38, 51]
 HEAVY_KNOCK = _P0 + [c for c in range(52) if c not in _P0][:11] + [52, 55, 12, 54]
+#: a deal of 21 different cards, as a hand's actions begin
+DEAL_21 = list(range(21))
 
 
 @pytest.mark.parametrize("change, code", [
@@ -156,6 +158,18 @@ def test_a_record_that_does_not_convert_is_refused_and_stores_nothing(api, setti
     assert _keys(redis_conn, settings.key_prefix) == before
 
 
+def test_a_record_longer_than_an_import_takes_is_refused_by_its_bound(api, settings, redis_conn, record):
+    before = _keys(redis_conn, settings.key_prefix)
+    body = problem(api.post("/games/import", json={**record, "hands": [record["hands"][0]] * 41}), 422,
+                   "openspiel_record_invalid")
+    assert "at most 40 hands" in body["detail"]
+    long_hand = DEAL_21 + [54] * 280
+    assert len(long_hand) == 301
+    body = problem(api.post("/games/import", json=long_hand), 422, "openspiel_record_invalid")
+    assert "at most 300 actions" in body["detail"]
+    assert _keys(redis_conn, settings.key_prefix) == before
+
+
 def test_a_body_that_is_no_json_is_the_usual_400_and_stores_nothing(api, settings, redis_conn):
     before = _keys(redis_conn, settings.key_prefix)
     problem(api.post("/games/import", data='{"hands": [', content_type="application/json"), 400, "invalid_json")
@@ -163,8 +177,9 @@ def test_a_body_that_is_no_json_is_the_usual_400_and_stores_nothing(api, setting
     assert _keys(redis_conn, settings.key_prefix) == before
 
 
-def test_a_bot_account_named_by_the_record_is_not_kept(api, record):
-    players = [{"name": "ada", "account": "ada"}, {"name": "bob", "bot": "nobody's", "budget_ms": 5}]
+def test_a_bot_account_named_by_the_record_is_not_kept_and_names_are_kept_as_post_games_keeps_them(api, record):
+    # the names as POST /games keeps them, without the spaces around; no bot that is not a built-in one
+    players = [{"name": " ada ", "account": "ada"}, {"name": "bob", "bot": "nobody's", "budget_ms": 5}]
     resp = api.post("/games/import", json={**record, "ginbox": {**record["ginbox"], "players": players}})
     assert resp.status_code == 201, resp.get_json()
     body = resp.get_json()
