@@ -89,6 +89,8 @@ class ViewSchema(Schema):
     commitment = fields.String(required=True)
     randomly_dealt = fields.Boolean(required=True)
     decks_given = fields.Boolean(required=True)
+    #: the program an imported game was dealt and played with ("openspiel"), or null
+    imported_from = fields.String(required=True, allow_none=True)
     fairness = fields.Integer(required=True)
     client_seeds = fields.List(fields.String(allow_none=True), required=True)
     awaiting_client_seeds = fields.List(fields.Integer(), required=True)

@@ -7,6 +7,7 @@ import re
 from urllib.parse import urlencode
 
 from flask import Blueprint, Response, current_app, request
+from werkzeug.routing import BaseConverter
 
 from schemas.common import GAME_ID_PATTERN
 from schemas.games import (
@@ -30,6 +31,7 @@ from service.api.http import (
     etag,
     idempotency_key,
     if_match_versions,
+    json_body,
     json_response,
     load_body,
     load_query,
@@ -41,6 +43,19 @@ from service.games import Answer, CommandRequest, GameService, Idempotency
 from service.rules import commands
 
 bp = Blueprint("games", __name__)
+
+
+class _GameSegment(BaseConverter):
+    """The segment after /games/ that may name a game: any but ``import``, whose route is POST alone.
+
+    So GET /games/import is 405 with ``Allow: POST``, not a game's read that finds no game.
+    """
+
+    regex = r"(?!import$)[^/]+"
+
+
+# the converter is in the app's map before this blueprint's rules are bound to it
+bp.record_once(lambda state: state.app.url_map.converters.setdefault("game", _GameSegment))
 
 _GAME_ID = re.compile(GAME_ID_PATTERN)
 _SEAT = re.compile(r"0|[1-9][0-9]{0,2}")
@@ -114,6 +129,16 @@ def create_game():
                          {"Location": f"/games/{created['game_id']}", "ETag": etag(created["view"]["version"])})
 
 
+@bp.post("/games/import")
+@idempotent_creation
+def import_game():
+    """Store an OpenSpiel record (as ``ginbox convert`` writes it, or GET /games/{id}/openspiel answers)
+    as a new finished game: 422 with the conversion's code when it does not convert, nothing stored."""
+    imported = _games().import_record(json_body(), made=made())
+    return json_response(imported, 201, {"Location": f"/games/{imported['game_id']}",
+                                         "ETag": etag(imported["view"]["version"])})
+
+
 def _bot_games_caller() -> str | tuple[str, str]:
     """Whom a game of built-in bots alone counts against, as a match of POST /matches does.
 
@@ -150,7 +175,7 @@ def list_games():
     return json_response(_GAME_LIST_SCHEMA.dump(payload), 200, headers)
 
 
-@bp.get("/games/<game_id>")
+@bp.get("/games/<game:game_id>")
 def get_game(game_id: str):
     """The caller's view of the game (a spectator's without a token)."""
     svc, state = _existing(game_id)

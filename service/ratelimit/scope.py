@@ -17,9 +17,10 @@ TOKEN_MAKING_ENDPOINTS = frozenset({"games.create_game", "games.claim_seat", "ar
 KNOWN_TOKENS = 10_000
 #: the operations that open a server-sent event stream: counted apart (GINBOX_RATE_LIMIT_STREAMS)
 STREAM_ENDPOINTS = frozenset({"games.stream", "arena.bot_stream", "arena.match_stream", "arena.tournament_stream"})
-#: the operations that create a game (or a match, a challenge that makes one, a tournament that makes many)
-CREATION_ENDPOINTS = frozenset({"games.create_game", "arena.create_match", "arena.create_challenge",
-                                "arena.create_tournament"})
+#: the operations that create a game (or import one, a match, a challenge that makes one, a tournament
+#: that makes many)
+CREATION_ENDPOINTS = frozenset({"games.create_game", "games.import_game", "arena.create_match",
+                                "arena.create_challenge", "arena.create_tournament"})
 #: the operations that register a bot account
 REGISTRATION_ENDPOINTS = frozenset({"arena.register_bot"})
 

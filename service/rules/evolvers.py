@@ -64,6 +64,7 @@ def _game_created(_: Any, e: GameCreated) -> GameState:
         invites=dict(e.invites) if e.invites else None,
         fairness=e.derivation,
         rules=e.rules,
+        imported_from=e.imported_from,
     )
 
 

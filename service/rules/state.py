@@ -139,6 +139,8 @@ FIELDS = (
     Field("spec_first_dealer", GIVEN),
     Field("invites", GIVEN, _OPTIONAL_DICT),  # {"<seat>": SHA-256 of its invite secret}, or None
     Field("fairness", GIVEN),  # the derivation of decks and cuts (fairness module): 1 or 2
+    # the program a game imported from its record was dealt and played with ("openspiel"), or None
+    Field("imported_from", GIVEN),
     Field("client_seeds", lambda s: (None,) * s.nseats, _SEQUENCE),  # each seat's client seed, or None
     Field("cuts", (), _CUTS),  # (purpose, round, seats, cards) of each cut
     # the hand in play: cards are ints, hands 52-bit masks (cards module)
@@ -297,9 +299,14 @@ def state_to_dict(state: GameState) -> dict:
     return {f.key: f.snapshot[0](getattr(state, f.name)) for f in _SNAPSHOT_FIELDS}
 
 
+#: the fields added after snapshots were first written, and their value in a snapshot without them
+LATER_FIELDS = {"imported_from": None}
+
+
 def state_from_dict(d: dict) -> GameState:
     """The state of a snapshot made by state_to_dict."""
     s = _new(GameState)
     for f in _SNAPSHOT_FIELDS:
-        setattr(s, f.name, f.snapshot[1](d[f.key]))
+        # a snapshot written before a later field existed holds that field's old value
+        setattr(s, f.name, f.snapshot[1](d[f.key] if f.key in d or f.key not in LATER_FIELDS else LATER_FIELDS[f.key]))
     return _fill(s, (f for f in FIELDS if f.snapshot is None))

@@ -124,6 +124,8 @@ def view_state(state: GameState, viewer: int | None, advice_log: Iterable[dict] 
         "randomly_dealt": state.randomly_dealt,
         # whether the creator gave the decks (who then may know every card), not only roles or a dealer
         "decks_given": state.decks is not None,
+        # the program a game imported from its record was dealt and played with; None: this server
+        "imported_from": state.imported_from,
         # fairness derivation 2: every seat's client seed (public: the server's seed stays secret)
         "fairness": state.fairness,
         "client_seeds": list(state.client_seeds),

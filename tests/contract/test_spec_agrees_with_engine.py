@@ -139,7 +139,8 @@ def test_a_game_summarys_fields_are_the_listings_and_the_engines_summary():
     # (views.summary_of, here of a game not started: its end and winner null)
     state = new_state(variant="gin-rami", options=dict(variants.VARIANTS["gin-rami"].defaults), players=(None, None),
                       rules_version="", seed="", commitment="", decks=None, fairness=0, invites=None,
-                      randomly_dealt=True, spec_first_dealer=None, spec_roles=None, rules=None)
+                      randomly_dealt=True, spec_first_dealer=None, spec_roles=None, rules=None,
+                      imported_from=None)
     summary = views.summary_of(state)
     assert summary["end"] is None and summary["winner"] is None
     summary_schema = component("GameSummary")

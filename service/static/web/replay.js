@@ -183,6 +183,19 @@ function sealed(matchId) {
   nothingToReplay();
 }
 
+/** The programs a game may be imported from (POST /games/import), as a reader knows them. */
+const IMPORTED_NAMES = { openspiel: "OpenSpiel" };
+
+/** Under the title, for a game imported from another program's record: it was not dealt here. */
+function showOrigin(view) {
+  const from = view.imported_from;
+  if (typeof from !== "string") return;
+  const note = $("#origin-note");
+  note.textContent = `Imported from ${IMPORTED_NAMES[from] || from}: dealt and played there, not dealt by this ` +
+    "server, so no commitment covers its deals. Its moves and scores are checked by ginbox's rules.";
+  note.hidden = false;
+}
+
 async function start() {
   try {
     state.view = (await api.getGame(gameId, token)).data;
@@ -203,6 +216,7 @@ async function start() {
   // (the game's id only where there is room for it: a phone's header keeps to the players)
   $("#whoami").replaceChildren(el("span", { class: "wide-only", text: `game ${gameId}: ` }),
     state.view.players.map((p, i) => playerName(state.view, i)).join(" v "));
+  showOrigin(state.view);
   if (state.view.status !== "over") {
     $("#message").replaceChildren("This game is not over yet, so its hands are still secret. ",
       el("a", { href: `/watch/${gameId}`, text: "Watch it live" }), ".");
