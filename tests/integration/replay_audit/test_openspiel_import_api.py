@@ -16,6 +16,7 @@ from service.analysis import analyse_log, read_export, to_json
 from service.app import create_app
 from service.composition import make_bot_scheduler
 from service.config import Settings
+from service.games.archive import GameArchives
 from support.apiclient import NO_WINDOW_BUDGETS, ValidatingClient, load_openapi
 from support.problems import problem
 from workers.runner import parse_queues, run_worker
@@ -210,3 +211,18 @@ def test_the_import_route_is_post_alone_and_no_game_is_named_import(api):
     assert refused.get_json()["code"] == "method_not_allowed"
     problem(api.get("/games/imports"), 404, "game_not_found")
     problem(api.get("/games/AAAAAAAAAAAAAAAA"), 404, "game_not_found")
+
+
+def test_an_imported_game_archives_and_reads_the_same_after(api, record):
+    """An imported game ends as it is stored, so the archive queue takes it: its archived record
+    (service/rules/archive.py) gives back its every read byte for byte."""
+    made = api.post("/games/import", json=record)
+    assert made.status_code == 201, made.get_json()
+    game_id = made.get_json()["game_id"]
+    reads = [f"/games/{game_id}/export", f"/games/{game_id}/openspiel", f"/games/{game_id}",
+             f"/games/{game_id}/events?after=0&limit=1000", f"/games/{game_id}/state?version=5"]
+    before = [api.get(path).get_data() for path in reads]
+    ext = api.app.extensions["ginbox"]
+    assert GameArchives(ext.store, ext.index).archive(game_id) == "archived"
+    assert ext.store.is_archived(game_id)
+    assert [api.get(path).get_data() for path in reads] == before
