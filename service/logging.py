@@ -32,6 +32,15 @@ _RECORD_ATTRS = set(vars(logging.LogRecord("x", logging.INFO, "x", 0, "x", None,
 _context: contextvars.ContextVar[dict] = contextvars.ContextVar("ginbox_log_context", default={})
 
 
+#: a converter in a route template (``<game:game_id>``): a route is named by its variables alone
+_CONVERTER = re.compile(r"<[^:<>]+:([^<>]+)>")
+
+
+def route_template(rule) -> str:
+    """A Flask rule's template as logs and metrics name it (``/games/<game_id>``, whatever its converters)."""
+    return _CONVERTER.sub(r"<\1>", rule.rule)
+
+
 def current_context() -> dict:
     """The fields bound in this context."""
     return dict(_context.get())
@@ -166,7 +175,7 @@ def init_request_logging(app) -> None:
         bind_fields(
             request_id=client_request_id(request.headers.get("X-Request-ID")) or secrets.token_hex(8),
             method=request.method,
-            route=rule.rule if rule is not None else None,
+            route=route_template(rule) if rule is not None else None,
             game_id=view_args.get("game_id"),
         )
 

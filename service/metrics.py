@@ -25,6 +25,7 @@ from prometheus_client.core import GaugeMetricFamily
 # They count bot turns and their durations, by kind (move, advice, clock) and outcome.
 # ``ginbox worker`` records them for each turn it plays: a turn job's,
 # or each turn of a match's board game played whole by one job.
+from service.logging import route_template
 from service.bot_metrics import (BOT_TURN_SECONDS, BOT_TURNS, bot_turn, observe_bot_turn)
 
 __all__ = ["BOT_TURN_SECONDS", "BOT_TURNS", "bot_turn", "observe_bot_turn", "init_metrics", "child_exit"]
@@ -59,8 +60,9 @@ def _start_timer() -> None:
 
 
 def _route() -> str:
+    """The route template of the request, as the label of its series (``/games/<game_id>``)."""
     rule = request.url_rule
-    return rule.rule if rule is not None else "<unmatched>"
+    return route_template(rule) if rule is not None else "<unmatched>"
 
 
 def _problem_code(response) -> str:

@@ -31,7 +31,7 @@ def wait_over(clients: list, tournament_id: str, on_progress) -> dict:
         if view["status"] == "over":
             return view
         assert time.monotonic() < end, f"tournament stuck at {view['rounds_done']} of {view['rounds']} rounds"
-        time.sleep(0.3)
+        time.sleep(0.05)  # a round of quick bots can take well under a second
 
 
 def check_played_once(app, client, view: dict) -> list[dict]:
@@ -124,7 +124,8 @@ def check_standings_and_ratings(app, client, final: dict) -> None:
 @pytest.mark.slow
 def test_a_round_robin_of_four_plays_every_pairing_once_through_a_worker_killed(app, client, workers):
     # quick policies (advanced thinks, random against random rarely knocks): games of a second or less
-    body = {"system": "round_robin", "entries": ["random", "simple", "basic", "simple"], "boards": 2}
+    # four boards a pairing: a round lasts long enough for the kill to fall between two rounds
+    body = {"system": "round_robin", "entries": ["random", "simple", "basic", "simple"], "boards": 4}
     final = play_with_a_worker_killed(client, workers, body, kill_after_rounds=1)
     assert final["rounds"] == final["rounds_done"] == 3
     assert final["tie_breaks"] == ["sonneborn_berger", "head_to_head", "board_difference"]
@@ -139,7 +140,7 @@ def test_a_round_robin_of_four_plays_every_pairing_once_through_a_worker_killed(
 def test_a_swiss_of_eight_over_three_rounds_plays_every_pairing_once_through_a_worker_killed(app, client, workers,
                                                                                            settings):
     body = {"system": "swiss", "entries": ["random", "simple", "basic", "simple", "basic", "simple", "basic", "simple"],
-            "rounds": 3, "boards": 1}
+            "rounds": 3, "boards": 2}
     # the API process is restarted too: a new app on the same Redis follows the tournament after the kill
     final = play_with_a_worker_killed(
         client, workers, body, kill_after_rounds=1,
