@@ -46,6 +46,11 @@ class OncePerOutage(logging.Filter):
         return True
 
 
+#: the longest the worker's command-channel thread waits for a message (RQ's: 60 s), so the most a
+#: stopping worker waits for that thread
+PUBSUB_WAIT_S = 1.0
+
+
 class BotWorker(SimpleWorker):
     """RQ's in-process worker that remembers being asked to stop (SIGTERM/SIGINT)."""
 
@@ -61,6 +66,19 @@ class BotWorker(SimpleWorker):
         if ctx is not None:
             ctx.stopping.set()
         super().request_stop(signum, frame)
+
+    def subscribe(self):
+        """RQ's subscription to the worker's command channel, with a thread that looks every second.
+
+        RQ's own thread waits up to 60 s for a message, and redis-py 8 joins that thread when the
+        worker stops. A stop whose unsubscribe was answered before the thread's next wait then hung
+        for up to a minute in RQ's teardown.
+        """
+        self.log.info('Worker %s: subscribing to channel %s', self.name, self.pubsub_channel_name)
+        self.pubsub = self.connection.pubsub()
+        self.pubsub.subscribe(**{self.pubsub_channel_name: self.handle_payload})
+        self.pubsub_thread = self.pubsub.run_in_thread(
+            sleep_time=PUBSUB_WAIT_S, daemon=True, exception_handler=self._pubsub_exception_handler)
 
 
 def build_context(settings: Settings) -> jobs.WorkerContext:
