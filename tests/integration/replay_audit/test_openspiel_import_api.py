@@ -50,8 +50,10 @@ def bots_game(api, settings) -> str:
 
 
 def _keys(redis_conn, prefix: str) -> set[bytes]:
-    """The keys under the test's prefix, but for the rate limiter's counters (every request has them)."""
-    return {k for k in redis_conn.keys(f"{prefix}:*") if not k.startswith(f"{prefix}:rl:".encode())}
+    """The keys under the test's prefix, but for the rate limiter's counters (every request has them)
+    and the locks of the workers' sweeps (an earlier worker's, which expire when they will)."""
+    transient = (f"{prefix}:rl:".encode(), f"{prefix}:{{#bots}}:lock:".encode())
+    return {k for k in redis_conn.keys(f"{prefix}:*") if not k.startswith(transient)}
 
 
 @pytest.fixture
