@@ -23,9 +23,32 @@ from rq import get_current_job
 from workers import batches, jobs
 
 
+#: a job plays on into the games its games' ends start (a chain) for this long at most
+CHAIN_S = 5.0
+
+
 def play_board_game(game_id: str, version: int) -> str:
-    """Play the game's bot turns from ``version`` to its end (or until it moves on elsewhere)."""
+    """Play the game's bot turns from ``version`` to its end; then, for up to CHAIN_S, the games its end started."""
     ctx = jobs.context()
+    job = get_current_job()
+    started = time.monotonic()
+    # The end of a game starts its match's next one (service.arena), here in the job.
+    # The job keeps that game and plays it on, rather than enqueue it (service/bots/chains.py).
+    # It gives the game back to the queue once its time is up, when a bot turn waits in the turn
+    # queue (a person's game waits on it), or when its worker is asked to stop.
+    with ctx.scheduler.keeping(job.worker_name if job else None, job.id if job else None) as chain:
+        outcome = play_one(ctx, game_id, version)
+        more = 0
+        while chain.kept is not None and not ctx.stopping.is_set() and time.monotonic() - started < CHAIN_S:
+            if ctx.scheduler.turns_waiting():
+                break
+            play_one(ctx, *chain.take())
+            more += 1
+    return outcome if not more else f"{outcome}; then {more} more game(s) of the chain"
+
+
+def play_one(ctx, game_id: str, version: int) -> str:
+    """Play one game's bot turns from ``version`` to its end (or until it moves on elsewhere)."""
     turns = 0
     # The job plays the turns one after another, each exactly as play_bot_turn plays one:
     # the same policy, view, seeded generator and expected version.
@@ -50,6 +73,11 @@ def play_board_game(game_id: str, version: int) -> str:
             break
         turns += played
         held = jobs.load_after(ctx, game_id, held)
+        if held.state.status == "over":
+            # The append that ended the game told the scheduler (which stopped the game's wait)
+            # and the arena (which moved the match on), and queued the game's archive.
+            # Telling them again would only repeat those writes.
+            return f"over after {turns} turns"
         # A worker asked to stop does not wait for a whole game, which may take minutes.
         # The game's board job is enqueued again at the version it reached, for the next worker.
         # Each turn was appended as it was played: nothing is lost.

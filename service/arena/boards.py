@@ -37,9 +37,19 @@ class ArenaBoards(ArenaCore):
         if info is None:
             return
         if info.get("match_id"):
+            match_id = info["match_id"]
             index = D.game_index(info["board"], info["table"], D.TABLES[state.variant])
-            self.store.mark_finished(info["match_id"], index, self._board_points(game_id, state))
-            self.advance(info["match_id"])
+            points = self._board_points(game_id, state)
+            # The match records the game's end at once, in the common case.
+            # The mark is only for the next advance, when this one recorded nothing (another
+            # writer kept coming first, or Redis failed it); it costs a write, so it is left out
+            # when the match's log already holds the game.
+            recorded = False
+            try:
+                recorded = index in self.advance(match_id, ended={index: points}).played
+            finally:
+                if not recorded:
+                    self.store.mark_finished(match_id, index, points)
         elif info.get("rated"):
             self._rate_game(game_id, state)
 
@@ -62,15 +72,19 @@ class ArenaBoards(ArenaCore):
                 self.store.notify(name, "clock_moved", {"game_id": game_id, "seat": seat, "version": state.version,
                                                         "moves": moves})
 
-    def advance(self, match_id: str) -> D.MatchState:
-        """Record the finished games of the match, start the next ones, finish it when all are in."""
+    def advance(self, match_id: str, ended: dict[int, list[int]] | None = None) -> D.MatchState:
+        """Record the finished games of the match, start the next ones, finish it when all are in.
+
+        ``ended``: game index -> points of games the caller saw end, besides those marked finished.
+        """
         for _ in range(ADVANCE_ATTEMPTS):
             state = self._load(match_id)
             if state.status == "over":
                 return state
             seed = self.store.match_seed(match_id)
             s, new = state, []
-            finished = self.store.finished(match_id)
+            finished = self.store.finished(match_id, among=s.in_flight())
+            finished.update(ended or {})
             if self.clock_ms() - self._looked.get(match_id, 0) >= LOOK_EVERY_MS:
                 # now and then, every game in play is read: one whose end was never marked (its
                 # process died in between) or that was never made is caught here

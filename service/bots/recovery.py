@@ -14,6 +14,7 @@ from rq.job import Job, JobStatus
 from rq.worker import Worker
 
 from service.bot_metrics import WORKER_ALIVE_S, live_workers_key
+from service.bots.chains import chained_runs
 
 
 def promote_scheduled(queue) -> int:
@@ -48,6 +49,7 @@ def workers_jobs(conn, key_prefix: str, now_ms: int) -> dict[str, str]:
 
     A worker is alive while its heartbeat is younger than ``WORKER_ALIVE_S`` (:class:`Heartbeat`);
     RQ keeps a killed worker's job as started for minutes, so RQ's job status alone does not say.
+    A worker whose board job plays on into another game (a chain) runs that game's board job.
     """
     live = [_text(name) for name in
             conn.zrangebyscore(live_workers_key(key_prefix), now_ms - int(WORKER_ALIVE_S * 1000), "+inf")]
@@ -56,7 +58,9 @@ def workers_jobs(conn, key_prefix: str, now_ms: int) -> dict[str, str]:
     pipe = conn.pipeline(transaction=False)
     for name in live:
         pipe.hget(f"{Worker.redis_worker_namespace_prefix}{name}", "current_job")
-    return {name: _text(job) for name, job in zip(live, pipe.execute()) if job}
+    current = {name: _text(job) for name, job in zip(live, pipe.execute()) if job}
+    # a worker playing on in a chain (service.bots.chains) runs that game's board job, in effect
+    return {**current, **chained_runs(conn, key_prefix, list(current), current)}
 
 
 def jobs_in_play(conn, key_prefix: str, now_ms: int) -> set[str]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from rq import Queue
 
@@ -16,6 +18,7 @@ from service.bots.queues import (
     enqueue_turn_clock,
     turn_queue_for,
 )
+from service.bots.chains import CURRENT, BoardChain
 from service.bots.recovery import (
     forget_lost_runs,
     forget_taken,
@@ -85,7 +88,11 @@ class BotScheduler:
         if not plays_whole(state):
             schedule_bots(self.queue, game_id, state, key_prefix=self.key_prefix, board_queue=self.board_queue)
         elif not whole:
-            enqueue_board_game(self.board_queue, self.key_prefix, game_id, state.version)
+            chain = CURRENT.get()
+            if chain is not None and chain.keep(game_id, state.version):
+                self._marked[game_id] = int(time.time() * 1000)  # its wait has just started
+            else:
+                enqueue_board_game(self.board_queue, self.key_prefix, game_id, state.version)
         else:
             now = int(time.time() * 1000)
             if now - self._marked.get(game_id, 0) >= WHOLE_GAME_MARK_EVERY_MS:
@@ -93,6 +100,28 @@ class BotScheduler:
                     self._marked.clear()
                 self._marked[game_id] = now
                 self.waiting.refresh(game_id, now)
+
+    @contextmanager
+    def keeping(self, worker: str | None, job_id: str | None) -> Iterator[BoardChain]:
+        """While the block runs, the first board game that would be enqueued is kept in the chain instead.
+
+        ``worker`` and ``job_id``: the RQ worker and job that will play it.
+        A game still kept when the block ends is enqueued.
+        """
+        chain = BoardChain(self.queue.connection, self.key_prefix, worker, job_id)
+        token = CURRENT.set(chain)
+        try:
+            yield chain
+        finally:
+            CURRENT.reset(token)
+            left = chain.take()
+            if left is not None:
+                enqueue_board_game(self.board_queue, self.key_prefix, *left)
+            chain.release()
+
+    def turns_waiting(self) -> int:
+        """The bot turns waiting in the turn queue (a chain of board games gives way to them)."""
+        return self.queue.count
 
     def clock_again(self, game_id: str, version: int, timeout_s: float, due_ms: int, attempt: int) -> bool:
         """Schedule a turn clock that ran before its deadline once more, for the deadline."""

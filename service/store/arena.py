@@ -285,9 +285,7 @@ class RedisArenaStore:
             out.append((_s(entry_id), f["type"], json.loads(f["data"])))
         return out
 
-    # -- games and matches ------------------------------------------------------------------------
-
-    # <p>:arena:game-of: game id -> its match, board and table, or that it is a rated game.
+    # -- games and matches: <p>:arena:game-of: game id -> its match, board and table, or that it is a rated game.
     def mark_game(self, game_id: str, info: dict) -> None:
         """Record what a game belongs to (a match's board and table, or a rated game)."""
         self.redis.hset(self._k("game-of"), game_id, json.dumps(info, sort_keys=True))
@@ -305,12 +303,15 @@ class RedisArenaStore:
 
     # <p>:arena:match:{<id>}:finished: game index -> points: the match's games seen to end.
     def mark_finished(self, match_id: str, index: int, points: list[int]) -> None:
-        """Record that the match's game ``index`` is over with these points (what advance records)."""
+        """Record that the match's game ``index`` is over with these points, for the next advance."""
         self.redis.hset(self._k("match", "{" + match_id + "}", "finished"), str(index), json.dumps(points))
 
-    def finished(self, match_id: str) -> dict[int, list[int]]:
-        raw = self.redis.hgetall(self._k("match", "{" + match_id + "}", "finished"))
-        return {int(_s(k)): json.loads(v) for k, v in raw.items()}
+    def finished(self, match_id: str, among: list[int] | None = None) -> dict[int, list[int]]:
+        """The match's games seen to end, by index: all of them, or those of ``among`` alone (advance's)."""
+        key = self._k("match", "{" + match_id + "}", "finished")
+        rows = self.redis.hgetall(key).items() if among is None else zip(among, self.redis.hmget(
+            key, [str(i) for i in among]) if among else [])
+        return {int(_s(k)): json.loads(v) for k, v in rows if v is not None}
 
     def mark_match_over(self, match_id: str) -> None:
         """Record that the match is over: its games read like any other from now on."""

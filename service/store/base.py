@@ -357,9 +357,9 @@ class SnapshotStore(ABC):
     keep: int
 
     @abstractmethod
-    def save(self, game_id: str, version: int, state: dict) -> None:
+    def save(self, game_id: str, version: int, state: dict, keep: int | None = None) -> None:
         """Keep a JSON-able state as it was after event ``version`` (1..the game's version), dropping
-        all but the newest ``keep`` snapshots of the game."""
+        all but the newest ``keep`` snapshots of the game (the store's own ``keep`` by default)."""
 
     @abstractmethod
     def latest(self, game_id: str, upto: int | None = None) -> tuple[int, dict] | None:

@@ -205,9 +205,12 @@ class InMemorySnapshotStore(SnapshotStore):
         # an archived game's snapshots go with its log (as on Redis, in the same step)
         getattr(store, "archive_hooks", []).append(self.delete)
 
-    def save(self, game_id, version, state) -> None:
+    def save(self, game_id, version, state, keep=None) -> None:
         check_game_id(game_id)
         check_version("version", version)
+        keep = self.keep if keep is None else keep
+        if keep < 1:
+            raise ValueError("a snapshot store keeps at least one snapshot a game")
         payload = canonical_json(state)
         current = self.store.version(game_id)
         if not 1 <= version <= current:
@@ -215,7 +218,7 @@ class InMemorySnapshotStore(SnapshotStore):
         with self._lock:
             saved = self._saved.setdefault(game_id, {})
             saved[version] = payload
-            for old in sorted(saved)[: -self.keep]:
+            for old in sorted(saved)[: -keep]:
                 del saved[old]
 
     def latest(self, game_id, upto=None):

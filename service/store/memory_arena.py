@@ -208,10 +208,12 @@ class InMemoryArenaStore:
         with self._lock:
             self._finished.setdefault(match_id, {})[int(index)] = json.dumps(points)
 
-    def finished(self, match_id: str) -> dict[int, list[int]]:
+    def finished(self, match_id: str, among: list[int] | None = None) -> dict[int, list[int]]:
+        """The match's games seen to end, by index: all of them, or those of ``among`` alone."""
         with self._lock:
             raw = dict(self._finished.get(match_id, {}))
-        return {index: json.loads(points) for index, points in raw.items()}
+        wanted = raw if among is None else [int(i) for i in among if int(i) in raw]
+        return {index: json.loads(raw[index]) for index in wanted}
 
     def mark_match_over(self, match_id: str) -> None:
         """Record that the match is over: its games read like any other from now on."""

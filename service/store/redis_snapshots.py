@@ -60,12 +60,15 @@ class RedisSnapshotStore(SnapshotStore):
         self.keep = keep
         self._save_script = redis_client.register_script(_LUA_SAVE)
 
-    def save(self, game_id, version, state) -> None:
+    def save(self, game_id, version, state, keep=None) -> None:
         check_game_id(game_id)
         check_version("version", version)
+        keep = self.keep if keep is None else keep
+        if keep < 1:
+            raise ValueError("a snapshot store keeps at least one snapshot a game")
         payload = pack_snapshot(canonical_json({"version": version, "state": state}))
         keys = [game_key(self.prefix, game_id, "meta"), game_key(self.prefix, game_id, "snap")]
-        current = self._save_script(keys=keys, args=[version, payload, self.keep])
+        current = self._save_script(keys=keys, args=[version, payload, keep])
         if int(current) >= 0:
             raise ValueError(f"snapshot version {version} outside 1..{current} of game {game_id!r}")
 

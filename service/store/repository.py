@@ -203,7 +203,7 @@ class GameRepository:
         """A finished game keeps one snapshot, its final state: it is read far less than a game in
         play, and its earlier states are a replay of its log away."""
         try:
-            self.snapshots.delete(game_id)
-            self.snapshots.save(game_id, state.version, game.state_to_dict(state))
+            # keep=1: the final state is the newest, and every other snapshot goes in the same step
+            self.snapshots.save(game_id, state.version, game.state_to_dict(state), keep=1)
         except Exception:  # noqa: BLE001 (a snapshot is an optimisation: its loss costs only time)
             log.warning("final snapshot of game %s not kept", game_id, exc_info=True)

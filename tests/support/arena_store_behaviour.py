@@ -182,6 +182,8 @@ class ArenaStoreBehaviour:
         arena.mark_finished("m1", 3, [0, 25])
         assert arena.finished("m1") == {0: [12, 0], 3: [0, 25]}
         assert arena.finished("m2") == {}
+        assert arena.finished("m1", among=[3, 1]) == {3: [0, 25]}
+        assert arena.finished("m1", among=[]) == {}
 
     def test_matches_recorded_as_over(self, arena):
         arena.mark_match_over("m1")

@@ -348,6 +348,17 @@ class EventStoreBehaviour:
             upto = found[0] - 1
         assert sorted(kept) == newest and snapshots.latest("g1") == (5, {"at": 5})
 
+    def test_a_snapshot_saved_with_keep_one_is_the_only_one_left(self, store, snapshots):
+        store.append("g1", events(*"abcdef"), 0)
+        for version in (2, 4, 6):
+            snapshots.save("g1", version, {"at": version})
+        snapshots.save("g1", 5, {"at": 5}, keep=1)  # keeps the newest by version: 6
+        assert snapshots.latest("g1") == (6, {"at": 6}) and snapshots.latest("g1", upto=5) is None
+        snapshots.save("g1", 6, {"final": True}, keep=1)
+        assert snapshots.latest("g1") == (6, {"final": True}) and snapshots.latest("g1", upto=5) is None
+        with pytest.raises(ValueError):
+            snapshots.save("g1", 6, {}, keep=0)
+
     def test_deleting_snapshots_keeps_every_event(self, store, snapshots):
         store.append("g1", events("a", "b", "c"), 0)
         snapshots.save("g1", 3, {"x": 1})

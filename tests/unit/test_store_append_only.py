@@ -46,14 +46,12 @@ def test_the_store_deletes_no_key():
         for line in path.read_text().splitlines()
         if KEY_DELETION.search(line)
     ]
-    # the repository keeping a finished game's final snapshot only: SnapshotStore.delete removes the
-    # members of the game's snapshot set (ZREMRANGEBYRANK), not a key; a failed decision analysis
+    # a failed decision analysis
     # (derived data beside the log, never the log) is cleared before it is asked for again; and a
     # finished game's stream, snapshots and advice go in one script, only once its archived record
     # is in Redis, checked to give the log back, and the stream still holds exactly that log
     assert deletions == ["if ARGV[4] == 'create' then redis.call('DEL', KEYS[1]) end",
-                         "redis.call('DEL', KEYS[1], KEYS[2], KEYS[5])",
-                         "self.snapshots.delete(game_id)"]
+                         "redis.call('DEL', KEYS[1], KEYS[2], KEYS[5])"]
 
 
 def test_the_one_deletion_of_a_stream_is_guarded_by_the_checked_archive():

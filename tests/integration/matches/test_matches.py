@@ -8,6 +8,7 @@ create nothing.
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -95,10 +96,18 @@ def test_the_smallest_match_request_plays_ten_boards_to_the_end_and_passes_its_a
 
     ginbox_settings = app.extensions["ginbox"].settings
     connection = queue_connection(ginbox_settings)
-    finished = FinishedJobRegistry(queue=bot_queue(connection, ginbox_settings.board_queue)).get_job_ids()
+    board_queue = bot_queue(connection, ginbox_settings.board_queue)
+    finished = FinishedJobRegistry(queue=board_queue).get_job_ids()
     turn_jobs = FinishedJobRegistry(queue=bot_queue(connection, ginbox_settings.queue_name)).get_job_ids()
-    # on the board queue, apart from the turn queue of people's games
-    assert sum(1 for j in finished if j.startswith("board-")) >= 20
+    # on the board queue, apart from the turn queue of people's games; a job whose game ended plays
+    # on into the game that end started (a chain), and its result says how many more it played
+    from rq.job import Job
+
+    boards = Job.fetch_many([j for j in finished if j.startswith("board-")], connection=connection,
+                            serializer=board_queue.serializer)
+    played = sum(1 + int(re.search(r"then (\d+) more game", job.return_value() or "").group(1))
+                 if "more game" in (job.return_value() or "") else 1 for job in boards if job is not None)
+    assert played >= 20, [job.return_value() for job in boards if job is not None]
     assert not [j for j in finished if not j.startswith("board-")]
     assert not [j for j in turn_jobs if j.startswith("board-")]
     # no turn job at all: the sweeper enqueues a board job again on the board queue, never a turn
