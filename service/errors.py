@@ -9,13 +9,15 @@ Only ``service.api.problems`` turns the kind into an HTTP answer (status, proble
 
 from __future__ import annotations
 
-# Three failures of the store reach the API as they are: a game that moved on while a command was
+# Four failures of the store reach the API as they are: a game that moved on while a command was
 # decided (ConcurrencyError), an idempotency key of a move used for another request
-# (IdempotencyConflict), a listing's cursor the store never handed out (InvalidCursor). They are
+# (IdempotencyConflict), a listing's cursor the store never handed out (InvalidCursor), and an
+# archived record this server cannot read (ArchiveUnreadable). They are
 # named from here, the module of what the use cases raise, rather than translated into twins of
 # their own: the use cases and the workers already catch them by these classes, so a twin would
 # make two classes of one failure and a try/except in every use case that appends or lists, for
 # no difference on the wire. So the API's one error map imports no store.
+from service.store.errors import ArchiveUnreadable as ArchiveUnreadable
 from service.store.errors import ConcurrencyError as ConcurrencyError
 from service.store.errors import IdempotencyConflict as IdempotencyConflict
 from service.store.errors import InvalidCursor as InvalidCursor

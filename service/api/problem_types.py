@@ -365,6 +365,13 @@ _HTTP = {
                       "Redis's memory is past the share of its maxmemory the server keeps for the games "
                       "under way (GINBOX_MEMORY_GUARD), so no new game, match or challenge is made. Games "
                       "in play go on. Retry after Retry-After: games end, and unstarted ones expire."),
+    "archive_format_unsupported": _t(500, "Archived game of a newer format",
+                                     "The game was archived by a newer ginbox server, in a format this one "
+                                     "cannot read. Nothing was changed. The game reads again once the server "
+                                     "runs that version or a later one."),
+    "archive_unreadable": _t(500, "Archived game unreadable",
+                             "The game's archived record is damaged: it does not decode. Nothing was changed. "
+                             "The operator restores the record from a backup (Operate, \"Storage\")."),
     "internal_error": _t(500, "Internal error",
                          "The server failed to answer. Nothing in the answer says why; the server's log does."),
 }

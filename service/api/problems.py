@@ -144,6 +144,13 @@ def to_problem(exc: BaseException) -> Response:
         if status == 413:
             detail = "the request body is larger than this server accepts"
         return problem_response(status, code, detail, headers=headers)
+    if isinstance(exc, errors.ArchiveUnreadable):
+        # a record from a newer server (after a downgrade) or a damaged one: the operator's to fix
+        log.error("%s (%s)", exc, exc.code)
+        if exc.code == "archive_format_unsupported":
+            return problem_response(500, "archive_format_unsupported",
+                                    "the game was archived by a newer server, in a format this one cannot read")
+        return problem_response(500, "archive_unreadable", "the game's archived record is damaged and cannot be read")
     if isinstance(exc, (redis.RedisError, OSError)):
         log.warning("redis unavailable: %r", exc)
         return problem_response(503, "redis_unavailable",
