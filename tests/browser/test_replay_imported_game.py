@@ -34,3 +34,20 @@ def test_an_imported_game_replays_to_its_end_and_says_it_was_not_dealt_here(live
     driver.save_screenshot(str(tmp_path / f"imported-{size[0]}.png"))
     assert serious_violations(driver) == []
     assert console_errors(driver) == []
+
+
+def test_the_lobby_says_an_imported_game_was_dealt_by_openspiel_not_by_a_creator(live_server, new_browser, tmp_path):
+    status, imported = Api(live_server).call("POST", "/games/import", {"actions": PLAYTHROUGH})
+    assert status == 201, imported
+    driver = new_browser()
+    driver.get(live_server + "/")
+    row = f'tr[data-game="{imported["game_id"]}"]'
+    wait_for(driver, lambda d: "Imported" in text_of(d, row), what="the imported game's note in its row")
+    text = text_of(driver, row)
+    assert "Imported: OpenSpiel dealt and played this game" in text, text
+    assert "creator" not in text, text
+    note = f"{row} .not-random"
+    driver.execute_script("document.querySelector(arguments[0]).scrollIntoView({block: 'center'})", note)
+    assert outside_viewport(driver, note) == [], note
+    driver.save_screenshot(str(tmp_path / "lobby-imported.png"))
+    assert console_errors(driver) == []

@@ -66,7 +66,9 @@ function playersCell(summary, view, notRandom) {
   const names = players.map((p, i) => (p ? `${p.name}${kind(p)}` : empty(i)));
   const cell = el("span", { text: names.join(", ") });
   if (notRandom) {
-    return el("div", {}, cell, el("div", { class: "error not-random", "data-game": summary.game_id, text: notRandom }));
+    // a warning while someone may still sit down; of a game over, a plain note
+    const tone = summary.status === "over" ? "muted" : "error";
+    return el("div", {}, cell, el("div", { class: `${tone} not-random`, "data-game": summary.game_id, text: notRandom }));
   }
   return cell;
 }

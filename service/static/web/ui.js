@@ -268,6 +268,11 @@ export function resultSection(view, r, { headingId = "result-h", hands = true } 
  */
 export function notRandomText(created, decksGiven) {
   const d = (created && created.data) || null;
+  // an imported game (POST /games/import) was dealt and played by another program, not by a creator here
+  if (d && d.imported_from) {
+    const by = d.imported_from === "openspiel" ? "OpenSpiel" : d.imported_from;
+    return `Imported: ${by} dealt and played this game, so no commitment of this server covers its deals.`;
+  }
   if (!d) return "Not randomly dealt: the creator chose the decks, the roles or who deals first; with decks, the creator may know every card.";
   const chose = [];
   if (d.roles) chose.push("the roles (box, captain and advisor)");
