@@ -68,7 +68,8 @@ def test_a_match_on_the_server_analysed_sums_each_games_analysis_per_participant
     rows = by_kind_rows(proc.stdout)
     assert set(rows) == {"basic", "random"}
     for name, row in rows.items():
-        assert row[0] == hands[name] == 4  # two boards, two tables, one hand each
+        # two boards, two tables: a hand each, and one more for each hand drawn (it is dealt again)
+        assert row[0] == hands[name] and hands[name] >= 4, (name, row, hands)
         assert row[-1] == pytest.approx(given[name] / hands[name], abs=0.01)
         assert row[-1] == pytest.approx(sum(row[1:-1]), abs=0.02)
 
