@@ -33,4 +33,21 @@ def open_browser(width: int = 1280, height: int = 900):
     driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=chrome_options(width, height))
     driver.set_page_load_timeout(30)
     driver.set_script_timeout(30)
+    resize(driver, width, height)
     return driver
+
+
+#: the narrowest window headless Chromium opens: a phone's width is emulated below it
+NARROWEST_WINDOW = 500
+
+
+def resize(driver, width: int, height: int) -> None:
+    """Make the page's viewport ``width`` x ``height`` CSS pixels, a phone's included.
+
+    A window's size is not its viewport: the window keeps some of its height, and it is never
+    narrower than 500 px, so ``--window-size=390,844`` gave a page 500 px wide. The viewport is
+    set through the DevTools protocol instead, as a phone (overlay scroll bars) below 500 px.
+    """
+    driver.set_window_size(max(width, NARROWEST_WINDOW), height + 200)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < NARROWEST_WINDOW})

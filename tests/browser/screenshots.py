@@ -21,7 +21,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]
 
-from chromium import open_browser  # noqa: E402
+from chromium import open_browser, resize  # noqa: E402
 from finished import finished_game  # noqa: E402
 from helpers import Api, click_when_ready, css, hand_cards, register_bot, stored, text_of, wait_for  # noqa: E402
 from support.arena_http import short_game_move  # noqa: E402
@@ -35,9 +35,9 @@ def shoot(driver, path: Path, selector: str | None = None) -> None:
     """A PNG of the element (or of the whole page, the window grown to its height)."""
     driver.execute_script("document.activeElement && document.activeElement.blur()")
     # the window grows to the page's height, so that neither the page nor an element is cut off
-    width = driver.get_window_size()["width"]
+    width = driver.execute_script("return window.innerWidth")
     height = driver.execute_script("return document.documentElement.scrollHeight")
-    driver.set_window_size(width, min(max(height + 140, 400), 2400))
+    resize(driver, width, min(max(height, 400), 2400))
     time.sleep(0.2)
     # a card still on its way between a pile and a seat would be caught in mid-air: let it land
     wait_for(driver, lambda d: d.execute_script(
@@ -117,7 +117,7 @@ def main() -> None:
             shoot(driver, out / "table.png")
             click_key(driver, "knock", "knock")
             wait_for(driver, lambda d: d.find_elements("css selector", "#knock-panel .knock-group"), what="the knock arrangement")
-            driver.set_window_size(960, 800)
+            resize(driver, 960, 800)
             shoot(driver, out / "knock.png", "#knock-panel")
             click_when_ready(driver, "#knock-confirm", "confirm")
             # the hand's end opens over the table: its panel is the result a player sees
@@ -147,11 +147,11 @@ def main() -> None:
             shoot(phone, out / "phone.png")
             phone.quit()
 
-            driver.set_window_size(960, 800)
+            resize(driver, 960, 800)
             match_in_progress(driver, base, api)
             shoot(driver, out / "match.png")
 
-            driver.set_window_size(960, 800)
+            resize(driver, 960, 800)
             driver.get(base + "/")
             wait_for(driver, lambda d: d.find_elements("css selector", "#games-table tbody tr[data-game]"),
                      what="the games list")
@@ -165,7 +165,7 @@ def main() -> None:
             ActionChains(driver).move_to_element(driver.find_element("css selector", "header")).perform()
             shoot(driver, out / "lobby.png")
 
-            driver.set_window_size(960, 800)
+            resize(driver, 960, 800)
             driver.get(f"{base}/replay/{replay_id}")
             wait_for(driver, lambda d: "created" in text_of(d, "#event-text"), what="the replay")
             driver.execute_script("const s = document.getElementById('slider'); s.value = 8;"

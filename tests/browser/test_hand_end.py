@@ -22,6 +22,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
+from chromium import resize
 from finished import DECK as KNOCK_DECK
 from helpers import (Api, click_when_ready, codes, create_in_lobby, css, hand_cards, page_version, serious_violations,
                      text_of, wait_for)
@@ -65,9 +66,8 @@ def as_sets(melds) -> list[list[str]]:
 
 
 def phone(driver) -> None:
-    """A phone's viewport (headless Chromium keeps a window at least 500 px wide: it is emulated)."""
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    """A phone's viewport."""
+    resize(driver, 390, 844)
 
 
 def knock_at_first_discard(driver) -> None:

@@ -104,8 +104,6 @@ def test_the_score_sheet_shows_the_three_games_hand_by_hand(live_server, new_bro
 
     # on a phone's width the sheet keeps to the page: nothing scrolls sideways
     phone = new_browser(390, 844)
-    phone.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                          {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
     hold_seats(phone, live_server, game_id, "gin-rami", {0: (tokens[0], "ann")})
     phone.get(f"{live_server}/play/{game_id}")
     wait_for(phone, lambda d: css(d, "#score-sheet-end"), what="the score sheet on a phone")

@@ -20,9 +20,6 @@ def test_the_games_table_fits_a_phone(live_server, new_browser, tmp_path):
         made.append(game["game_id"])
 
     driver = new_browser(390, 844)
-    # headless Chromium keeps a window at least 500 px wide: the phone's viewport is emulated
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
     driver.get(live_server + "/")
     assert driver.execute_script("return window.innerWidth") == 390
     for game_id in made:

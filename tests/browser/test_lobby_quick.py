@@ -114,9 +114,6 @@ def test_the_rules_are_a_link_away_from_the_lobby_and_the_table(live_server, new
 
 def test_on_a_phone_play_a_bot_now_is_in_view_and_the_seat_rows_fit(live_server, new_browser, tmp_path):
     driver = new_browser(390, 844)
-    # headless Chromium keeps a window at least 500 px wide: the phone's viewport is emulated
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
     driver.get(live_server + "/")
     wait_for(driver, lambda d: css(d, "#seat1-kind"), what="the lobby")
     in_view(driver, "#play-bot-now", scroll=False)

@@ -21,6 +21,7 @@ from selenium.webdriver.common.by import By
 from helpers import (Api, click_when_ready, console_errors, css, hand_cards, register_bot, serious_violations, stored,
                      text_of, wait_for)
 from support.arena_http import short_game_move
+from chromium import resize
 from screenshots import shoot
 
 CHALLENGES = "ginbox.challenges.v1"
@@ -130,7 +131,7 @@ def test_a_person_challenges_a_bot_account_and_plays_its_turns_from_the_match_pa
     shoot(driver, tmp_path / "match-over.png")
     assert serious_violations(driver) == []
     # on a phone's width nothing sticks out sideways
-    driver.set_window_size(390, 844)
+    resize(driver, 390, 844)
     shoot(driver, tmp_path / "match-over-phone.png")
     assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
     # and neither table scrolls sideways inside its frame
@@ -141,7 +142,7 @@ def test_a_person_challenges_a_bot_account_and_plays_its_turns_from_the_match_pa
 
     # the lobby lists the match's games (saved as seats by the match page) as games of that match,
     # each named by its board and table, with a link to the match page; Forget still forgets one
-    driver.set_window_size(1280, 900)
+    resize(driver, 1280, 900)
     driver.get(live_server + "/")
     wait_for(driver, lambda d: len(css(d, f'#my-games li.match-game[data-match="{match_id}"]')) == 2,
              what="the match's games in the lobby")

@@ -36,9 +36,6 @@ def test_a_boards_score_line_keeps_each_name_whole_on_a_phone(live_server, new_b
     else:
         raise AssertionError("the match never ended")
     driver = new_browser(390, 844)
-    # a window is never narrower than the browser allows: the phone's width is emulated
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
     driver.get(f"{live_server}/match/{match_id}")
     wait_for(driver, lambda d: css(d, "#boards .board-scores"), what="the board's score line")
     assert driver.execute_script("return window.innerWidth") == 390

@@ -35,8 +35,6 @@ def open_replay(new_browser, base: str, game_id: str, size: tuple[int, int], eve
     """The replay in a browser whose viewport is exactly ``size`` (a phone's, touch and all, when narrow)."""
     width, height = size
     driver = new_browser(width, height)
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
     driver.get(f"{base}/replay/{game_id}" + (f"#event={event}" if event else ""))
     wait_for(driver, lambda d: drawn(d) == (event or 1), what="the replay drawn")
     return driver

@@ -114,9 +114,6 @@ def test_on_a_phone_the_stock_and_the_pile_sit_side_by_side_and_the_decision_fit
     assert status == 201, created
     game_id = created["game_id"]
     phone = new_browser(width=390, height=844)
-    # headless Chromium keeps a window at least 500 px wide: the phone's viewport is emulated
-    phone.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                          {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
     hold_seat(phone, live_server, game_id, "gin-rami", 0, created["seats"][0]["token"], "ann")
     wait_for(phone, lambda d: css(d, '[data-key="pass_upcard"]') and len(hand_cards(d)) == 10, what="the upcard's decision")
     rect = "return document.querySelector(arguments[0]).getBoundingClientRect().toJSON()"

@@ -44,12 +44,6 @@ RECT = ("const r = document.querySelector(arguments[0]).getBoundingClientRect();
         " return [r.left, r.top - b.top, r.width, r.height];")
 
 
-def open_screen(driver, width: int, height: int) -> None:
-    """The viewport exactly ``width``×``height`` (headless Chromium keeps a window at least 500 px wide)."""
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 500})
-
-
 def assert_in_view(driver, what: str) -> None:
     """The hand's cards and the person's controls lie inside the viewport, and the page does not scroll."""
     assert driver.execute_script("return scrollY") == 0, what
@@ -72,7 +66,6 @@ def test_the_hand_and_the_moves_stay_in_view_through_a_hand_against_a_bot(live_s
     game_id, ann = created["game_id"], created["seats"][0]["token"]
     bot = api.view(game_id, ann)["players"][1]["name"]
     driver = new_browser(*SCREENS[screen])
-    open_screen(driver, *SCREENS[screen])
     hold_seat(driver, live_server, game_id, "gin-rami", 0, ann, "ann")
 
     # the upcard's decision
@@ -136,7 +129,6 @@ def test_box_gin_keeps_the_captains_hand_and_moves_in_view(live_server, new_brow
     assert status == 201, created
     game_id, ann = created["game_id"], created["seats"][0]["token"]
     driver = new_browser(*SCREENS[screen])
-    open_screen(driver, *SCREENS[screen])
     hold_seat(driver, live_server, game_id, "three-hand", 0, ann, "ann")
     wait_for(driver, lambda d: css(d, '[data-key="pass_upcard"]') and len(hand_cards(d)) == 10, what="the captain's upcard")
     assert text_of(driver, "#box-gin-summary").startswith("Box gin, hand 1: ")

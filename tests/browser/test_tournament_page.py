@@ -51,9 +51,6 @@ def test_the_tournament_page_shows_live_standings_and_links_every_pairing(live_s
 
     # on a phone: nothing wider than the screen, the standings in view
     phone = new_browser(390, 844)
-    # headless Chromium keeps a window at least 500 px wide: the phone's viewport is emulated
-    phone.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                          {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
     phone.get(f"{live_server}/tournament/{tournament_id}")
     wait_for(phone, lambda d: css(d, '#tournament-status[data-status="over"]'), what="the page on a phone")
     assert phone.execute_script("return window.innerWidth") == 390
