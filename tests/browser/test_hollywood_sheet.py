@@ -78,7 +78,7 @@ def test_the_score_sheet_shows_the_three_games_hand_by_hand(live_server, new_bro
     # the hand's end panel says the match is over, and how the three games made it
     wait_for(driver, lambda d: css(d, "#hand-end-final"), what="the hand's end panel")
     assert text_of(driver, "#hand-end-final") == (
-        "Game over. bob wins the three games added up, 382 to 150 (game 3 to ann, games 1 and 2 to bob). "
+        "Game over. bob wins the three games added up, 382 to 150 (game 3 to you, games 1 and 2 to bob). "
         "Final score: ann (you) 150, bob 382.")
     close_hand_end(driver)
     assert text_of(driver, "#score-sheet-end") == \
@@ -97,8 +97,8 @@ def test_the_score_sheet_shows_the_three_games_hand_by_hand(live_server, new_bro
     version = api.view(game_id)["version"]
     driver.get(f"{live_server}/replay/{game_id}#event={version}")
     wait_for(driver, lambda d: css(d, "#game-over") and css(d, "#score-sheet.hollywood tr.total"), what="the replay's end")
-    assert text_of(driver, "#game-over").startswith(
-        "bob wins the three games added up, 382 to 150 (game 3 to ann, games 1 and 2 to bob).")
+    assert text_of(driver, "#game-over").startswith(  # read by ann, whose seat the browser holds
+        "bob wins the three games added up, 382 to 150 (game 3 to you, games 1 and 2 to bob).")
     assert sheet_rows(driver)[-1][0] == "Now" and sheet_rows(driver)[-1][4] == "113–58, ann wins"
     in_view(driver, "#game-over")
 

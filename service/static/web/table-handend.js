@@ -181,7 +181,7 @@ export function finalText(view) {
   if (end.reason === "resigned") return `${lead(view, end.resigned)} resigned, so ${wins}. ${scores}`;
   const w = `${lead(view, view.winner)} ${verb(view, view.winner, "win")}`;
   if (isMatchBoard(view)) return `${w} this board of the match. ${scores}`;
-  if (isHollywood(view)) return `${hollywoodEnd(view)} ${scores}`;
+  if (isHollywood(view)) return `${hollywoodEnd(view, view.viewer)} ${scores}`;
   return `${w} the game, reaching ${view.scores[view.winner]} (the target is ${view.options.target_score}). ${scores}`;
 }
 

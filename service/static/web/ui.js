@@ -126,16 +126,18 @@ function hollywoodLines(view, r) {
 
 /**
  * A Hollywood game won: "bob wins the three games added up, 382 to 150 (games 1 and 2 to bob, game 3
- * to ann)."; on equal sums, the player who won two games of three wins (RULES.md §5).
+ * to ann)."; on equal sums, the player who won two games of three wins (RULES.md §5). Told to the
+ * seat ``you`` (a player's own page), that seat is "you": "You win ...", "game 3 to you".
  */
-export function hollywoodEnd(view) {
-  const name = (s) => playerName(view, s);
+export function hollywoodEnd(view, you = null) {
+  const name = (s) => (s === you ? "you" : playerName(view, s));
   const games = view.hollywood.games;
   const by = view.players.map((_, i) => games.filter((g) => g.winner === i).map((g) => g.game))
     .map((won, i) => (won.length ? `${gamesText(won)} to ${name(i)}` : null)).filter(Boolean);
   const other = view.scores.findIndex((_, i) => i !== view.winner);
   const tie = view.scores[view.winner] === view.scores[other] ? ": equal sums, and more games won" : "";
-  return `${name(view.winner)} wins the three games added up, ${view.scores[view.winner]} to ${view.scores[other]}` +
+  const wins = view.winner === you ? "You win" : `${name(view.winner)} wins`;
+  return `${wins} the three games added up, ${view.scores[view.winner]} to ${view.scores[other]}` +
     `${tie} (${by.join(", ")}).`;
 }
 
