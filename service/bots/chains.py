@@ -45,6 +45,7 @@ class BoardChain:
         self.job_id = job_id
         self.waiting = WaitingSet(connection, key_prefix)
         self.kept: tuple[str, int] | None = None
+        self._said = False  # whether the worker's word is in board-runs (a job that kept nothing wrote none)
 
     def keep(self, game_id: str, version: int) -> bool:
         """Keep the game (at ``version``, just created) to play next; False if one is kept already."""
@@ -54,7 +55,7 @@ class BoardChain:
         pipe.zadd(self.waiting.key, {game_id: int(time.time() * 1000)})  # the wait starts now
         pipe.hset(board_runs_key(self.key_prefix), self.worker, f"{self.job_id} {board_job_id(game_id, version)}")
         pipe.execute()
-        self.kept = (game_id, version)
+        self.kept, self._said = (game_id, version), True
         return True
 
     def take(self) -> tuple[str, int] | None:
@@ -64,8 +65,9 @@ class BoardChain:
 
     def release(self) -> None:
         """The worker plays no game of the chain any more."""
-        if self.worker is not None:
+        if self._said:
             self.connection.hdel(board_runs_key(self.key_prefix), self.worker)
+            self._said = False
 
 
 def chained_runs(connection, key_prefix: str, workers: list[str], current: dict[str, str]) -> dict[str, str]:

@@ -48,6 +48,7 @@ def resize(driver, width: int, height: int) -> None:
     narrower than 500 px, so ``--window-size=390,844`` gave a page 500 px wide. The viewport is
     set through the DevTools protocol instead, as a phone (overlay scroll bars) below 500 px.
     """
+    # the window itself at least as tall as the viewport, with room for what it keeps of its height
     driver.set_window_size(max(width, NARROWEST_WINDOW), height + 200)
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
         "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < NARROWEST_WINDOW})
