@@ -150,9 +150,11 @@ def test_every_move_has_a_mark_slot_that_fits_its_entry(live_server, new_browser
         version: Number(li.dataset.version), mark: li.getAttribute('data-mark'),
         slot: li.querySelectorAll('.move-mark').length}));""")
     assert hooks == [{"version": e["version"], "mark": "", "slot": 1} for e in events]
-    # a mark written into an entry (as an analysis would) shows inside the list's box, on the entry's line
+    # a mark written into an entry (as an analysis would) shows inside the list's box, on the entry's line;
+    # the knock's entry, which every game of the fixture has (a hand may end in a knock with no discard
+    # before it, and one such hand may reach 40)
     placed = driver.execute_script("""
-      const li = document.querySelector('#move-list li.move[data-type="card_discarded"]');
+      const li = document.querySelector('#move-list li.move[data-type="knocked"]');
       li.dataset.mark = 'mistake';
       li.querySelector('.move-mark').textContent = '?!';
       li.scrollIntoView({block: 'center'});
