@@ -70,6 +70,28 @@ class BoardChain:
             self._said = False
 
 
+#: delete a worker's word only if it is still the one read (the worker, if alive, may have written another)
+_FORGET_WORD = """
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then return redis.call('HDEL', KEYS[1], ARGV[1]) end
+return 0
+"""
+
+
+def words_naming(connection, key_prefix: str, names_run) -> dict[str, str]:
+    """The workers' words (worker -> ``<RQ job id> <board job id>``) whose board job ``names_run(id)``."""
+    out = {}
+    for worker, raw in connection.hgetall(board_runs_key(key_prefix)).items():
+        word = raw.decode() if isinstance(raw, bytes) else raw
+        if names_run(word.partition(" ")[2]):
+            out[worker.decode() if isinstance(worker, bytes) else worker] = word
+    return out
+
+
+def forget_chain_word(connection, key_prefix: str, worker: str, word: str) -> bool:
+    """Drop the worker's word from board-runs if it still is ``word``; whether it did."""
+    return bool(connection.eval(_FORGET_WORD, 1, board_runs_key(key_prefix), worker, word))
+
+
 def chained_runs(connection, key_prefix: str, workers: list[str], current: dict[str, str]) -> dict[str, str]:
     """The board job id each of ``workers`` plays on in a chain, for those whose RQ job
     (``current``: worker -> RQ job id) is still the one that began it."""

@@ -14,7 +14,7 @@ from rq.job import Job, JobStatus
 from rq.worker import Worker
 
 from service.bot_metrics import WORKER_ALIVE_S, live_workers_key
-from service.bots.chains import chained_runs
+from service.bots.chains import chained_runs, forget_chain_word, words_naming
 
 
 def promote_scheduled(queue) -> int:
@@ -51,6 +51,13 @@ def workers_jobs(conn, key_prefix: str, now_ms: int) -> dict[str, str]:
     RQ keeps a killed worker's job as started for minutes, so RQ's job status alone does not say.
     A worker whose board job plays on into another game (a chain) runs that game's board job.
     """
+    current = rq_current_jobs(conn, key_prefix, now_ms)
+    # a worker playing on in a chain (service.bots.chains) runs that game's board job, in effect
+    return {**current, **chained_runs(conn, key_prefix, list(current), current)}
+
+
+def rq_current_jobs(conn, key_prefix: str, now_ms: int) -> dict[str, str]:
+    """The RQ job each worker alive at ``now_ms`` runs now, by worker name (chains aside)."""
     live = [_text(name) for name in
             conn.zrangebyscore(live_workers_key(key_prefix), now_ms - int(WORKER_ALIVE_S * 1000), "+inf")]
     if not live:
@@ -58,9 +65,7 @@ def workers_jobs(conn, key_prefix: str, now_ms: int) -> dict[str, str]:
     pipe = conn.pipeline(transaction=False)
     for name in live:
         pipe.hget(f"{Worker.redis_worker_namespace_prefix}{name}", "current_job")
-    current = {name: _text(job) for name, job in zip(live, pipe.execute()) if job}
-    # a worker playing on in a chain (service.bots.chains) runs that game's board job, in effect
-    return {**current, **chained_runs(conn, key_prefix, list(current), current)}
+    return {name: _text(job) for name, job in zip(live, pipe.execute()) if job}
 
 
 def jobs_in_play(conn, key_prefix: str, now_ms: int) -> set[str]:
@@ -122,17 +127,43 @@ def forget_lost_runs(queue, id_prefix: str) -> int:
     # have passed: 11 minutes for a board game.
     # Meanwhile /metrics counted it as running (ginbox_bot_jobs_running).
     # And RQ's clean-up would later fail it or run it again.
+    return _forget_started(queue, lambda job_id: is_board_run(job_id, id_prefix))
+
+
+def forget_lost_chains(queue, key_prefix: str, id_prefix: str, now_ms: int) -> int:
+    """Delete the RQ jobs of the dead workers whose chain played a board job ``<id_prefix><version>``; how many.
+
+    Call it, as :func:`forget_lost_runs`, once that game's job is known to be lost.
+    """
+    # A worker killed in a chain was running the RQ job of the chain's first game.
+    # That job stays in the started registry, as any job of a killed worker, while the game
+    # found lost is another one: forget_lost_runs, which looks for the lost game's own jobs,
+    # does not see it.
+    words = words_naming(queue.connection, key_prefix, lambda run: is_board_run(run, id_prefix))
+    if not words:
+        return 0
+    live = rq_current_jobs(queue.connection, key_prefix, now_ms)
+    dead = {worker: word for worker, word in words.items() if live.get(worker) != word.partition(" ")[0]}
+    jobs = {word.partition(" ")[0] for word in dead.values()}
+    forgotten = _forget_started(queue, jobs.__contains__)
+    for worker, word in dead.items():
+        forget_chain_word(queue.connection, key_prefix, worker, word)
+    return forgotten
+
+
+def _forget_started(queue, lost) -> int:
+    """Delete the jobs whose id ``lost(id)`` is true from the started registry, and their records; how many."""
     registry = queue.started_job_registry
     entries = [e.decode() if isinstance(e, bytes) else e for e in queue.connection.zrange(registry.key, 0, -1)]
-    lost = {}
+    found = {}
     for entry in entries:
         job_id = entry.split(":", 1)[0]  # an entry is <job id>:<execution id>; job ids hold no ':'
-        if is_board_run(job_id, id_prefix):
-            lost.setdefault(job_id, []).append(entry)
-    for job_id, runs in lost.items():
+        if lost(job_id):
+            found.setdefault(job_id, []).append(entry)
+    for job_id, runs in found.items():
         try:
             Job.fetch(job_id, connection=queue.connection, serializer=queue.serializer).delete(remove_from_queue=True)
         except NoSuchJobError:
             pass
         queue.connection.zrem(registry.key, *runs)  # whatever the job's own record still said
-    return len(lost)
+    return len(found)

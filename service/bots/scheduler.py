@@ -20,6 +20,7 @@ from service.bots.queues import (
 )
 from service.bots.chains import CURRENT, BoardChain
 from service.bots.recovery import (
+    forget_lost_chains,
     forget_lost_runs,
     forget_taken,
     is_board_run,
@@ -164,6 +165,8 @@ class BotScheduler:
             # the lost job was enqueued at an earlier version (it played some turns before its worker
             # died), so the forced enqueue below, of this version's id, does not delete it
             forget_lost_runs(self.board_queue, runs)
+            # a worker killed in a chain leaves the RQ job of the chain's first game started
+            forget_lost_chains(self.board_queue, self.key_prefix, runs, now_ms)
             forget_taken(self.board_queue, job_id)
             enqueue_board_game(self.board_queue, self.key_prefix, game_id, state.version, force=True)
             return True

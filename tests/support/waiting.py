@@ -8,11 +8,14 @@ import time
 from typing import Any, Callable
 
 
-def wait_for(pred: Callable[[], Any], what: str, deadline_s: float, every_s: float = 0.05) -> Any:
+def wait_for(pred: Callable[[], Any], what: str, deadline_s: float, every_s: float = 0.05,
+             explain: Callable[[], str] | None = None) -> Any:
+    """``explain``, if given, says at the deadline what the test saw (a process's log, keys)."""
     end = time.monotonic() + deadline_s
     while True:
         got = pred()
         if got:
             return got
-        assert time.monotonic() < end, f"still waiting for {what}"
+        if time.monotonic() >= end:
+            raise AssertionError(f"still waiting for {what}" + (f"\n{explain()}" if explain else ""))
         time.sleep(every_s)

@@ -141,5 +141,15 @@ def test_the_game_a_dead_worker_kept_is_enqueued_again(client, ctx, redis_conn, 
     state = ctx.games.state(game_id)
     BoardChain(redis_conn, settings.key_prefix, "w2", "board-x-1").keep(game_id, state.version)
     live_worker(redis_conn, settings, "w2", "board-x-1", seen_s_ago=WORKER_ALIVE_S + 5)
+    # RQ still has the worker's own job (its chain's first game, long over) as started, as it keeps
+    # any job of a killed worker; and a job of another worker, alive, whose chain is elsewhere
+    started = board_queue.started_job_registry.key
+    redis_conn.zadd(started, {"board-x-1:e1": time.time() + 600, "board-y-4:e2": time.time() + 600})
+    BoardChain(redis_conn, settings.key_prefix, "w3", "board-y-4").keep(games[1], state.version)
+    live_worker(redis_conn, settings, "w3", "board-y-4")
     assert ctx.scheduler.requeue_if_lost(game_id, state, int(time.time() * 1000)) is True
     assert game_id in queued_games(board_queue, games)
+    # the dead worker's run and its word are gone; the live one's stay
+    assert [text(e) for e in redis_conn.zrange(started, 0, -1)] == ["board-y-4:e2"]
+    assert {text(k): text(v) for k, v in redis_conn.hgetall(board_runs_key(settings.key_prefix)).items()} == {
+        "w3": f"board-y-4 {bots.board_job_id(games[1], state.version)}"}
