@@ -171,6 +171,7 @@ class Settings:
     connections: int = 1000               # GINBOX_CONNECTIONS: connections of one API process (its streams' Redis pool)
     redis_timeout_s: float = 2.0          # GINBOX_REDIS_TIMEOUT: socket timeout, so a dead Redis fails fast
     bot_stall_s: float = 30.0             # GINBOX_BOT_STALL_S: re-enqueue a bot turn waiting this long
+    board_chain_s: float = 5.0            # GINBOX_BOARD_CHAIN_S: a board job plays on into the games its games' ends start this long (0: never)
     bot_budget_ms: int = 200              # GINBOX_BOT_BUDGET_MS: expert's time per move unless the seat sets one
     abandon_after_s: float = 7 * 24 * 3600.0  # GINBOX_ABANDON_AFTER_S: end a game nobody moved in this long (0: never)
     abandon_drawn_hands: int = 1000       # GINBOX_ABANDON_DRAWN_HANDS: end a game of built-in bots alone after this many drawn hands in a row (0: never)
@@ -237,6 +238,7 @@ class Settings:
             connections=env_int("GINBOX_CONNECTIONS", 1000, minimum=1),
             redis_timeout_s=env_float("GINBOX_REDIS_TIMEOUT", 2.0, minimum=0, above=True),
             bot_stall_s=env_float("GINBOX_BOT_STALL_S", 30.0, minimum=0, above=True),
+            board_chain_s=env_float("GINBOX_BOARD_CHAIN_S", 5.0, minimum=0),  # 0: no chains
             bot_budget_ms=env_int("GINBOX_BOT_BUDGET_MS", 200, minimum=1),
             abandon_after_s=env_float("GINBOX_ABANDON_AFTER_S", 7 * 24 * 3600.0, minimum=0),  # 0: never
             abandon_drawn_hands=env_int("GINBOX_ABANDON_DRAWN_HANDS", 1000, minimum=0),  # 0: never

@@ -23,23 +23,23 @@ from rq import get_current_job
 from workers import batches, jobs
 
 
-#: a job plays on into the games its games' ends start (a chain) for this long at most
-CHAIN_S = 5.0
-
-
 def play_board_game(game_id: str, version: int) -> str:
-    """Play the game's bot turns from ``version`` to its end; then, for up to CHAIN_S, the games its end started."""
+    """Play the game's bot turns from ``version`` to its end; then, for up to GINBOX_BOARD_CHAIN_S,
+    the games its end started."""
     ctx = jobs.context()
     job = get_current_job()
     started = time.monotonic()
+    chain_s = ctx.settings.board_chain_s
     # The end of a game starts its match's next one (service.arena), here in the job.
     # The job keeps that game and plays it on, rather than enqueue it (service/bots/chains.py).
     # It gives the game back to the queue once its time is up, when a bot turn waits in the turn
     # queue (a person's game waits on it), or when its worker is asked to stop.
-    with ctx.scheduler.keeping(job.worker_name if job else None, job.id if job else None) as chain:
+    # With no time for a chain, it keeps nothing (a chain of no worker never keeps).
+    worker = job.worker_name if job is not None and chain_s > 0 else None
+    with ctx.scheduler.keeping(worker, job.id if job else None) as chain:
         outcome = play_one(ctx, game_id, version)
         more = 0
-        while chain.kept is not None and not ctx.stopping.is_set() and time.monotonic() - started < CHAIN_S:
+        while chain.kept is not None and not ctx.stopping.is_set() and time.monotonic() - started < chain_s:
             if ctx.scheduler.turns_waiting():
                 break
             play_one(ctx, *chain.take())

@@ -28,6 +28,7 @@ OUT_OF_RANGE = [
     ("GINBOX_REDIS_TIMEOUT", "inf", "is not a finite number"),
     ("GINBOX_BOT_STALL_S", "-1", "must be greater than 0"),
     ("GINBOX_BOT_BUDGET_MS", "0", "must be at least 1"),
+    ("GINBOX_BOARD_CHAIN_S", "-0.5", "must be at least 0"),
     ("GINBOX_ABANDON_AFTER_S", "-5", "must be at least 0"),
     ("GINBOX_PROXY_HOPS", "-1", "must be at least 0"),
     ("REDIS_URL", "foo://x", "is not a Redis URL: it must start with redis://, rediss://, unix://"),

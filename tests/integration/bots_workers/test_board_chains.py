@@ -10,6 +10,7 @@ game for lost while the worker lives, and enqueues it again once the worker is d
 
 from __future__ import annotations
 
+import dataclasses
 import time
 
 import pytest
@@ -21,9 +22,9 @@ from service.bots.chains import BoardChain, board_runs_key
 from service.rules import duplicate as D
 from support.arena_fixtures import app, arena_settings, client  # noqa: F401 (fixtures)
 from support.job_context import ctx  # noqa: F401 (fixture)
-from workers import arena_jobs
 
 WORKER = "chain-test-worker"
+keep = BoardChain.keep
 
 
 @pytest.fixture
@@ -98,12 +99,24 @@ def test_a_chain_gives_its_game_back_to_the_queue_when_a_bot_turn_waits(client, 
     assert redis_conn.hlen(board_runs_key(settings.key_prefix)) == 0
 
 
-def test_a_chain_whose_time_is_up_gives_its_game_back(client, ctx, redis_conn, settings, monkeypatch):
+@pytest.mark.parametrize("chain_s", [1e-9, 0.0], ids=["time-up", "no-chains"])
+def test_a_chain_whose_time_is_up_gives_its_game_back(client, ctx, redis_conn, settings, monkeypatch, chain_s):
+    """GINBOX_BOARD_CHAIN_S: a chain's time; 0 keeps nothing (nothing written to board-runs either)."""
     _, games = start_match(client)
-    monkeypatch.setattr(arena_jobs, "CHAIN_S", 0.0)
+    monkeypatch.setattr(ctx, "settings", dataclasses.replace(ctx.settings, board_chain_s=chain_s))
+    kept = []
+
+    def keeping(chain, *game):
+        done = keep(chain, *game)
+        kept.extend([game] if done else [])
+        return done
+
+    monkeypatch.setattr(BoardChain, "keep", keeping)
     result = perform_board_job(ctx, games[0])
     assert "more game" not in result, result
     assert queued_games(ctx.scheduler.board_queue, games) == set(games[1:17])
+    assert len(kept) == (1 if chain_s else 0)  # kept, then given back; or never kept
+    assert redis_conn.hlen(board_runs_key(settings.key_prefix)) == 0
 
 
 def live_worker(redis_conn, settings, name: str, job_id: str, seen_s_ago: float = 0.0) -> None:
