@@ -271,6 +271,8 @@ class GameSummarySchema(Schema):
     private_seats = fields.List(fields.Integer(), required=True)
     # false: the creator chose the deal (decks, roles or first dealer), and may know every card
     randomly_dealt = fields.Boolean(required=True)
+    # the program an imported game was dealt and played with ("openspiel"), or null
+    imported_from = fields.String(required=True, allow_none=True)
 
 
 class GameListSchema(Schema):

@@ -14,6 +14,8 @@ from service.store.errors import UnknownGame
 
 #: the fields of a game a listing shows
 LISTED_FIELDS = ("game_id", "variant", "status", "created", "updated", "version")
+#: the summary's fields that an older server's appends did not record (read from the log when missing)
+SUMMARY_FIELDS = ("private_seats", "randomly_dealt", "end", "imported_from")
 #: the most entries of the index one read asks for while a page fills
 LIST_BATCH = 500
 
@@ -79,7 +81,10 @@ class GameReads(GameCore):
                 # recorded, and needs no read for it
                 if summary is not None and "end" not in summary and entry["status"] != "over":
                     summary = {**summary, "end": None}
-                if summary is None or any(k not in summary for k in ("private_seats", "randomly_dealt", "end")):
+                # an imported game is dealt from its record's decks: one randomly dealt was not imported
+                if summary is not None and "imported_from" not in summary and summary.get("randomly_dealt") is True:
+                    summary = {**summary, "imported_from": None}
+                if summary is None or any(k not in summary for k in SUMMARY_FIELDS):
                     try:
                         summary = views.summary_of(self.repository.load_state(entry["game_id"], upto=entry["version"]))
                     except UnknownGame:

@@ -255,4 +255,6 @@ def summary_of(state: GameState) -> dict:
         "private_seats": sorted(int(seat) for seat in state.invites) if state.invites else [],
         # false: dealt from decks (or roles, or a first dealer) the creator chose, who may know every card
         "randomly_dealt": state.randomly_dealt,
+        # the program that dealt and played an imported game (POST /games/import); null: this server
+        "imported_from": state.imported_from,
     }

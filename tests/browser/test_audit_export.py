@@ -17,6 +17,7 @@ import pytest
 from support.decks import build_deck
 from support.randomplay import choose_move
 from support.servers import HttpClient
+from support.openspiel_play import PLAYTHROUGH
 
 pytestmark = pytest.mark.browser
 
@@ -339,13 +340,6 @@ def test_a_game_recorded_before_client_seeds_still_passes(new_browser, live_serv
     checks = _audit_in_browser(new_browser, live_server, text=text)
     assert not _failed(checks), checks
     assert checks["derivation"][0] and "client_seeds" not in checks
-
-
-# OpenSpiel's own recorded game (open_spiel/integration_tests/playthroughs/gin_rummy.txt): one hand,
-# which player 1 (seat 1) wins with 33 points
-PLAYTHROUGH = [29, 49, 9, 2, 51, 24, 35, 20, 47, 31, 5, 10, 6, 42, 50, 11, 1, 21, 46, 7, 17, 54, 54, 53, 27, 51,
-               53, 18, 50, 53, 32, 24, 53, 36, 11, 53, 23, 49, 52, 21, 53, 12, 12, 53, 41, 46, 53, 30, 23, 52, 55,
-               18, 126, 110, 54, 54, 188, 54]
 
 
 def test_a_game_imported_from_openspiel_says_its_deals_were_not_made_here(new_browser, live_server, tmp_path):

@@ -11,15 +11,11 @@ from helpers import Api, console_errors, wait_for
 from test_replay_reader import open_replay
 from service.rules import openspiel
 from support.decks import build_deck
+from support.openspiel_play import PLAYTHROUGH
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 DESKTOP = (1366, 768)
-# OpenSpiel's own recorded game (open_spiel/integration_tests/playthroughs/gin_rummy.txt): one hand,
-# which player 1 (seat 1) wins with 33 points
-PLAYTHROUGH = [29, 49, 9, 2, 51, 24, 35, 20, 47, 31, 5, 10, 6, 42, 50, 11, 1, 21, 46, 7, 17, 54, 54, 53, 27, 51,
-               53, 18, 50, 53, 32, 24, 53, 36, 11, 53, 23, 49, 52, 21, 53, 12, 12, 53, 41, 46, 53, 30, 23, 52, 55,
-               18, 126, 110, 54, 54, 188, 54]
 # a server game over in two moves, for a replay page to open: seat 0 takes 4S and goes gin
 GIN_DECK = build_deck("AS 2S 3S 4C 5C 6C 7H 7D 7C QD".split(), "2C 3C 9H 9D 9S TH JH KS 5D 8S".split(), "4S")
 

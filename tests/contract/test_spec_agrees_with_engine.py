@@ -150,3 +150,8 @@ def test_a_game_summarys_fields_are_the_listings_and_the_engines_summary():
 
 def test_a_summarys_end_is_the_views():
     assert component("GameSummary")["properties"]["end"]["oneOf"] == component("View")["properties"]["end"]["oneOf"]
+
+
+def test_a_summarys_origin_is_the_views():
+    summary, view = component("GameSummary")["properties"], component("View")["properties"]
+    assert summary["imported_from"]["oneOf"] == view["imported_from"]["oneOf"]

@@ -8,6 +8,13 @@ from service.rules import commands, game
 from service.rules.views import view_state
 from workers.policies.basic import BasicPolicy, RandomPolicy
 
+#: OpenSpiel's own recorded game (open_spiel/integration_tests/playthroughs/gin_rummy.txt), one hand.
+#: Its Returns() are [-33, 33]: player 1 knocks with 2s 3h 4h (9) and melds 6s7s8s and the four jacks;
+#: player 0 lays 4d5d6d7d and keeps 3s Ts 8c 2d Td 9h (42), with nothing to lay off. 42 - 9 = 33.
+PLAYTHROUGH = [29, 49, 9, 2, 51, 24, 35, 20, 47, 31, 5, 10, 6, 42, 50, 11, 1, 21, 46, 7, 17, 54, 54, 53, 27, 51,
+               53, 18, 50, 53, 32, 24, 53, 36, 11, 53, 23, 49, 52, 21, 53, 12, 12, 53, 41, 46, 53, 30, 23, 52, 55,
+               18, 126, 110, 54, 54, 188, 54]
+
 #: a hand of two policies that never knock could last for ever: the games end at this many moves
 MAX_MOVES = 5000
 

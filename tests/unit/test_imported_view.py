@@ -8,11 +8,7 @@ import json
 
 from service.rules import game, openspiel, views
 from support.decks import build_deck
-
-# OpenSpiel's own recorded game (its gin_rummy playthrough): one hand, won by seat 1 with 33 points
-PLAYTHROUGH = [29, 49, 9, 2, 51, 24, 35, 20, 47, 31, 5, 10, 6, 42, 50, 11, 1, 21, 46, 7, 17, 54, 54, 53, 27, 51,
-               53, 18, 50, 53, 32, 24, 53, 36, 11, 53, 23, 49, 52, 21, 53, 12, 12, 53, 41, 46, 53, 30, 23, 52, 55,
-               18, 126, 110, 54, 54, 188, 54]
+from support.openspiel_play import PLAYTHROUGH
 
 
 def test_every_state_of_an_imported_game_and_its_views_say_openspiel():

@@ -18,7 +18,7 @@ from service.rules.openspiel_codes import (
     MELDS, defender_actions, meld_id, order_layoffs, to_code, to_int,
 )
 from support.decks import build_deck
-from support.openspiel_play import decisions, play_game
+from support.openspiel_play import PLAYTHROUGH, decisions, play_game
 
 # Seat 0 (the non-dealer: OpenSpiel's player 0) takes the upcard 4S and goes gin discarding QD:
 # AS 2S 3S 4S, 4C 5C 6C, 7H 7D 7C. Seat 1 melds 9H TH JH (29 points, more than the nines' 27) and
@@ -32,13 +32,6 @@ GIN_DEAL = [0, 1, 2, 16, 17, 18, 45, 32, 19, 37, 14, 15, 47, 34, 8, 48, 49, 12, 
 GIN_KNOCKER_MELDS = {165, 135, 86}
 # 9H TH JH: 65 + 3 * 11 + 8 = 106 -> 162
 GIN_DEFENDER = [162, 54]
-
-# OpenSpiel's own recorded game (open_spiel/integration_tests/playthroughs/gin_rummy.txt), whose
-# Returns() are [-33, 33]: player 1 knocks with 2s 3h 4h (9) and melds 6s7s8s and the four jacks;
-# player 0 lays 4d5d6d7d and keeps 3s Ts 8c 2d Td 9h (42), with nothing to lay off. 42 - 9 = 33.
-PLAYTHROUGH = [29, 49, 9, 2, 51, 24, 35, 20, 47, 31, 5, 10, 6, 42, 50, 11, 1, 21, 46, 7, 17, 54, 54, 53, 27, 51,
-               53, 18, 50, 53, 32, 24, 53, 36, 11, 53, 23, 49, 52, 21, 53, 12, 12, 53, 41, 46, 53, 30, 23, 52, 55,
-               18, 126, 110, 54, 54, 188, 54]
 
 
 def one_hand(seat0, seat1, upcard, moves, rules="openspiel", options=None, stock=None):

@@ -125,7 +125,9 @@ async function gameRow(summary) {
   if (summary.status === "waiting" && !summary.players) {
     try { view = (await api.getGame(id)).data; } catch { view = null; }
   }
-  const notRandom = notRandomlyDealt(summary, view) ? await notRandomOf(id, view) : "";
+  // an imported game is said so from its summary alone; another not randomly dealt, from its first event
+  const notRandom = summary.imported_from ? notRandomText({ data: { imported_from: summary.imported_from } })
+    : notRandomlyDealt(summary, view) ? await notRandomOf(id, view) : "";
   const actions = el("td", {});
   const players = summary.players || (view && view.players);
   // a finished game is not resumed: its Replay is offered below

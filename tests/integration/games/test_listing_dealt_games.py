@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import json
 
+from service.store.repository import GameRepository
 from support.decks import ALL_CODES
 from support.gameplay import create_game
+from support.openspiel_play import PLAYTHROUGH
 
 
 def _listed(api) -> dict[str, dict]:
@@ -38,3 +40,45 @@ def test_a_summary_recorded_before_it_said_how_the_game_was_dealt_is_completed_f
     del summary["randomly_dealt"]
     redis_conn.hset(meta, "summary", json.dumps(summary))
     assert _listed(api)[g.game_id]["randomly_dealt"] is False
+
+
+def test_a_listing_says_which_games_were_imported(api):
+    """``imported_from``, as in the view: "openspiel" for a game of POST /games/import, else null."""
+    here = create_game(api, "gin-rami", [{"name": "ann"}, None])
+    decks = create_game(api, "gin-rami", [{"name": "ann"}, None], decks=[list(ALL_CODES)])
+    imported = api.post("/games/import", json={"actions": PLAYTHROUGH})
+    assert imported.status_code == 201, imported.get_json()
+    imported_id = imported.get_json()["game_id"]
+    listed = _listed(api)
+    assert listed[imported_id]["imported_from"] == "openspiel"
+    assert listed[here.game_id]["imported_from"] is None
+    assert listed[decks.game_id]["imported_from"] is None
+    for g in (here.game_id, decks.game_id, imported_id):
+        assert listed[g]["imported_from"] == api.get(f"/games/{g}").get_json()["imported_from"]
+
+
+def _forget_imported_from(redis_conn, key_prefix: str, game_id: str) -> None:
+    """Leave in the game's meta hash what an older server left: a summary without imported_from."""
+    meta = f"{key_prefix}:{{{game_id}}}:meta"
+    summary = json.loads(redis_conn.hget(meta, "summary"))
+    del summary["imported_from"]
+    redis_conn.hset(meta, "summary", json.dumps(summary))
+
+
+def test_a_summary_recorded_before_it_said_where_the_game_was_dealt_is_completed(api, redis_conn, key_prefix,
+                                                                                 monkeypatch):
+    here = create_game(api, "gin-rami", [{"name": "ann"}, None])
+    imported_id = api.post("/games/import", json={"actions": PLAYTHROUGH}).get_json()["game_id"]
+    for g in (here.game_id, imported_id):
+        _forget_imported_from(redis_conn, key_prefix, g)
+    read = []
+    load_state = GameRepository.load_state
+    monkeypatch.setattr(GameRepository, "load_state",
+                        lambda self, game_id, *a, **kw: read.append(game_id) or load_state(self, game_id, *a, **kw))
+    listed = _listed(api)
+    # a game randomly dealt was not imported: its summary is completed without reading its log
+    assert listed[here.game_id]["imported_from"] is None
+    assert here.game_id not in read
+    # one not randomly dealt is read from its log
+    assert listed[imported_id]["imported_from"] == "openspiel"
+    assert imported_id in read

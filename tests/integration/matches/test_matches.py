@@ -152,7 +152,9 @@ def test_a_three_hand_match_rotates_the_three_participants_over_every_role(app, 
 
 @pytest.mark.slow
 def test_a_worker_killed_mid_match_loses_no_board_and_plays_none_twice(app, client, workers):
-    match_id = client.post("/matches", json={"variant": "gin-rami", "participants": ["basic", "random"],
+    # experts, who think up to their budget a move: a board takes them a second or so, so the test
+    # sees the match in play (basic and random play twelve boards within one of its looks)
+    match_id = client.post("/matches", json={"variant": "gin-rami", "participants": ["expert", "expert"],
                                              "boards": 12}).get_json()["match_id"]
     doomed = workers.start()
     workers.start()

@@ -6,6 +6,8 @@ The worker and the test's /metrics share a ``PROMETHEUS_MULTIPROC_DIR`` (one hos
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 
 import pytest
@@ -160,9 +162,17 @@ def test_a_board_job_whose_worker_was_killed_is_no_longer_counted_once_another_w
     first = workers.start()
     explain = lambda: what_the_gauge_read(settings, redis_conn, workers)  # noqa: E731
     wait_for(lambda: running_boards(client) == 1, "a board game started", explain)
-    # the worker has played a game to its end and plays on (a job is running at the kill)
-    wait_for(lambda: client.get(f"/matches/{match_id}").get_json()["games_done"] >= 1
-             and running_boards(client) == 1, "a board game over, and the worker playing on", explain)
+    # the worker has played a game to its end and plays on: it is killed inside a job, frozen first
+    # (SIGSTOP to its process group) so that the test sees the job it is killed in
+    for _ in range(200):
+        wait_for(lambda: client.get(f"/matches/{match_id}").get_json()["games_done"] >= 1
+                 and running_boards(client) == 1, "a board game over, and the worker playing on", explain)
+        os.killpg(first.proc.pid, signal.SIGSTOP)
+        if running_boards(client) == 1:
+            break
+        os.killpg(first.proc.pid, signal.SIGCONT)  # caught between two jobs: once more
+    else:
+        raise AssertionError("the worker was never caught inside a board job")
     workers.kill9(first)
     # RQ still has its job as started; its worker's last heartbeat is recent for a few seconds more
     assert redis_conn.zcard(f"rq:wip:{settings.board_queue}") == 1, explain()

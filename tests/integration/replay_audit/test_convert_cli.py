@@ -12,13 +12,7 @@ import pytest
 
 from service.cli import main
 from service.rules import commands, events, game, openspiel
-from support.openspiel_play import decisions, play_game
-
-# OpenSpiel's own recorded game (open_spiel/integration_tests/playthroughs/gin_rummy.txt): player 1
-# knocks with 9 points against 42 and scores 33
-PLAYTHROUGH = [29, 49, 9, 2, 51, 24, 35, 20, 47, 31, 5, 10, 6, 42, 50, 11, 1, 21, 46, 7, 17, 54, 54, 53, 27, 51,
-               53, 18, 50, 53, 32, 24, 53, 36, 11, 53, 23, 49, 52, 21, 53, 12, 12, 53, 41, 46, 53, 30, 23, 52, 55,
-               18, 126, 110, 54, 54, 188, 54]
+from support.openspiel_play import PLAYTHROUGH, decisions, play_game
 
 
 def write_export(path, log):
