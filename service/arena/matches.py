@@ -36,7 +36,13 @@ def preset_options(variant: str, rules: str | None, options: dict | None, move_t
 
     Refuses a preset as POST /games does (RulesError ``unknown_rules``, ``rules_not_for_variant``,
     ``rules_conflict``), and options that do not fit the variant, or Hollywood on a board, with InvalidMatch.
+    So is a board's target other than 1.
     """
+    target = (options or {}).get("target_score")
+    if board and target is not None and target != D.BOARD_OPTIONS["target_score"]:
+        # a board's game ends with its first hand that scores: another target would be dropped unsaid
+        raise InvalidMatch(f"a match's board plays one hand, so its game's target_score is 1, not {target}: "
+                           "leave target_score out (or play a game to that target)")
     if rules is None:
         options = ArenaCore._rule_options(variant, options, move_time, board=board)
     else:
