@@ -13,8 +13,6 @@ breed no third.
 from __future__ import annotations
 
 import logging
-import os
-import signal
 import time
 
 import pytest
@@ -27,6 +25,7 @@ from support.arena_fixtures import app, arena_settings, client, worker_pool  # n
 from support.job_context import ctx  # noqa: F401 (fixture)
 from workers import sweeper
 from support import waiting
+from support.freezing import frozen_when, thaw
 
 DEADLINE_S = 120
 #: how long ago the waits are made to have begun: far more than bot_stall_s (2 s)
@@ -64,14 +63,8 @@ def start_match(client, boards: int = 2) -> list[str]:
 
 def frozen_in_a_job(worker, redis_conn, settings) -> str:
     """Stop the worker's process group while it runs a board job; that job's id."""
-    for _ in range(200):
-        wait_for(lambda: job_in_play(redis_conn, settings), "a worker to start a board job")
-        os.killpg(worker.proc.pid, signal.SIGSTOP)
-        running = job_in_play(redis_conn, settings)
-        if running:
-            return running
-        os.killpg(worker.proc.pid, signal.SIGCONT)  # caught between two jobs: once more
-    raise AssertionError("the worker was never caught inside a board job")
+    in_play = lambda: job_in_play(redis_conn, settings)  # noqa: E731
+    return frozen_when(worker.proc, in_play, in_play, DEADLINE_S)
 
 
 def queued_ids(board_queue) -> list[str]:
@@ -125,7 +118,7 @@ def test_board_jobs_waiting_behind_others_or_in_play_are_not_enqueued_again(
         job = Job.fetch(running, connection=redis_conn, serializer=board_queue.serializer)
         assert job.get_status() == JobStatus.STARTED
     finally:
-        os.killpg(worker.proc.pid, signal.SIGCONT)
+        thaw(worker.proc)
     # the sweep measures each wait again from now: none is looked at before bot_stall_s passes
     scores = redis_conn.zmscore(bots.awaiting_key(settings.key_prefix), games)
     assert all(s is not None and s >= now for s in scores)

@@ -14,6 +14,7 @@ from service.bot_metrics import live_workers_key
 from service.metrics import init_metrics
 from support.arena_fixtures import app, client, settings, workers  # noqa: F401 (fixtures)
 from support import waiting
+from support.freezing import frozen_when
 
 DEADLINE_S = 120
 
@@ -44,7 +45,9 @@ def test_a_job_whose_worker_died_is_not_counted_as_running_while_no_worker_is_al
     start = {g: store.version(g) for g in games}
     worker = workers.start()
     wait_for(lambda: running(client, "boards") == 1, "a board game's job counted as running")
-    wait_for(lambda: any(store.version(g) >= start[g] + 3 for g in games), "a board game moving on")
+    # killed inside a job: frozen first (SIGSTOP), and seen running one while frozen
+    frozen_when(worker.proc, lambda: any(store.version(g) >= start[g] + 3 for g in games),
+                lambda: running(client, "boards") == 1, DEADLINE_S)
     workers.kill9(worker)
 
     # RQ still holds the job as started, well into the future: nothing of RQ's says its worker is gone

@@ -6,8 +6,6 @@ The worker and the test's /metrics share a ``PROMETHEUS_MULTIPROC_DIR`` (one hos
 
 from __future__ import annotations
 
-import os
-import signal
 import time
 
 import pytest
@@ -17,6 +15,7 @@ from service.bot_metrics import live_workers_key
 from service.metrics import init_metrics
 from support.arena_fixtures import app, client, settings, worker_pool  # noqa: F401 (fixtures)
 from support import waiting
+from support.freezing import frozen_when
 
 #: the first event of each command's events: one per bot command (service/rules/deciders.py)
 COMMAND_EVENTS = {"upcard_taken", "upcard_passed", "card_drawn", "card_discarded", "knocked"}
@@ -164,15 +163,8 @@ def test_a_board_job_whose_worker_was_killed_is_no_longer_counted_once_another_w
     wait_for(lambda: running_boards(client) == 1, "a board game started", explain)
     # the worker has played a game to its end and plays on: it is killed inside a job, frozen first
     # (SIGSTOP to its process group) so that the test sees the job it is killed in
-    for _ in range(200):
-        wait_for(lambda: client.get(f"/matches/{match_id}").get_json()["games_done"] >= 1
-                 and running_boards(client) == 1, "a board game over, and the worker playing on", explain)
-        os.killpg(first.proc.pid, signal.SIGSTOP)
-        if running_boards(client) == 1:
-            break
-        os.killpg(first.proc.pid, signal.SIGCONT)  # caught between two jobs: once more
-    else:
-        raise AssertionError("the worker was never caught inside a board job")
+    frozen_when(first.proc, lambda: client.get(f"/matches/{match_id}").get_json()["games_done"] >= 1
+                and running_boards(client) == 1, lambda: running_boards(client) == 1, DEADLINE_S)
     workers.kill9(first)
     # RQ still has its job as started; its worker's last heartbeat is recent for a few seconds more
     assert redis_conn.zcard(f"rq:wip:{settings.board_queue}") == 1, explain()
