@@ -36,8 +36,10 @@ def promote_scheduled(queue) -> int:
 
 
 #: a job that a worker has taken off its queue and not yet marked started (a moment): how long the
-#: sweep waits before it looks at the job again
-TAKE_UP_GRACE_S = 0.2
+#: sweep waits before it looks at the job again. A worker short of CPU took more than 0.2 s: the
+#: sweep then took its job for lost and enqueued it again (deleting the started job's record), and
+#: the turn was decided twice (harmless, but wasted)
+TAKE_UP_GRACE_S = 1.0
 
 
 def _text(value) -> str:

@@ -104,7 +104,9 @@ def test_a_worker_killed_in_the_middle_of_a_bot_turn_leaves_the_turn_played_exac
         # the relay is frozen: the worker is blocked inside the turn; kill it there
         caught.kill9()
         version_at_kill = store.version(game_id)
-        [turn] = started_turns(queue)  # the one job it had started: the turn it was killed in
+        started = started_turns(queue)  # the one job it had started: the turn it was killed in
+        assert len(started) == 1, f"started: {started}\n{caught.log_text()[-3000:]}"
+        [turn] = started
         if mode == "drop":
             # the append never reached Redis: the game still waits at the turn's version
             assert turn == version_at_kill
