@@ -11,7 +11,8 @@ import time
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from service.bot_metrics import live_workers_key
+from service.bot_metrics import WORKER_ALIVE_S, live_workers_key
+from service.bots.chains import board_runs_key
 from service.metrics import init_metrics
 from support.arena_fixtures import app, client, settings, worker_pool  # noqa: F401 (fixtures)
 from support import waiting
@@ -146,6 +147,25 @@ def what_the_gauge_read(settings, redis_conn, workers) -> str:
     return "\n".join(lines)
 
 
+def game_in_play(settings, redis_conn, app) -> bool:
+    """Whether the live worker's board job (or the game its chain plays on) is a game not over.
+
+    A worker killed after its last game ended, before RQ marked its job finished, loses no game:
+    nothing is found lost, and RQ's own clean-up expires its started job later.
+    """
+    live = redis_conn.zrangebyscore(live_workers_key(settings.key_prefix),
+                                    int((time.time() - WORKER_ALIVE_S) * 1000), "+inf")
+    for name in (n.decode() for n in live):
+        job = (redis_conn.hget(f"rq:worker:{name}", "current_job") or b"").decode()
+        if not job.startswith("board-"):
+            continue
+        word = (redis_conn.hget(board_runs_key(settings.key_prefix), name) or b"").decode()
+        rq_job, _, run = word.partition(" ")
+        game_id = (run if rq_job == job else job)[len("board-"):].rpartition("-")[0]
+        return app.extensions["ginbox"].repository.load_state(game_id).status == "playing"
+    return False
+
+
 @pytest.mark.slow
 def test_a_board_job_whose_worker_was_killed_is_no_longer_counted_once_another_worker_takes_it_up(
         app, client, settings, workers, redis_conn):
@@ -161,10 +181,11 @@ def test_a_board_job_whose_worker_was_killed_is_no_longer_counted_once_another_w
     first = workers.start()
     explain = lambda: what_the_gauge_read(settings, redis_conn, workers)  # noqa: E731
     wait_for(lambda: running_boards(client) == 1, "a board game started", explain)
-    # the worker has played a game to its end and plays on: it is killed inside a job, frozen first
-    # (SIGSTOP to its process group) so that the test sees the job it is killed in
+    # the worker has played a game to its end and plays on: it is killed inside a game, frozen first
+    # (SIGSTOP to its process group) so that the test sees the game it is killed in
     frozen_when(first.proc, lambda: client.get(f"/matches/{match_id}").get_json()["games_done"] >= 1
-                and running_boards(client) == 1, lambda: running_boards(client) == 1, DEADLINE_S)
+                and running_boards(client) == 1,
+                lambda: running_boards(client) == 1 and game_in_play(settings, redis_conn, app), DEADLINE_S)
     workers.kill9(first)
     # RQ still has its job as started; its worker's last heartbeat is recent for a few seconds more
     assert redis_conn.zcard(f"rq:wip:{settings.board_queue}") == 1, explain()
